@@ -1,0 +1,50 @@
+import type { HttpClient } from '../http/client.js';
+import { isRecord, malformed } from './shape.js';
+
+/** A crawl job as documented; fields the interface does not show pass through untouched. */
+export interface Job {
+  id: string;
+  status: string;
+  url?: unknown;
+  pagesTotal?: unknown;
+  pagesFinished?: unknown;
+  creditsUsed?: unknown;
+  createdAt?: unknown;
+  errorMessage?: unknown;
+  [field: string]: unknown;
+}
+
+export interface JobResponse {
+  job: Job;
+  /** The inline pages when the server sent an array; undefined otherwise. */
+  pages: unknown[] | undefined;
+  /** The body exactly as received, for --json. */
+  raw: string;
+}
+
+export const TERMINAL_STATUSES = new Set([
+  'completed',
+  'errored',
+  'cancelled_by_user',
+  'cancelled_due_to_timeout',
+  'cancelled_due_to_limits',
+]);
+
+export function isTerminal(status: string): boolean {
+  return TERMINAL_STATUSES.has(status);
+}
+
+/** Validates just enough to show a job: an object with a `job` object whose `status` is a string. */
+export function parseJobBody(body: unknown, raw: string, id: string, what: string): JobResponse {
+  if (!isRecord(body)) throw malformed(what, 'expected a JSON object');
+  const job = body.job;
+  if (!isRecord(job)) throw malformed(what, 'no "job" object in the body');
+  if (typeof job.status !== 'string') throw malformed(what, 'the job has no "status" string');
+  const jobId = typeof job.id === 'string' && job.id !== '' ? job.id : id;
+  return { job: { ...job, id: jobId, status: job.status }, pages: Array.isArray(body.pages) ? body.pages : undefined, raw };
+}
+
+export async function getJob(http: HttpClient, id: string, options: { retry?: boolean } = {}): Promise<JobResponse> {
+  const { response, body } = await http.requestJson({ method: 'GET', path: ['api', 'crawl', id], retry: options.retry ?? true });
+  return parseJobBody(body, response.text, id, `GET ${response.url.pathname}`);
+}

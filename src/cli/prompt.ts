@@ -1,0 +1,79 @@
+import { InterruptedError, UsageError } from '../errors.js';
+import { canPrompt, type IO } from '../output/io.js';
+
+/**
+ * Questions to a person at a terminal. Prompts go to stderr; a prompt is never required: when
+ * input is impossible (no TTY, --no-input) the caller gets a usage error naming the flag to use.
+ */
+export class Prompter {
+  readonly #io: IO;
+  readonly #interrupt: AbortSignal;
+
+  constructor(io: IO, interrupt: AbortSignal) {
+    this.#io = io;
+    this.#interrupt = interrupt;
+  }
+
+  get available(): boolean {
+    return canPrompt(this.#io);
+  }
+
+  /** y/N question; anything but y/yes is no. */
+  async confirm(question: string, flagHint: string): Promise<boolean> {
+    if (!this.available) throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed`, flagHint);
+    this.#io.stderr.write(`? ${question} [y/N] `);
+    const answer = await this.#readLine(false);
+    return /^y(es)?$/i.test(answer.trim());
+  }
+
+  /** A line typed without echo (for keys). */
+  async secret(question: string, flagHint: string): Promise<string> {
+    if (!this.available) throw new UsageError('cannot prompt for the key here', flagHint);
+    this.#io.stderr.write(`? ${question} `);
+    const answer = await this.#readLine(true);
+    this.#io.stderr.write('\n');
+    return answer;
+  }
+
+  #readLine(hidden: boolean): Promise<string> {
+    const stdin = this.#io.stdin;
+    return new Promise((resolve, reject) => {
+      let buffer = '';
+      const raw = hidden && typeof stdin.setRawMode === 'function';
+      if (raw) stdin.setRawMode?.(true);
+      const finish = (error?: Error): void => {
+        stdin.off('data', onData);
+        stdin.off('end', onEnd);
+        this.#interrupt.removeEventListener('abort', onAbort);
+        if (raw) stdin.setRawMode?.(false);
+        stdin.pause();
+        if (error) reject(error);
+        else resolve(buffer);
+      };
+      const onData = (chunk: Buffer | string): void => {
+        for (const ch of chunk.toString('utf8')) {
+          if (ch === '\u0003') return finish(new InterruptedError());
+          if (ch === '\r' || ch === '\n') return finish();
+          if (ch === '\u007f' || ch === '\b') buffer = buffer.slice(0, -1);
+          else buffer += ch;
+        }
+      };
+      const onEnd = (): void => finish();
+      const onAbort = (): void => finish(this.#interrupt.reason as Error);
+      stdin.on('data', onData);
+      stdin.on('end', onEnd);
+      this.#interrupt.addEventListener('abort', onAbort, { once: true });
+      stdin.resume();
+    });
+  }
+}
+
+/** Reads all of stdin (for `--with-key`), trimmed; a bounded read so a stray pipe cannot eat memory. */
+export async function readAllStdin(io: IO, max = 64 * 1024): Promise<string> {
+  let text = '';
+  for await (const chunk of io.stdin) {
+    text += chunk.toString();
+    if (text.length > max) throw new UsageError('standard input is too long for a key');
+  }
+  return text.trim();
+}

@@ -1,0 +1,34 @@
+import { isCrawlError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import type { IO } from '../output/io.js';
+import { sanitize } from '../output/sanitize.js';
+
+export interface ReportOptions {
+  json: boolean;
+  verbose: boolean;
+  redact: (text: string) => string;
+}
+
+/**
+ * The one place errors reach the user: `crawl: <message>` (and an optional hint line) on stderr,
+ * or with --json one JSON line `{"error":{message,httpStatus,exitCode}}`. Stack traces only with
+ * --verbose. Returns the exit code.
+ */
+export function reportError(io: IO, error: unknown, options: ReportOptions): number {
+  const known = isCrawlError(error);
+  const exitCode = known ? error.exitCode : ExitCode.failure;
+  const raw = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  const message = options.redact(sanitize(raw));
+  const hint = known && error.hint ? options.redact(sanitize(error.hint)) : undefined;
+  if (options.json) {
+    const httpStatus = known && error.httpStatus !== undefined ? error.httpStatus : null;
+    io.stderr.write(JSON.stringify({ error: { message, httpStatus, exitCode } }) + '\n');
+  } else {
+    io.stderr.write(`crawl: ${message}\n`);
+    if (hint) io.stderr.write(`hint: ${hint}\n`);
+  }
+  if (options.verbose && error instanceof Error && error.stack) {
+    io.stderr.write(options.redact(error.stack) + '\n');
+  }
+  return exitCode;
+}

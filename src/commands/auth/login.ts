@@ -1,0 +1,44 @@
+import type { Context } from '../../cli/context.js';
+import { readAllStdin } from '../../cli/prompt.js';
+import { CrawlError, UsageError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { parseBaseUrl } from '../../http/url.js';
+import { maskKey } from '../../output/format.js';
+import { keyAccepted } from './check.js';
+
+/** Stores a key for the profile, but only once the service has accepted it. */
+export async function handler(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<number> {
+  const base = ctx.settings.requireBaseUrl();
+  let key: string;
+  if (opts.withKey === true) {
+    key = await readAllStdin(ctx.io);
+  } else {
+    key = (await ctx.prompt.secret('Paste your API key:', 'pipe the key in with `crawl auth login --with-key < keyfile`')).trim();
+  }
+  if (key === '') throw new UsageError('no key given', 'pipe the key in with `crawl auth login --with-key < keyfile`');
+  if (/\s/.test(key)) throw new UsageError('the key contains white space; give exactly one key');
+  ctx.secrets.add(key);
+  const { accepted, status } = await keyAccepted(ctx, key);
+  if (!accepted) {
+    throw new CrawlError(`the service rejected the key (HTTP ${status}); nothing was saved`, ExitCode.auth, {
+      httpStatus: status,
+      hint: 'check that the key is complete and not revoked',
+    });
+  }
+  const profile = ctx.settings.profile().value;
+  const stored = ctx.settings.store.profile(profile)['base-url'];
+  // Keep the base URL the key was checked against, unless the profile already has one of its own.
+  const saveBase = base.source === 'flag' || stored === undefined;
+  const baseHref = parseBaseUrl(base.value).href;
+  await ctx.settings.store.update(profile, (p) => {
+    p['api-key'] = key;
+    if (saveBase) p['base-url'] = baseHref;
+  });
+  if (ctx.globals.json) {
+    ctx.io.stdout.write(JSON.stringify({ profile, baseUrl: baseHref, apiKey: maskKey(key), saved: true }) + '\n');
+  } else {
+    ctx.io.stderr.write(`Logged in to ${baseHref} (profile "${profile}", key ${maskKey(key)})\n`);
+    if (ctx.env.CRAWL_API_KEY) ctx.io.stderr.write('note: CRAWL_API_KEY is set and takes precedence over the stored key\n');
+  }
+  return ExitCode.ok;
+}

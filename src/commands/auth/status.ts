@@ -1,0 +1,53 @@
+import type { Context } from '../../cli/context.js';
+import { describeSource } from '../../config/settings.js';
+import { ExitCode } from '../../exit-codes.js';
+import { parseBaseUrl } from '../../http/url.js';
+import { maskKey } from '../../output/format.js';
+import { printFields } from '../../output/table.js';
+import { keyAccepted } from './check.js';
+
+/** Base URL, profile, where the key comes from (masked), and whether the service accepts it: exit 0 or 4. */
+export async function handler(ctx: Context): Promise<number> {
+  const profile = ctx.settings.profile().value;
+  const base = ctx.settings.requireBaseUrl();
+  const baseHref = parseBaseUrl(base.value).href;
+  const key = ctx.settings.apiKey();
+  const result = key ? await keyAccepted(ctx, key.value) : undefined;
+  const accepted = result?.accepted === true;
+  if (ctx.globals.json) {
+    ctx.io.stdout.write(
+      JSON.stringify({
+        profile,
+        baseUrl: baseHref,
+        baseUrlSource: base.source,
+        apiKey: key ? maskKey(key.value) : null,
+        apiKeySource: key?.source ?? null,
+        accepted,
+        httpStatus: result?.status ?? null,
+      }) + '\n',
+    );
+  } else if (ctx.io.stdoutIsTTY) {
+    const style = await ctx.style();
+    const verdict = !key
+      ? style.red('no key: run `crawl auth login`')
+      : accepted
+        ? style.green('✓ the service accepts this key')
+        : style.red(`✗ the service rejects this key (HTTP ${result?.status})`);
+    printFields(ctx.io, [
+      ['Profile', profile],
+      ['Base URL', `${baseHref} (from ${describeSource(base.source, 'base-url')})`],
+      ['Key', key ? `${maskKey(key.value)} (from ${describeSource(key.source, 'api-key')})` : 'none'],
+      ['Status', verdict],
+    ]);
+  } else {
+    printFields(ctx.io, [
+      ['profile', profile],
+      ['base-url', baseHref],
+      ['base-url-source', base.source],
+      ['api-key', key ? maskKey(key.value) : ''],
+      ['api-key-source', key?.source ?? ''],
+      ['accepted', String(accepted)],
+    ]);
+  }
+  return accepted ? ExitCode.ok : ExitCode.auth;
+}

@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { exitCodeTable, ExitCode } from '../exit-codes.js';
+import type { IO } from '../output/io.js';
+
+export const environmentTable: ReadonlyArray<readonly [string, string]> = [
+  ['CRAWL_BASE_URL', 'base URL of the service (flag --base-url wins; config key base-url loses)'],
+  ['CRAWL_API_KEY', 'API key (wins over the config key api-key; never taken as a flag)'],
+  ['CRAWL_PROFILE', 'config profile (flag --profile wins; default "default")'],
+  ['CRAWL_CONFIG_DIR', 'config folder (default $XDG_CONFIG_HOME/crawl, else ~/.config/crawl)'],
+  ['XDG_CONFIG_HOME', 'base of the default config folder'],
+  ['NO_COLOR', 'any value turns colour off (as --no-color does)'],
+  ['FORCE_COLOR', 'turns colour on even when not a terminal ("0" turns it off)'],
+  ['HTTPS_PROXY, HTTP_PROXY', 'proxy for https:// and http:// requests'],
+  ['NO_PROXY', 'hosts reached without the proxy'],
+  ['CRAWL_SANDBOX_KEY', '`crawl sandbox`: the bootstrap key to use instead of a random one'],
+];
+
+/** `crawl help exit-codes`, `crawl help environment`, or a command's help. */
+export function helpTopic(program: Command, topic: string[], io: IO): number {
+  const name = topic.join(' ');
+  if (name === 'exit-codes') {
+    io.stdout.write(renderTable(['CODE', 'MEANING'], exitCodeTable.map(([c, m]) => [String(c), m])));
+    return ExitCode.ok;
+  }
+  if (name === 'environment') {
+    io.stdout.write(renderTable(['VARIABLE', 'MEANING'], environmentTable.map(([v, m]) => [v, m])));
+    return ExitCode.ok;
+  }
+  let command: Command = program;
+  for (const word of topic) {
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) {
+      io.stderr.write(`crawl: unknown help topic "${name}"\nhint: topics: exit-codes, environment, or a command name\n`);
+      return ExitCode.usage;
+    }
+    command = next;
+  }
+  io.stdout.write(command.helpInformation());
+  return ExitCode.ok;
+}
+
+function renderTable(headers: string[], rows: string[][]): string {
+  const width = Math.max(headers[0]?.length ?? 0, ...rows.map((r) => r[0]?.length ?? 0));
+  return [headers, ...rows].map(([a, b]) => `${(a ?? '').padEnd(width)}  ${b ?? ''}`).join('\n') + '\n';
+}

@@ -1,0 +1,153 @@
+import { getJob, isTerminal, type JobResponse } from '../../api/jobs.js';
+import type { Context } from '../../cli/context.js';
+import { CrawlError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import type { HttpClient } from '../../http/client.js';
+import { HttpStatusError, NetworkError } from '../../http/errors.js';
+import { backoffDelay } from '../../http/retry.js';
+import { formatElapsed, formatProgress, percentDone, progressBar, toCount } from '../../output/format.js';
+import { LiveLine } from '../../output/live-line.js';
+import { sanitize } from '../../output/sanitize.js';
+import type { Style } from '../../output/style.js';
+import { writeNdjson } from './view.js';
+
+export interface FollowOptions {
+  intervalMs: number;
+  maxWaitMs?: number | undefined;
+  /** job watch --json: each changed body as NDJSON on stdout. Off for pages --wait, whose stdout is pages. */
+  ndjson: boolean;
+}
+
+const MAX_FAILURE_BACKOFF_MS = 30_000;
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/**
+ * Polls one job until it reaches a terminal status and returns the last response. Only the job is
+ * polled (never its pages), over the client's kept-alive connection. Transient failures (network,
+ * 429, 5xx) warn and back off; anything else ends the watch with its own error. --max-wait ends it
+ * with exit 7. Interrupts surface as InterruptedError from the HTTP layer's waits.
+ */
+export async function followJob(ctx: Context, http: HttpClient, id: string, options: FollowOptions): Promise<JobResponse> {
+  const started = ctx.now();
+  const deadline = options.maxWaitMs === undefined ? undefined : started + options.maxWaitMs;
+  const display = await ProgressDisplay.create(ctx, started, options.ndjson);
+  const release = ctx.onCleanup(() => display.stop());
+  let lastSeen: string | undefined;
+  let failures = 0;
+  try {
+    for (;;) {
+      let response: JobResponse | undefined;
+      try {
+        // The watch has its own backoff, and says so: the HTTP layer's silent retries stay off.
+        response = await getJob(http, id, { retry: false });
+        failures = 0;
+      } catch (error) {
+        if (!isTransient(error)) throw error;
+        failures++;
+        const wait = Math.min(MAX_FAILURE_BACKOFF_MS, Math.max(options.intervalMs, backoffDelay(failures + 2)));
+        display.warn(`${(error as CrawlError).message}; retrying in ${formatSeconds(wait)}`);
+        await sleepUntil(ctx, http, deadline, wait, () => stillRunning(lastSeen));
+        continue;
+      }
+      const { job, raw } = response;
+      const seen = `${job.status}\u0000${String(job.pagesFinished)}`;
+      if (seen !== lastSeen) {
+        lastSeen = seen;
+        if (options.ndjson) writeNdjson(ctx, raw);
+        display.change(job.status, job.pagesFinished, job.pagesTotal);
+      }
+      if (isTerminal(job.status)) return response;
+      await sleepUntil(ctx, http, deadline, options.intervalMs, () => stillRunning(lastSeen, job.pagesFinished, job.pagesTotal));
+    }
+  } finally {
+    release();
+    display.stop();
+  }
+}
+
+function stillRunning(seen: string | undefined, finished?: unknown, total?: unknown): CrawlError {
+  const status = seen?.split('\u0000')[0] ?? 'unknown';
+  const progress = finished === undefined ? '' : `, ${formatProgress(finished, total)}`;
+  return new CrawlError(`gave up waiting: the job is still ${sanitize(status)}${progress}`, ExitCode.waitElapsed, {
+    hint: 'raise --max-wait, or run the command again later',
+  });
+}
+
+/** Sleeps `ms`, or until the deadline; at the deadline a poll has already happened, so it gives up. */
+async function sleepUntil(ctx: Context, http: HttpClient, deadline: number | undefined, ms: number, giveUp: () => CrawlError): Promise<void> {
+  if (deadline === undefined) return http.sleep(ms);
+  const left = deadline - ctx.now();
+  if (left <= 0) throw giveUp();
+  await http.sleep(Math.min(ms, left));
+}
+
+function isTransient(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  if (error instanceof HttpStatusError) return error.status === 429 || error.status >= 500;
+  return false;
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
+}
+
+/** Where progress goes: a live line on a terminal, a line per change otherwise, nothing extra with --json. */
+class ProgressDisplay {
+  readonly #ctx: Context;
+  readonly #started: number;
+  readonly #quiet: boolean;
+  readonly #style: Style;
+  readonly #live: LiveLine | undefined;
+  #ticker: NodeJS.Timeout | undefined;
+  #frame = 0;
+  #state: { status: string; finished: unknown; total: unknown } | undefined;
+
+  static async create(ctx: Context, started: number, ndjson: boolean): Promise<ProgressDisplay> {
+    return new ProgressDisplay(ctx, started, ndjson, await ctx.style('stderr'));
+  }
+
+  private constructor(ctx: Context, started: number, quiet: boolean, style: Style) {
+    this.#ctx = ctx;
+    this.#started = started;
+    this.#quiet = quiet;
+    this.#style = style;
+    if (!quiet && ctx.io.stderrIsTTY) {
+      this.#live = new LiveLine(ctx.io.stderr);
+      // Elapsed time and the spinner move between polls.
+      this.#ticker = setInterval(() => this.#redraw(), 250);
+      this.#ticker.unref();
+    }
+  }
+
+  change(status: string, finished: unknown, total: unknown): void {
+    this.#state = { status, finished, total };
+    if (this.#quiet) return;
+    if (this.#live) return this.#redraw();
+    const elapsed = formatElapsed(this.#ctx.now() - this.#started);
+    this.#ctx.io.stderr.write(`[${elapsed}] ${sanitize(status)} ${formatProgress(finished, total)}\n`);
+  }
+
+  warn(message: string): void {
+    const line = `crawl: warning: ${this.#ctx.redact(sanitize(message))}`;
+    if (this.#live) this.#live.message(line);
+    else this.#ctx.io.stderr.write(line + '\n');
+  }
+
+  stop(): void {
+    if (this.#ticker) clearInterval(this.#ticker);
+    this.#ticker = undefined;
+    if (this.#live) {
+      this.#redraw();
+      this.#live.done(true);
+    }
+  }
+
+  #redraw(): void {
+    if (!this.#live || !this.#state) return;
+    const { status, finished, total } = this.#state;
+    const spinner = isTerminal(status) ? ' ' : SPINNER[this.#frame++ % SPINNER.length];
+    const bar = toCount(total) ? ` ${progressBar(percentDone(finished, total), 24)}` : '';
+    const elapsed = formatElapsed(this.#ctx.now() - this.#started);
+    this.#live.update(`${spinner} ${this.#style.status(sanitize(status))}${bar} ${formatProgress(finished, total)}  ${elapsed}`);
+  }
+}

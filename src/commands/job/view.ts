@@ -1,0 +1,69 @@
+import type { Job } from '../../api/jobs.js';
+import type { Context } from '../../cli/context.js';
+import { formatProgress, humanTime, rfc3339, toCount } from '../../output/format.js';
+import { sanitize } from '../../output/sanitize.js';
+import { printFields } from '../../output/table.js';
+
+const DOCUMENTED = new Set(['id', 'url', 'status', 'pagesTotal', 'pagesFinished', 'creditsUsed', 'createdAt', 'errorMessage']);
+
+/**
+ * A job for people (aligned fields, colour, relative times, `37/120 pages (31%)`) or, off a TTY,
+ * `field<TAB>value` rows with the service's field names, full values and RFC 3339 times.
+ * Scalar fields the interface does not document are shown too, after the known ones.
+ */
+export async function printJob(ctx: Context, job: Job, options: { pagesHint: boolean }): Promise<void> {
+  const extras = Object.entries(job).filter(
+    ([name, value]) => !DOCUMENTED.has(name) && (value === null || typeof value !== 'object'),
+  );
+  if (!ctx.io.stdoutIsTTY) {
+    const rows: Array<[string, string]> = [
+      ['id', sanitize(job.id)],
+      ['url', sanitize(job.url)],
+      ['status', sanitize(job.status)],
+      ['pagesTotal', sanitize(job.pagesTotal)],
+      ['pagesFinished', sanitize(job.pagesFinished)],
+      ['creditsUsed', sanitize(job.creditsUsed)],
+      ['createdAt', rfc3339(job.createdAt)],
+    ];
+    if (job.errorMessage !== undefined && job.errorMessage !== null) rows.push(['errorMessage', sanitize(job.errorMessage)]);
+    for (const [name, value] of extras) rows.push([sanitize(name), sanitize(value)]);
+    printFields(ctx.io, rows);
+    return;
+  }
+  const style = await ctx.style();
+  const rows: Array<[string, string]> = [
+    ['Job', style.bold(sanitize(job.id))],
+    ['URL', sanitize(job.url)],
+    ['Status', style.status(sanitize(job.status))],
+    ['Progress', formatProgress(job.pagesFinished, job.pagesTotal)],
+    ['Credits', sanitize(job.creditsUsed)],
+    ['Created', sanitize(humanTime(job.createdAt, ctx.now()))],
+  ];
+  if (job.errorMessage !== undefined && job.errorMessage !== null && job.errorMessage !== '') {
+    rows.push(['Error', style.red(sanitize(job.errorMessage))]);
+  }
+  for (const [name, value] of extras) rows.push([sanitize(name), sanitize(value)]);
+  printFields(ctx.io, rows);
+  if (options.pagesHint && (toCount(job.pagesFinished) ?? 0) > 0) {
+    ctx.io.stdout.write('\n' + style.dim(`Export the pages with: crawl job pages ${shellQuote(sanitize(job.id))}`) + '\n');
+  }
+}
+
+/** Writes a response body as received, one document a line (for --json and NDJSON). */
+export function writeRaw(ctx: Context, raw: string): void {
+  ctx.io.stdout.write(raw.endsWith('\n') ? raw : raw + '\n');
+}
+
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** One value a line for streams: the body as received, unless it spans lines, then compacted. */
+export function writeNdjson(ctx: Context, raw: string): void {
+  const text = raw.trim();
+  if (!/[\r\n]/.test(text)) {
+    ctx.io.stdout.write(text + '\n');
+    return;
+  }
+  ctx.io.stdout.write(JSON.stringify(JSON.parse(text)) + '\n');
+}

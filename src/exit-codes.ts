@@ -1,0 +1,35 @@
+// The contract's exit codes: stable, documented in the README and `crawl help exit-codes`.
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  notFound: 3,
+  auth: 4,
+  network: 5,
+  rateLimited: 6,
+  waitElapsed: 7,
+  errored: 10,
+  cancelledByUser: 11,
+  cancelledDueToTimeout: 12,
+  cancelledDueToLimits: 13,
+  interrupted: 130,
+  terminated: 143,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export const exitCodeTable: ReadonlyArray<readonly [number, string]> = [
+  [0, 'success; for `watch` and `--exit-status`, the job completed'],
+  [1, 'any other failure (server error after retries, malformed response, local I/O)'],
+  [2, 'usage: bad command, flag or argument; missing base URL or key; refused or unanswered confirmation'],
+  [3, 'not found (404): no such job or key'],
+  [4, 'authentication (401/403): missing, invalid or revoked key'],
+  [5, 'network: cannot connect, DNS, TLS, timeout'],
+  [6, 'rate limited (429) after retries'],
+  [7, '`watch --max-wait` (or `pages --wait`) elapsed while the job was still pending/running'],
+  [10, 'job status `errored`'],
+  [11, 'job status `cancelled_by_user`'],
+  [12, 'job status `cancelled_due_to_timeout`'],
+  [13, 'job status `cancelled_due_to_limits`'],
+  [130, 'interrupted (Ctrl-C)'],
+];

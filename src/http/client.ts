@@ -1,0 +1,290 @@
+import type { Dispatcher } from 'undici';
+import { CrawlError, InterruptedError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { maskKey } from '../output/format.js';
+import { serverMessage } from './error-body.js';
+import { HttpStatusError, NetworkError, describeNetworkFailure, hintForStatus } from './errors.js';
+import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
+import { buildUrl, checkTransport, displayUrl, sameOrigin } from './url.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
+
+export type Method = 'GET' | 'POST' | 'DELETE';
+
+export interface HttpClientOptions {
+  baseUrl: URL;
+  apiKey: string | undefined;
+  timeoutMs: number;
+  allowHttp: boolean;
+  userAgent: string;
+  /** --verbose: one line per event on stderr. The key never reaches it. */
+  trace?: ((line: string) => void) | undefined;
+  /** Aborted on Ctrl-C / SIGTERM; its reason is the InterruptedError to throw. */
+  interrupt?: AbortSignal | undefined;
+  maxBodyBytes?: number;
+  /** Called before each retry so commands can show that they are waiting. */
+  onRetry?: ((info: { attempt: number; delayMs: number; reason: string }) => void) | undefined;
+}
+
+export interface RequestSpec {
+  method: Method;
+  /** Path segments under the base URL; each is encoded as exactly one segment. */
+  path?: readonly string[];
+  /** Or a link given by the server: an absolute URL or a path, resolved against the base URL. */
+  url?: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** GETs are retried unless this is false; other methods never are. */
+  retry?: boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  url: URL;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * The one HTTP layer every command uses, on undici. It encodes paths, attaches the key only for the
+ * base URL's origin, refuses clear-text http to remote hosts, enforces a per-request deadline and a
+ * body size cap, retries only what cannot repeat a side effect, and turns every failure into a
+ * CrawlError carrying the contract's exit code.
+ */
+export class HttpClient {
+  readonly baseUrl: URL;
+  readonly #options: HttpClientOptions;
+  #dispatcher: Dispatcher | undefined;
+  #undici: typeof import('undici') | undefined;
+
+  constructor(options: HttpClientOptions) {
+    this.#options = options;
+    this.baseUrl = options.baseUrl;
+    checkTransport(options.baseUrl, options.allowHttp);
+  }
+
+  resolve(spec: Pick<RequestSpec, 'path' | 'url' | 'query'>): URL {
+    if (spec.url !== undefined) {
+      const url = new URL(spec.url, this.baseUrl);
+      for (const [name, value] of Object.entries(spec.query ?? {})) {
+        if (value !== undefined) url.searchParams.set(name, String(value));
+      }
+      return url;
+    }
+    return buildUrl(this.baseUrl, spec.path ?? [], spec.query);
+  }
+
+  /** Sends the request (with retries where safe); resolves only for 2xx, else throws a CrawlError. */
+  async request(spec: RequestSpec): Promise<HttpResponse> {
+    const url = this.resolve(spec);
+    const retryable = spec.method === 'GET' && spec.retry !== false;
+    const label = `${spec.method} ${url.pathname}`;
+    for (let attempt = 1; ; attempt++) {
+      let failure: CrawlError;
+      let delay: number;
+      try {
+        const response = await this.#followRedirects(spec, url);
+        if (response.status >= 200 && response.status < 300) return response;
+        failure = statusError(response, label);
+        if (!retryable || !RETRY_STATUSES.has(response.status) || attempt >= MAX_ATTEMPTS) throw failure;
+        const retryAfter = parseRetryAfter(response.headers['retry-after'], Date.now());
+        if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS) {
+          throw new HttpStatusError(
+            `${failure.message} (the service asks to retry after ${Math.ceil(retryAfter / 1000)} s)`,
+            response.status,
+            undefined,
+          );
+        }
+        delay = retryAfter ?? backoffDelay(attempt);
+      } catch (error) {
+        if (!(error instanceof NetworkError) || !retryable || attempt >= MAX_ATTEMPTS) throw error;
+        failure = error;
+        delay = backoffDelay(attempt);
+      }
+      const reason = failure.httpStatus !== undefined ? `HTTP ${failure.httpStatus}` : failure.message;
+      this.#trace(`retrying ${label} in ${delay} ms (attempt ${attempt + 1} of ${MAX_ATTEMPTS}) after ${reason}`);
+      this.#options.onRetry?.({ attempt, delayMs: delay, reason });
+      await this.sleep(delay);
+    }
+  }
+
+  /** request() and JSON.parse of the body; a body that is not JSON is a malformed response (exit 1). */
+  async requestJson(spec: RequestSpec): Promise<{ response: HttpResponse; body: unknown }> {
+    const response = await this.request(spec);
+    return { response, body: parseJsonBody(response, spec.method) };
+  }
+
+  /** Waits, but wakes at once on Ctrl-C. */
+  sleep(ms: number): Promise<void> {
+    const interrupt = this.#options.interrupt;
+    return new Promise((resolve, reject) => {
+      if (interrupt?.aborted) return reject(interrupt.reason);
+      const timer = setTimeout(() => {
+        interrupt?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        reject(interrupt?.reason ?? new InterruptedError());
+      };
+      interrupt?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#dispatcher?.destroy().catch(() => undefined);
+  }
+
+  async #followRedirects(spec: RequestSpec, start: URL): Promise<HttpResponse> {
+    let url = start;
+    for (let hop = 0; ; hop++) {
+      const response = await this.#send(spec.method, url, spec.body);
+      const location = response.headers.location;
+      if (response.status < 300 || response.status >= 400 || response.status === 304 || location === undefined) {
+        return response;
+      }
+      if (spec.method !== 'GET') {
+        throw new CrawlError(
+          `unexpected redirect (HTTP ${response.status}) in answer to ${spec.method} ${url.pathname}; not followed`,
+          ExitCode.failure,
+          { httpStatus: response.status },
+        );
+      }
+      if (hop >= MAX_REDIRECTS) {
+        throw new CrawlError(`too many redirects (more than ${MAX_REDIRECTS}) from GET ${start.pathname}`, ExitCode.failure, {
+          httpStatus: response.status,
+        });
+      }
+      const next = new URL(Array.isArray(location) ? location[0] ?? '' : location, url);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        throw new CrawlError(`redirect to an unsupported URL scheme (${next.protocol})`, ExitCode.failure);
+      }
+      checkTransport(next, this.#options.allowHttp);
+      this.#trace(`following redirect (HTTP ${response.status}) to ${displayUrl(next)}`);
+      url = next;
+    }
+  }
+
+  /** One exchange: connect, send, read the whole body within the deadline and the size cap. */
+  async #send(method: Method, url: URL, body: unknown): Promise<HttpResponse> {
+    const { request } = await this.#loadUndici();
+    const interrupt = this.#options.interrupt;
+    if (interrupt?.aborted) throw interrupt.reason;
+    const deadline = AbortSignal.timeout(this.#options.timeoutMs);
+    const signal = interrupt ? AbortSignal.any([deadline, interrupt]) : deadline;
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
+    // The key is for the service's origin only: never for a redirect target or link elsewhere.
+    const withKey = this.#options.apiKey !== undefined && sameOrigin(url, this.baseUrl);
+    if (withKey) headers.authorization = `Bearer ${this.#options.apiKey}`;
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['content-type'] = 'application/json';
+    }
+    this.#trace(`${method} ${displayUrl(url)}`);
+    this.#trace(withKey ? `Authorization: Bearer ${maskKey(this.#options.apiKey ?? '')}` : 'Authorization: (none)');
+    const started = performance.now();
+    let status = 0;
+    try {
+      const response = await request(url, {
+        method,
+        headers,
+        body: payload,
+        signal,
+        dispatcher: this.#getDispatcher(),
+      });
+      status = response.statusCode;
+      const text = await readBody(response.body, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, method, url);
+      const ms = Math.round(performance.now() - started);
+      this.#trace(`${status} in ${ms} ms, ${Buffer.byteLength(text)} bytes`);
+      return { status, url, headers: response.headers, text };
+    } catch (error) {
+      if (interrupt?.aborted) throw interrupt.reason;
+      if (error instanceof CrawlError) throw error;
+      const ms = Math.round(performance.now() - started);
+      if (deadline.aborted) {
+        this.#trace(`timed out after ${ms} ms`);
+        throw new NetworkError(
+          `timed out after ${formatSeconds(this.#options.timeoutMs)} waiting for ${method} ${url.pathname}${status ? ` (HTTP ${status}, body incomplete)` : ''}`,
+          true,
+          'raise the limit with --timeout <seconds> if the service is slow',
+        );
+      }
+      const { reason, sent } = describeNetworkFailure(error);
+      this.#trace(`failed after ${ms} ms: ${reason}`);
+      throw new NetworkError(`${reason}: ${method} ${displayUrl(url)}`, sent || status !== 0);
+    }
+  }
+
+  #getDispatcher(): Dispatcher {
+    if (!this.#dispatcher) {
+      const undici = this.#undici;
+      if (!undici) throw new Error('undici not loaded');
+      const timeout = this.#options.timeoutMs;
+      // EnvHttpProxyAgent is a plain keep-alive Agent unless HTTP(S)_PROXY is set, and honours NO_PROXY.
+      this.#dispatcher = new undici.EnvHttpProxyAgent({
+        connect: { timeout: Math.min(timeout, 10_000) },
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        keepAliveTimeout: 10_000,
+      });
+    }
+    return this.#dispatcher;
+  }
+
+  async #loadUndici(): Promise<typeof import('undici')> {
+    this.#undici ??= await import('undici');
+    return this.#undici;
+  }
+
+  #trace(line: string): void {
+    this.#options.trace?.(line);
+  }
+}
+
+async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, max: number, method: Method, url: URL): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy?.();
+      throw new CrawlError(
+        `response to ${method} ${url.pathname} is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`,
+        ExitCode.failure,
+      );
+    }
+    chunks.push(chunk);
+  }
+  // Invalid UTF-8 becomes U+FFFD rather than an exception: the text is still shown or parsed.
+  return new TextDecoder('utf-8').decode(Buffer.concat(chunks, size));
+}
+
+function statusError(response: HttpResponse, label: string): HttpStatusError {
+  const contentType = headerValue(response.headers['content-type']);
+  const message = serverMessage(response.text, contentType);
+  const text = `${label} failed: HTTP ${response.status}${message ? `: ${message}` : ''}`;
+  return new HttpStatusError(text, response.status, message, hintForStatus(response.status));
+}
+
+export function parseJsonBody(response: HttpResponse, method: Method): unknown {
+  try {
+    return JSON.parse(response.text);
+  } catch {
+    throw new CrawlError(
+      `malformed response to ${method} ${response.url.pathname}: the body is not valid JSON (HTTP ${response.status})`,
+      ExitCode.failure,
+      { httpStatus: response.status },
+    );
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}

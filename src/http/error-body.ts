@@ -1,0 +1,67 @@
+import { sanitize } from '../output/sanitize.js';
+
+const MAX_MESSAGE = 300;
+
+/**
+ * The server's own message, whatever shape the error body has: `{error: "..."}`,
+ * `{error: {message}}`, `{errors: [{message}|"..."]}`, `{message}`, plain text or an HTML page.
+ * Sanitised and shortened: it goes straight into a one-line error.
+ */
+export function serverMessage(body: string, contentType: string | undefined): string | undefined {
+  const text = body.trim();
+  if (text === '') return undefined;
+  const looksJson = text.startsWith('{') || text.startsWith('[') || /json/i.test(contentType ?? '');
+  if (looksJson) {
+    try {
+      const message = messageFromJson(JSON.parse(text));
+      if (message !== undefined) return clip(message);
+    } catch {
+      // Not JSON after all: fall through to text handling.
+    }
+  }
+  if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)/i.test(text)) {
+    return clip(messageFromHtml(text));
+  }
+  if (looksJson) return undefined;
+  return clip(text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '');
+}
+
+function messageFromJson(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    const parts = value.map(messageFromJson).filter((m): m is string => !!m);
+    return parts.length ? parts.join('; ') : undefined;
+  }
+  const record = value as Record<string, unknown>;
+  for (const field of ['error', 'errors', 'message', 'detail', 'error_description', 'title']) {
+    const inner = record[field];
+    if (inner === undefined || inner === null || typeof inner === 'boolean') continue;
+    const message = messageFromJson(inner);
+    if (message) return message;
+  }
+  return undefined;
+}
+
+function messageFromHtml(html: string): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
+  const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
+  const raw = title ?? h1 ?? html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, '');
+  return decodeEntities(raw.replace(/<[^>]*>/g, ' '));
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&');
+}
+
+function clip(message: string): string | undefined {
+  const one = sanitize(message.replace(/\s+/g, ' ')).trim();
+  if (one === '') return undefined;
+  return one.length > MAX_MESSAGE ? one.slice(0, MAX_MESSAGE - 1) + '…' : one;
+}

@@ -1,0 +1,102 @@
+import { CrawlError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+
+/** A response with a non-2xx status: its exit code comes from the status (contract's table). */
+export class HttpStatusError extends CrawlError {
+  readonly status: number;
+  readonly serverMessage: string | undefined;
+
+  constructor(message: string, status: number, serverMessage: string | undefined, hint?: string) {
+    super(message, exitCodeForStatus(status), { httpStatus: status, ...(hint === undefined ? {} : { hint }) });
+    this.name = 'HttpStatusError';
+    this.status = status;
+    this.serverMessage = serverMessage;
+  }
+}
+
+/** No usable response: refused, reset, DNS, TLS, timeout. `mayHaveReachedServer` matters for POST. */
+export class NetworkError extends CrawlError {
+  readonly mayHaveReachedServer: boolean;
+
+  constructor(message: string, mayHaveReachedServer: boolean, hint?: string) {
+    super(message, ExitCode.network, hint === undefined ? {} : { hint });
+    this.name = 'NetworkError';
+    this.mayHaveReachedServer = mayHaveReachedServer;
+  }
+}
+
+export function exitCodeForStatus(status: number): number {
+  if (status === 401 || status === 403) return ExitCode.auth;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 429) return ExitCode.rateLimited;
+  return ExitCode.failure;
+}
+
+export function hintForStatus(status: number): string | undefined {
+  if (status === 401) return 'the key is missing, invalid or revoked: check it with `crawl auth status`, or store a new one with `crawl auth login`';
+  if (status === 403) return 'the key is not allowed to do this: check it with `crawl auth status`';
+  return undefined;
+}
+
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** Describes a low-level failure in words, and whether the request may have reached the server. */
+export function describeNetworkFailure(error: unknown): { reason: string; sent: boolean; code: string | undefined } {
+  const code = errorCode(error);
+  const sent = code === undefined || !(NOT_SENT_CODES.has(code) || isTlsCode(code));
+  let reason: string;
+  switch (code) {
+    case 'ECONNREFUSED':
+      reason = 'connection refused';
+      break;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      reason = 'host not found (DNS)';
+      break;
+    case 'ECONNRESET':
+    case 'EPIPE':
+      reason = 'connection reset by the server';
+      break;
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      reason = 'the server closed the connection';
+      break;
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      reason = 'timed out while connecting';
+      break;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      reason = 'host unreachable';
+      break;
+    default:
+      reason = code !== undefined && isTlsCode(code) ? `TLS error (${code})` : code ?? 'network error';
+  }
+  return { reason, sent, code };
+}
+
+function isTlsCode(code: string): boolean {
+  return /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_INVALID_CERT)/.test(code);
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_REQ_RETRY') {
+      // undici wraps the socket's own error; prefer the innermost system code when there is one.
+      const inner = (current as { cause?: unknown }).cause;
+      const innerCode = inner && typeof inner === 'object' ? (inner as { code?: unknown }).code : undefined;
+      return typeof innerCode === 'string' ? innerCode : code;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,72 @@
+import { isIP } from 'node:net';
+import { UsageError } from '../errors.js';
+
+/** Parses a base URL from flag, env or config; only http(s), no credentials, query or fragment. */
+export function parseBaseUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new UsageError(`invalid base URL "${value}"`, 'give an absolute URL such as https://crawl.example.com');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`invalid base URL "${value}": only http:// and https:// are supported`);
+  }
+  if (url.username || url.password) {
+    throw new UsageError('the base URL must not contain credentials', 'store the key with `crawl auth login`');
+  }
+  url.search = '';
+  url.hash = '';
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1' || /^::ffff:127\./i.test(host);
+  return false;
+}
+
+/** The key would cross the network in clear: refuse http:// to anything but loopback. */
+export function checkTransport(url: URL, allowHttp: boolean): void {
+  if (url.protocol === 'http:' && !allowHttp && !isLoopbackHost(url.hostname)) {
+    throw new UsageError(
+      `refusing to send the API key over plain http:// to ${url.host}`,
+      'use https://, or pass --allow-http if this network is trusted',
+    );
+  }
+}
+
+/**
+ * Base URL + path segments, each percent-encoded so that an id such as `a/../x` or `x?y#z`
+ * stays exactly one segment and can never climb out of the API path.
+ */
+export function buildUrl(base: URL, segments: readonly string[], query?: Record<string, string | number | undefined>): URL {
+  const url = new URL(base.href);
+  const encoded = segments.map((s) => encodeSegment(s));
+  url.pathname = base.pathname.replace(/\/$/, '') + '/' + encoded.join('/');
+  if (query) {
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+  }
+  return url;
+}
+
+function encodeSegment(segment: string): string {
+  // encodeURIComponent leaves . alone, so "." and ".." would still be dot-segments.
+  const encoded = encodeURIComponent(segment);
+  if (encoded === '.' || encoded === '..' ) return encoded.replace(/\./g, '%2E');
+  return encoded;
+}
+
+export function sameOrigin(a: URL, b: URL): boolean {
+  return a.origin === b.origin;
+}
+
+/** A URL as shown in messages and traces: no query values that could carry secrets, no fragment. */
+export function displayUrl(url: URL): string {
+  return `${url.origin}${url.pathname}${url.search}`;
+}

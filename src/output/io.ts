@@ -1,0 +1,55 @@
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * The streams a command talks to, with what it may do on each (after gh's iostreams):
+ * whether stdout is a terminal (tables vs tab-separated rows), whether stderr is (live progress),
+ * whether colour is on, and whether the user may be prompted.
+ */
+export interface IO {
+  stdin: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour on stdout / stderr. */
+  color: boolean;
+  colorStderr: boolean;
+  noInput: boolean;
+}
+
+export interface ColorInputs {
+  env: NodeJS.ProcessEnv;
+  noColorFlag: boolean;
+  isTTY: boolean;
+}
+
+/** NO_COLOR and --no-color win; FORCE_COLOR forces it on (unless "0"); TERM=dumb and non-TTYs get none. */
+export function colorEnabled({ env, noColorFlag, isTTY }: ColorInputs): boolean {
+  if (noColorFlag) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+export function canPrompt(io: IO): boolean {
+  return !io.noInput && io.stdinIsTTY && io.stderrIsTTY;
+}
+
+export function processIO(env: NodeJS.ProcessEnv, options: { noColor: boolean; noInput: boolean }): IO {
+  const stdoutIsTTY = process.stdout.isTTY === true;
+  const stderrIsTTY = process.stderr.isTTY === true;
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY,
+    stderrIsTTY,
+    color: colorEnabled({ env, noColorFlag: options.noColor, isTTY: stdoutIsTTY }),
+    colorStderr: colorEnabled({ env, noColorFlag: options.noColor, isTTY: stderrIsTTY }),
+    noInput: options.noInput,
+  };
+}

@@ -1,0 +1,16 @@
+// Strings from the server reach a terminal: drop C0/C1 control characters (ESC, CSI, BEL, ...) so
+// a hostile or broken server cannot move the cursor, retitle the window or hide text.
+// Tabs and newlines go too, because plain output is tab-separated and one record a line.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+export function sanitize(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return text.replace(CONTROL, '');
+}
+
+/** Like sanitize, but keeps line breaks (for multi-line messages shown to people). */
+export function sanitizeMultiline(value: string): string {
+  return value.split(/\r?\n/).map((line) => sanitize(line)).join('\n');
+}
