@@ -1,0 +1,121 @@
+// Public shapes of the sandbox. Other modules (the CLI's `crawl sandbox`, the test suite, the
+// benchmark) code against these, so they change only by adding optional fields.
+
+export interface SandboxOptions {
+  /** Default 0: an ephemeral port. The sandbox always binds 127.0.0.1. */
+  port?: number;
+  /** Value of the bootstrap key; default a random `crk_` key. */
+  key?: string;
+  /** Default true: load the demo jobs (see seed.ts). */
+  seed?: boolean;
+}
+
+export interface Sandbox {
+  /** "http://127.0.0.1:PORT", no trailing slash. */
+  url: string;
+  /** The bootstrap key: active, named "bootstrap". */
+  key: string;
+  /** Stops listening and destroys every socket, including hung and kept-alive ones. */
+  close(): Promise<void>;
+  addJob(spec: JobSpec): SandboxJob;
+  getJob(id: string): SandboxJob | undefined;
+  addKey(name: string): { id: string; key: string; keyPrefix: string; name: string };
+  /** Faults are checked in injection order; the first that applies wins (latency excepted, see faults.ts). */
+  inject(fault: Fault): void;
+  clearFaults(): void;
+  /** Every service request received, in order (control endpoints excluded). */
+  requests: RequestRecord[];
+}
+
+export interface RequestRecord {
+  method: string;
+  /** Raw path and query, exactly as received. */
+  url: string;
+  /** The request carried a valid, active key. */
+  authorized: boolean;
+  /** The request carried any Authorization header. */
+  hadAuthorization: boolean;
+}
+
+export interface PagesShape {
+  records?: 'pages' | 'data';
+  next?: 'next' | 'nextCursor';
+  link?: 'cursor' | 'path' | 'url';
+}
+
+export interface JobSpec {
+  /** Default: "job_" + 12 hex digits. An existing id is replaced. */
+  id?: string;
+  /** Default "https://example.com/". */
+  url?: string;
+  /** Any string: unknown statuses are allowed on purpose. */
+  status: string;
+  pagesTotal: number;
+  /** Default: pagesTotal when completed, else 0. */
+  pagesFinished?: number;
+  /** Default: 0 while running or pending, else pagesFinished. */
+  creditsUsed?: number;
+  errorMessage?: string;
+  /** Default: now, ISO 8601 UTC. */
+  createdAt?: string;
+  /** How a running job progresses: per GET of the job and/or per elapsed second. */
+  advance?: { perPoll?: number; perSecond?: number; endStatus?: string };
+  /** Default { records: 'pages', next: 'next', link: 'cursor' }. */
+  pagesShape?: PagesShape;
+  cancel?: {
+    /** The job keeps reporting its status for this many GETs after DELETE. */
+    lagPolls?: number;
+    /** 'job' (default): 200 with the job; 'message': 202 with a message. */
+    response?: 'job' | 'message';
+  };
+  /** Merged into the job object last, so it can also override standard fields. */
+  extra?: Record<string, unknown>;
+}
+
+/** The stored job. It is live: the server reads it on every request. */
+export interface SandboxJob {
+  id: string;
+  url: string;
+  status: string;
+  pagesTotal: number;
+  pagesFinished: number;
+  creditsUsed: number;
+  createdAt: string;
+  errorMessage?: string;
+  extra: Record<string, unknown>;
+}
+
+export type FaultKind =
+  | 'latency'
+  | 'status'
+  | 'retry-after'
+  | 'drop'
+  | 'drop-mid-body'
+  | 'hang'
+  | 'trickle'
+  | 'redirect';
+
+export interface Fault {
+  /** Match this method only; default any. */
+  method?: string;
+  /** Exact raw pathname, or, when it starts with '^', a RegExp source tested against pathname + search. */
+  path?: string;
+  /** Let this many matching requests through untouched first. */
+  skip?: number;
+  /** Apply to this many matching requests, then stop matching; default unlimited. */
+  times?: number;
+  kind: FaultKind;
+  /** latency: delay before normal handling; trickle: interval between bytes. */
+  ms?: number;
+  /** status: default 500; retry-after: default 429; redirect: default 302. */
+  status?: number;
+  /** status: raw body; default {"success":false,"error":"Injected fault"}. */
+  body?: string;
+  /** status: default application/json. */
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** retry-after: the Retry-After value (seconds or an HTTP date); default "1". */
+  retryAfter?: string;
+  /** redirect: the Location header; default the request's own path. */
+  location?: string;
+}
