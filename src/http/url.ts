@@ -56,10 +56,12 @@ export function buildUrl(base: URL, segments: readonly string[], query?: Record<
 }
 
 function encodeSegment(segment: string): string {
-  // encodeURIComponent leaves . alone, so "." and ".." would still be dot-segments.
-  const encoded = encodeURIComponent(segment);
-  if (encoded === '.' || encoded === '..' ) return encoded.replace(/\./g, '%2E');
-  return encoded;
+  // The URL parser treats "%2E" like "." (and "%2E%2E" like ".."), so no encoding keeps these
+  // from being dot-segments; an empty one would address the collection instead of an item.
+  if (segment === '' || segment === '.' || segment === '..') {
+    throw new UsageError(`invalid id "${segment}": it cannot be sent as a path segment`);
+  }
+  return encodeURIComponent(segment);
 }
 
 export function sameOrigin(a: URL, b: URL): boolean {
