@@ -12,17 +12,20 @@ export function serverMessage(body: string, contentType: string | undefined): st
   if (text === '') return undefined;
   const looksJson = text.startsWith('{') || text.startsWith('[') || /json/i.test(contentType ?? '');
   if (looksJson) {
+    let parsed: unknown;
     try {
-      const message = messageFromJson(JSON.parse(text));
-      if (message !== undefined) return clip(message);
+      parsed = JSON.parse(text);
     } catch {
-      // Not JSON after all: fall through to text handling.
+      // Not JSON after all (a proxy's text under a JSON content type): fall through to text handling.
+    }
+    if (parsed !== undefined) {
+      const message = messageFromJson(parsed);
+      return message === undefined ? undefined : clip(message);
     }
   }
   if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)/i.test(text)) {
     return clip(messageFromHtml(text));
   }
-  if (looksJson) return undefined;
   return clip(text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '');
 }
 
