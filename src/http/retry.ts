@@ -19,7 +19,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
   if (header === undefined) return undefined;
   const text = header.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const date = Date.parse(text);
+  // Date.parse also takes "-1" or "7" as years; an HTTP date always names its month.
+  const date = /[a-z]/i.test(text) ? Date.parse(text) : NaN;
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }
