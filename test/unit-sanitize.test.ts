@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { sanitize, sanitizeMultiline } from '../src/output/sanitize.js';
+
+// Any character a terminal could act on: C0, DEL, C1, and bidi overrides that reorder text.
+// eslint-disable-next-line no-control-regex
+const DANGEROUS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+describe('sanitize', () => {
+  it('removes escape sequences introducers, BEL, C1 CSI, tabs and newlines', () => {
+    expect(sanitize('a\u001b[31mred\u001b[0m')).toBe('a[31mred[0m');
+    expect(sanitize('title\u001b]0;pwned\u0007')).toBe('title]0;pwned');
+    expect(sanitize('x\u009b2Jy')).toBe('x2Jy');
+    expect(sanitize('a\tb\nc\r\nd')).toBe('abcd');
+    expect(sanitize('evil\u202egnp.exe')).toBe('evilgnp.exe');
+  });
+
+  it('keeps ordinary Unicode text as it is', () => {
+    const text = 'Ünïcödé — 日本語 ✓ emoji 🚀';
+    expect(sanitize(text)).toBe(text);
+  });
+
+  it('renders non-strings: nothing for null/undefined, JSON for objects', () => {
+    expect(sanitize(null)).toBe('');
+    expect(sanitize(undefined)).toBe('');
+    expect(sanitize(42)).toBe('42');
+    expect(sanitize(false)).toBe('false');
+    expect(sanitize({ a: '\u001b' })).toBe('{"a":"\\u001b"}');
+  });
+
+  it('never lets a dangerous character through, whatever the input', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+        expect(sanitize(text)).not.toMatch(DANGEROUS);
+      }),
+    );
+  });
+
+  it('is idempotent', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 100 }), (text) => {
+        expect(sanitize(sanitize(text))).toBe(sanitize(text));
+      }),
+    );
+  });
+});
+
+describe('sanitizeMultiline', () => {
+  it('keeps line breaks and cleans each line', () => {
+    expect(sanitizeMultiline('one\u001b[1m\r\ntwo\u0007\nthree')).toBe('one[1m\ntwo\nthree');
+  });
+});
