@@ -1,0 +1,79 @@
+import { createKey } from '../../api/keys.js';
+import type { Context } from '../../cli/context.js';
+import { CrawlError, InterruptedError, UsageError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { maskKey } from '../../output/format.js';
+import { sanitize } from '../../output/sanitize.js';
+import { writeRaw } from '../job/view.js';
+import { checkNewKeyFile, writeKeyFile } from './key-file.js';
+import { storeProfileKey } from './profile-key.js';
+
+const DEFAULT_WARNING = 'This key will not be shown again. Store it securely.';
+
+/**
+ * POST /api/keys once. The full key goes alone to stdout (`KEY=$(crawl keys create ci)`), before
+ * anything that could fail: once the service has made it, stdout may hold its only copy.
+ */
+export async function handler(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const name = (args[0] ?? '').trim();
+  if (name === '') throw new UsageError('the key needs a name', 'crawl keys create <name>');
+  const outputFile = typeof opts.outputFile === 'string' ? opts.outputFile : undefined;
+  const save = opts.save === true;
+  // Everything that can be refused is refused before the key exists.
+  if (outputFile !== undefined) checkNewKeyFile(outputFile);
+  if (save) ctx.settings.store.read();
+  const http = ctx.http();
+
+  let created;
+  try {
+    created = await createKey(http, name);
+  } catch (error) {
+    if (error instanceof InterruptedError && !ctx.globals.json) {
+      ctx.io.stderr.write('crawl: interrupted while creating the key: a key may have been created; check with `crawl keys list`\n');
+    }
+    throw error;
+  }
+  ctx.secrets.add(created.key);
+
+  if (ctx.globals.json) writeRaw(ctx, created.raw);
+  else ctx.io.stdout.write(created.key + '\n');
+
+  const human = !ctx.globals.json;
+  const say = (line: string): void => {
+    if (human) ctx.io.stderr.write(line + '\n');
+  };
+  const shownPrefix = created.prefix ?? maskKey(created.key);
+  say(`Created key "${sanitize(created.name ?? name)}" (prefix ${sanitize(shownPrefix)})`);
+  say(`warning: ${ctx.redact(sanitize(created.warning ?? DEFAULT_WARNING))}`);
+
+  const failures: string[] = [];
+  if (outputFile !== undefined) {
+    try {
+      await writeKeyFile(outputFile, created.key);
+      say(`Wrote the key to ${outputFile} (mode 0600)`);
+    } catch (error) {
+      failures.push(describe(error));
+    }
+  }
+  if (save) {
+    try {
+      const { profile, path } = await storeProfileKey(ctx, created.key, { withBaseUrl: true });
+      say(`Saved as the key of profile "${profile}" in ${path}`);
+      if (ctx.env.CRAWL_API_KEY) say('note: CRAWL_API_KEY is set and takes precedence over the saved key');
+    } catch (error) {
+      failures.push(describe(error));
+    }
+  }
+  if (failures.length > 0) {
+    throw new CrawlError(
+      `the key was created, but ${failures.join('; and ')}; the key on stdout is its only copy`,
+      ExitCode.failure,
+      { hint: save ? 'store it with `crawl auth login --with-key` (the key on standard input)' : 'keep the printed key somewhere safe now' },
+    );
+  }
+  return ExitCode.ok;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

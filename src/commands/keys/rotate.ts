@@ -1,0 +1,171 @@
+import { createKey, keyInUse, listKeys, OutcomeUnknownError, revokeKey } from '../../api/keys.js';
+import type { Context } from '../../cli/context.js';
+import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { HttpStatusError } from '../../http/errors.js';
+import { maskKey } from '../../output/format.js';
+import { sanitize } from '../../output/sanitize.js';
+import { checkNewKeyFile, writeKeyFile } from './key-file.js';
+import { keyLabel } from './label.js';
+import { storeProfileKey } from './profile-key.js';
+import { describeFailure, rotationDocument, where, type RotationState, type Step, type Target } from './rotate-state.js';
+
+/**
+ * Replaces the key in use without losing access: (1) find it and decide where the new key goes,
+ * (2) create the new key, (3) check that the service accepts it, (4) store it, (5) revoke the old
+ * key. Whatever step fails or is interrupted, a created key is kept (stored, or printed once on
+ * stdout) and the old key stays active unless step 5 was done; the message says what to run next.
+ */
+export async function handler(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<number> {
+  const state = await prepare(ctx, opts);
+  return run(ctx, state);
+}
+
+/** Step 1: nothing is created until the old key, its id and the new key's home are all known. */
+async function prepare(ctx: Context, opts: Record<string, unknown>): Promise<RotationState> {
+  const nameFlag = typeof opts.name === 'string' ? opts.name.trim() : undefined;
+  if (nameFlag === '') throw new UsageError('--name needs a name');
+  const outputFile = typeof opts.outputFile === 'string' ? opts.outputFile : undefined;
+  const key = ctx.settings.requireApiKey();
+  let target: Target;
+  if (key.source === 'config') {
+    if (outputFile !== undefined) {
+      throw new UsageError(
+        "--output-file is for a key that comes from CRAWL_API_KEY; this profile's key is in the config file, and the new key replaces it there",
+        'run `crawl keys rotate` without --output-file',
+      );
+    }
+    target = { kind: 'config', path: ctx.settings.store.path, profile: ctx.settings.profile().value };
+  } else {
+    if (outputFile === undefined) {
+      throw new UsageError(
+        'the key in use comes from CRAWL_API_KEY, which crawl cannot change: say where the new key goes',
+        'pass --output-file <path> (a new file, mode 0600), then set CRAWL_API_KEY from it',
+      );
+    }
+    checkNewKeyFile(outputFile);
+    target = { kind: 'file', path: outputFile };
+  }
+
+  const { keys } = await listKeys(ctx.http());
+  const old = keyInUse(keys, key.value);
+  if (!old) {
+    throw new CrawlError(`the key in use (${maskKey(key.value)}) is not among the active keys the service lists; nothing was changed`, ExitCode.notFound, {
+      hint: 'check it with `crawl auth status`',
+    });
+  }
+  const newName = nameFlag ?? rotatedName(old.name, ctx.now());
+
+  if (opts.yes !== true) {
+    if (!ctx.prompt.available) {
+      throw new UsageError(`rotating key ${keyLabel(old)} needs confirmation: nothing was changed`, 'pass --yes to rotate without a prompt (as in CI)');
+    }
+    const ok = await ctx.prompt.confirm(
+      `Rotate key ${keyLabel(old)}? A new key "${sanitize(newName)}" will be stored in ${where(target)}, then the old one revoked.`,
+      'pass --yes',
+    );
+    if (!ok) throw new UsageError('not confirmed: nothing was changed');
+  }
+  return {
+    old: { id: old.id, name: typeof old.name === 'string' ? old.name : undefined, prefix: typeof old.keyPrefix === 'string' ? old.keyPrefix : undefined },
+    target,
+    newName,
+    done: { create: false, verify: false, store: false, revoke: false },
+    printed: false,
+  };
+}
+
+/** `ci` rotated on 2026-11-21 becomes `ci (rotated 2026-11-21)`; an earlier date is replaced, not stacked. */
+export function rotatedName(oldName: unknown, now: number): string {
+  const base = typeof oldName === 'string' && oldName.trim() !== '' ? oldName.replace(/ \(rotated \d{4}-\d{2}-\d{2}\)$/, '') : 'key';
+  return `${base} (rotated ${new Date(now).toISOString().slice(0, 10)})`;
+}
+
+async function run(ctx: Context, s: RotationState): Promise<number> {
+  const style = await ctx.style('stderr');
+  const progress = (line: string): void => {
+    if (!ctx.globals.json) ctx.io.stderr.write(`${style.green('✓')} ${line}\n`);
+  };
+  let step: Step = 'create';
+  try {
+    const created = await createKey(ctx.http(), s.newName);
+    ctx.secrets.add(created.key);
+    s.created = { key: created.key, id: undefined, name: created.name ?? s.newName, prefix: created.prefix ?? maskKey(created.key) };
+    s.done.create = true;
+    progress(`Created key "${sanitize(s.created.name)}" (${sanitize(s.created.prefix)})`);
+
+    step = 'verify';
+    // The same GET also names the new key's id, which the create response does not carry.
+    const seen = await listKeys(ctx.http({ apiKey: created.key }));
+    s.created.id = keyInUse(seen.keys, created.key)?.id;
+    s.done.verify = true;
+    progress('The service accepts the new key');
+
+    step = 'store';
+    if (ctx.interrupt.aborted) throw ctx.interrupt.reason;
+    await store(ctx, s.target, created.key);
+    s.done.store = true;
+    progress(`Stored the new key in ${where(s.target)}`);
+
+    step = 'revoke';
+    // With the new key: it is the one that will be used from now on, and this proves it can act.
+    await revokeKey(ctx.http({ apiKey: created.key }), s.old.id);
+    s.done.revoke = true;
+    progress(`Revoked the old key ${keyLabel({ id: s.old.id, name: s.old.name, keyPrefix: s.old.prefix })}`);
+  } catch (error) {
+    return fail(ctx, s, step, error, progress);
+  }
+
+  if (ctx.globals.json) {
+    ctx.io.stdout.write(JSON.stringify(rotationDocument(s)) + '\n');
+  } else if (s.target.kind === 'file') {
+    ctx.io.stderr.write(`note: CRAWL_API_KEY still holds the old key, which no longer works: set it from ${s.target.path}\n`);
+  }
+  return ExitCode.ok;
+}
+
+async function store(ctx: Context, target: Target, key: string): Promise<void> {
+  if (target.kind === 'config') await storeProfileKey(ctx, key, { withBaseUrl: false });
+  else await writeKeyFile(target.path, key);
+}
+
+/** The "nothing lost" path, for failures and Ctrl-C alike. Always throws. */
+async function fail(ctx: Context, s: RotationState, step: Step, error: unknown, progress: (line: string) => void): Promise<never> {
+  const interrupted = error instanceof InterruptedError;
+  const c = s.created;
+  if (c && !s.done.store) {
+    // A new file replaces nothing, so an unchecked key may go there; the config's working key may not be replaced by one.
+    if (s.target.kind === 'file' && step !== 'store') {
+      try {
+        await writeKeyFile(s.target.path, c.key);
+        s.done.store = true;
+        progress(`Stored the new key in ${s.target.path}`);
+      } catch {
+        // Falls through to printing it.
+      }
+    }
+    if (!s.done.store) {
+      s.printed = true;
+      if (!ctx.globals.json) ctx.io.stdout.write(c.key + '\n');
+    }
+  }
+  if (ctx.globals.json && c) ctx.io.stdout.write(JSON.stringify(rotationDocument(s)) + '\n');
+
+  const known = isCrawlError(error);
+  const reason = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  const { message, hint } = describeFailure(
+    s,
+    {
+      step,
+      reason,
+      interrupted,
+      outcomeUnknown: error instanceof OutcomeUnknownError || (interrupted && (step === 'create' || step === 'revoke')),
+      rejected: error instanceof HttpStatusError && (error.status === 401 || error.status === 403),
+      hint: known ? error.hint : undefined,
+    },
+    ctx.globals.json,
+  );
+  const exitCode = known ? error.exitCode : ExitCode.failure;
+  const httpStatus = known ? error.httpStatus : undefined;
+  throw new CrawlError(message, exitCode, { ...(hint === undefined ? {} : { hint }), ...(httpStatus === undefined ? {} : { httpStatus }) });
+}

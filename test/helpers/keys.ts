@@ -1,0 +1,48 @@
+// Helpers for the `crawl keys` tests: a profile whose key lives in the config file, and
+// observers that ask the sandbox directly (real HTTP) which keys are active.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { tempDir } from './cli.js';
+
+/** A config folder whose default profile holds the base URL and `key`; the environment has no key. */
+export function configProfile(sandbox: Sandbox, key: string): { dir: string; file: string; env: Record<string, string | undefined>; cleanup: () => void } {
+  const { dir, cleanup } = tempDir('crawl-keys-');
+  const cfg = join(dir, 'cfg');
+  mkdirSync(cfg, { mode: 0o700 });
+  const file = join(cfg, 'config.json');
+  writeFileSync(file, JSON.stringify({ profiles: { default: { 'base-url': sandbox.url, 'api-key': key } } }), { mode: 0o600 });
+  return { dir: cfg, file, env: { CRAWL_CONFIG_DIR: cfg, CRAWL_API_KEY: undefined, CRAWL_BASE_URL: undefined }, cleanup };
+}
+
+/** The HTTP status the sandbox gives `key` on GET /api/keys: 200 active, 401 revoked or unknown. */
+export async function keyStatus(sandbox: Sandbox, key: string): Promise<number> {
+  const res = await fetch(`${sandbox.url}/api/keys`, { headers: { authorization: `Bearer ${key}` } });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+export interface ListedKey {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+/** The active keys, as seen with an observer key that the test never revokes. */
+export async function activeKeys(sandbox: Sandbox, observer: string): Promise<ListedKey[]> {
+  const res = await fetch(`${sandbox.url}/api/keys`, { headers: { authorization: `Bearer ${observer}` } });
+  if (res.status !== 200) throw new Error(`observer key refused: HTTP ${res.status}`);
+  return ((await res.json()) as { keys: ListedKey[] }).keys;
+}
+
+/** Service requests received since index `from`, as `METHOD path`. */
+export function calls(sandbox: Sandbox, from = 0): string[] {
+  return sandbox.requests.slice(from).map((r) => `${r.method} ${r.url}`);
+}
+
+/** The full keys (>= 20 characters, `crk_...`) that appear in a text. */
+export function fullKeysIn(text: string): string[] {
+  return text.match(/crk_[A-Za-z0-9]{20,}/g) ?? [];
+}
