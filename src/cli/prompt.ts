@@ -29,18 +29,19 @@ export class Prompter {
   /** A line typed without echo (for keys). */
   async secret(question: string, flagHint: string): Promise<string> {
     if (!this.available) throw new UsageError('cannot prompt for the key here', flagHint);
-    this.#io.stderr.write(`? ${question} `);
-    const answer = await this.#readLine(true);
+    const answer = await this.#readLine(true, `? ${question} `);
     this.#io.stderr.write('\n');
     return answer;
   }
 
-  #readLine(hidden: boolean): Promise<string> {
+  #readLine(hidden: boolean, prompt?: string): Promise<string> {
     const stdin = this.#io.stdin;
     return new Promise((resolve, reject) => {
       let buffer = '';
       const raw = hidden && typeof stdin.setRawMode === 'function';
       if (raw) stdin.setRawMode?.(true);
+      // Only once echo is off: a key pasted the moment the prompt shows must not be echoed.
+      if (prompt !== undefined) this.#io.stderr.write(prompt);
       const finish = (error?: Error): void => {
         stdin.off('data', onData);
         stdin.off('end', onEnd);
