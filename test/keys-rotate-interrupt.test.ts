@@ -1,0 +1,64 @@
+// `crawl keys rotate` interrupted (Ctrl-C) midway goes through the same "nothing lost" path as a failure.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, waitFor } from './helpers/cli.js';
+import { calls, configProfile, fullKeysIn, keyStatus } from './helpers/keys.js';
+import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
+
+let fx: SandboxFixture;
+let old: { id: string; key: string; keyPrefix: string };
+let profile: ReturnType<typeof configProfile>;
+let env: Record<string, string | undefined>;
+beforeEach(async () => {
+  fx = await sandboxFixture({ seed: false });
+  old = fx.sandbox.addKey('ci');
+  profile = configProfile(fx.sandbox, old.key);
+  env = { ...fx.env, ...profile.env };
+  // The check of the new key (the second GET /api/keys) is held until the test interrupts it.
+  fx.sandbox.inject({ method: 'GET', path: '/api/keys', kind: 'latency', ms: 5_000, skip: 1, times: 1 });
+});
+afterEach(async () => {
+  profile.cleanup();
+  await fx.close();
+});
+
+const KEY_LINE = /^crk_[A-Za-z0-9]{20,}\n$/;
+const storedKey = (): string => JSON.parse(readFileSync(profile.file, 'utf8')).profiles.default['api-key'];
+/** Sends Ctrl-C (SIGINT) once the check of the new key has reached the sandbox. */
+const interruptAtCheck = (from: number) => (child: import('node:child_process').ChildProcess): void => {
+  const checking = (): boolean => calls(fx.sandbox, from).filter((c) => c === 'GET /api/keys').length >= 2;
+  void waitFor(checking, 10_000, 'the check').then(() => child.kill('SIGINT'));
+};
+
+describe('crawl keys rotate, interrupted', () => {
+  it('Ctrl-C while the new key is being checked: it is printed once, the old key stays (exit 130)', async () => {
+    const before = fx.sandbox.requests.length;
+    const r = await runCli(['keys', 'rotate', '--yes'], {
+      env,
+      onSpawn: interruptAtCheck(before),
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toMatch(KEY_LINE);
+    expect(r.stderr).toMatch(/step 3 of 5 .*: interrupted\./);
+    expect(r.stderr).toMatch(/only copy/);
+    expect(fullKeysIn(r.stderr)).toEqual([]);
+    expect(storedKey()).toBe(old.key);
+    expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
+    expect(await keyStatus(fx.sandbox, r.stdout.trim())).toBe(200);
+  });
+
+  it('Ctrl-C with an output file: the key is written there', async () => {
+    const out = join(profile.dir, 'int.key');
+    const before = fx.sandbox.requests.length;
+    const r = await runCli(['keys', 'rotate', '--yes', '--output-file', out], {
+      env: { ...env, CRAWL_API_KEY: old.key },
+      onSpawn: interruptAtCheck(before),
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`Stored the new key in ${out}`);
+    expect(await keyStatus(fx.sandbox, readFileSync(out, 'utf8').trim())).toBe(200);
+    expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
+  });
+});
