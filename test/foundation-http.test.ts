@@ -77,7 +77,7 @@ describe('status codes to exit codes', () => {
 });
 
 describe('ids are one path segment', () => {
-  it.concurrent.each(['a/../b', 'x?y=1#frag', 'sp ace%2F/..'])('%j is fetched encoded, as one segment', async (id, { expect }) => {
+  it.concurrent.for(['a/../b', 'x?y=1#frag', 'sp ace%2F/..'])('%j is fetched encoded, as one segment', async (id, { expect }) => {
     fx.sandbox.addJob({ id, status: 'completed', pagesTotal: 2 });
     const r = await runCli(['job', id], { env: fx.env });
     expect(r.code).toBe(0);
