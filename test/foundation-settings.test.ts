@@ -279,9 +279,10 @@ describe('config get|set|unset|list|path', () => {
 describe('auth login', () => {
   it.concurrent('--with-key: a key the service rejects exits 4 and nothing is saved', async ({ expect }) => {
     const dir = freshDir();
-    const r = await runCli(['auth', 'login', '--with-key'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }), input: BAD_KEY + '\n' });
+    const r = await runCli(['auth', 'login', '--with-key', '--verbose'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }), input: BAD_KEY + '\n' });
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/^crawl: the service rejected the key \(HTTP 401\); nothing was saved\n/);
+    expect(r.stderr).toContain(`* Authorization: Bearer ${maskKey(BAD_KEY)}\n`);
+    expect(r.stderr).toMatch(/\ncrawl: the service rejected the key \(HTTP 401\); nothing was saved\n/);
     expect(r.stderr).not.toContain(BAD_KEY);
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });

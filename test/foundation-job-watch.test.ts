@@ -1,0 +1,188 @@
+// `job watch`: polling, its three displays, failures that do and do not end it, --max-wait,
+// exit codes of terminal statuses, and Ctrl-C (exit 130, cursor back, job not cancelled).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ndjson, runCli, waitFor } from './helpers/cli.js';
+import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
+
+let fx: SandboxFixture;
+beforeAll(async () => {
+  fx = await sandboxFixture();
+});
+afterAll(() => fx.close());
+
+const FAST = ['--interval', '0.05'];
+const HIDE = '\u001b[?25l';
+const SHOW = '\u001b[?25h';
+
+function requestsOf(id: string) {
+  return fx.sandbox.requests.filter((r) => r.url.startsWith(`/api/crawl/${id}`));
+}
+
+describe('displays', () => {
+  it.concurrent('not a TTY: one plain line on stderr per change (not per poll), then the job on stdout', async ({ expect }) => {
+    const job = fx.sandbox.addJob({ id: 'w-plain', status: 'running', pagesTotal: 2 });
+    const polls = (): number => requestsOf('w-plain').length;
+    const r = await runCli(['job', 'watch', 'w-plain', ...FAST], {
+      env: fx.env,
+      // The job moves only every few polls, so most polls see nothing new.
+      onSpawn: () => {
+        void (async () => {
+          await waitFor(() => polls() >= 3, 10_000, 'three polls');
+          job.pagesFinished = 1;
+          await waitFor(() => polls() >= 6, 10_000, 'six polls');
+          job.pagesFinished = 2;
+          job.status = 'completed';
+        })();
+      },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr.replace(/^\[\d+:\d\d\] /gm, '')).toBe(
+      'running 0/2 pages (0%)\nrunning 1/2 pages (50%)\ncompleted 2/2 pages (100%)\n',
+    );
+    expect(polls()).toBeGreaterThanOrEqual(7);
+    expect(r.stdout).toContain('id\tw-plain\n');
+    expect(r.stdout).toContain('status\tcompleted\n');
+  });
+
+  it.concurrent('a TTY: a live line with a progress bar, cursor hidden then shown, then the job', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-tty', status: 'running', pagesTotal: 6, advance: { perPoll: 2 } });
+    const r = await runCli(['job', 'watch', 'w-tty', ...FAST], { env: fx.env, tty: true });
+    expect(r.code).toBe(0);
+    const out = r.stdout;
+    expect(out).toContain(HIDE);
+    expect(out).toMatch(/running\u001b\[39m [█░]{24} 2\/6 pages \(33%\)/);
+    expect(out).toContain('\r\u001b[2K');
+    const shown = out.lastIndexOf(SHOW);
+    expect(shown).toBeGreaterThan(out.lastIndexOf(HIDE));
+    expect(out.slice(shown)).toMatch(/Job\s+\S*w-tty/);
+    expect(out.slice(shown)).toMatch(/Progress\s+6\/6 pages \(100%\)/);
+  });
+
+  it.concurrent('--json: NDJSON of each changed body on stdout; only the job is polled, never its pages', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-json', status: 'running', pagesTotal: 9, advance: { perPoll: 3 } });
+    const r = await runCli(['job', 'watch', 'w-json', '--json', ...FAST], { env: fx.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const bodies = ndjson(r.stdout) as Array<{ job: { status: string; pagesFinished: number }; pages: unknown }>;
+    expect(bodies.map((b) => `${b.job.status} ${b.job.pagesFinished}`)).toEqual(['running 3', 'running 6', 'completed 9']);
+    expect(Array.isArray(bodies.at(-1)?.pages)).toBe(true);
+    const urls = requestsOf('w-json').map((q) => `${q.method} ${q.url}`);
+    expect(new Set(urls)).toEqual(new Set(['GET /api/crawl/w-json']));
+    expect(fx.sandbox.requests.some((q) => q.url.includes('/pages'))).toBe(false);
+  });
+});
+
+describe('failures', () => {
+  it.concurrent('transient failures (503, a dropped connection) warn and the watch goes on', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-flaky', status: 'running', pagesTotal: 6, advance: { perPoll: 2 } });
+    fx.sandbox.inject({ path: '/api/crawl/w-flaky', kind: 'status', status: 503, skip: 1, times: 1 });
+    // Rules count only the requests they get to see: the 503 rule answers the 2nd, the drop rule the 4th.
+    fx.sandbox.inject({ path: '/api/crawl/w-flaky', kind: 'drop', skip: 2, times: 1 });
+    const r = await runCli(['job', 'watch', 'w-flaky', ...FAST], { env: fx.env });
+    expect(r.code).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('crawl: warning: '));
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/HTTP 503.*; retrying in \d/);
+    expect(warnings[1]).toMatch(/closed the connection|reset|socket/);
+    expect(r.stdout).toContain('status\tcompleted\n');
+  });
+
+  it.concurrent.for([
+    [401, 4],
+    [403, 4],
+    [404, 3],
+  ] as const)('%i ends the watch at once with exit %i', async ([status, code], { expect }) => {
+    const id = `w-ends-${status}`;
+    fx.sandbox.addJob({ id, status: 'running', pagesTotal: 100 });
+    fx.sandbox.inject({ path: `/api/crawl/${id}`, kind: 'status', status, skip: 1 });
+    const r = await runCli(['job', 'watch', id, ...FAST], { env: fx.env });
+    expect(r.code).toBe(code);
+    expect(r.stderr).toContain(`HTTP ${status}`);
+    expect(r.stdout).toBe('');
+    expect(requestsOf(id)).toHaveLength(2);
+  });
+
+  it.concurrent('a key the service rejects from the start: exit 4 after one request', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-badkey', status: 'running', pagesTotal: 100 });
+    const r = await runCli(['job', 'watch', 'w-badkey', ...FAST], { env: { ...fx.env, CRAWL_API_KEY: 'crk_' + 'q'.repeat(40) } });
+    expect(r.code).toBe(4);
+    expect(requestsOf('w-badkey')).toHaveLength(1);
+  });
+
+  it.concurrent('--max-wait elapsed while pending: exit 7, in bounded time', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-stuck', status: 'pending', pagesTotal: 10 });
+    const r = await runCli(['job', 'watch', 'w-stuck', ...FAST, '--max-wait', '0.3'], { env: fx.env });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/crawl: gave up waiting: the job is still pending, 0\/10 pages \(0%\)\nhint: .*--max-wait/);
+    expect(r.ms).toBeLessThan(5_000);
+  });
+});
+
+describe('exit codes', () => {
+  it.concurrent.for([
+    ['errored', 10],
+    ['cancelled_by_user', 11],
+    ['cancelled_due_to_timeout', 12],
+    ['cancelled_due_to_limits', 13],
+    ['completed', 0],
+  ] as const)('a job that ends %s exits %i', async ([endStatus, code], { expect }) => {
+    const id = `w-end-${endStatus}`;
+    fx.sandbox.addJob({ id, status: 'running', pagesTotal: 4, advance: { perPoll: 2, endStatus } });
+    const r = await runCli(['job', 'watch', id, ...FAST], { env: fx.env });
+    expect(r.code).toBe(code);
+    expect(r.stdout).toContain(`status\t${endStatus}\n`);
+  });
+
+  it.concurrent('a job already finished returns at once, after one request', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-done', status: 'cancelled_due_to_limits', pagesTotal: 10, pagesFinished: 5 });
+    // The default interval is 2 s: returning well before it shows no second poll was awaited.
+    const r = await runCli(['job', 'watch', 'w-done'], { env: fx.env });
+    expect(r.code).toBe(13);
+    expect(requestsOf('w-done')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^\[\d+:\d\d\] cancelled_due_to_limits 5\/10 pages \(50%\)\n$/);
+  });
+});
+
+describe('Ctrl-C', () => {
+  it.concurrent('stops watching with exit 130 and never cancels the job', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-sigint', status: 'running', pagesTotal: 100, pagesFinished: 1 });
+    const r = await runCli(['job', 'watch', 'w-sigint', ...FAST], {
+      env: fx.env,
+      onSpawn: (child, out) => {
+        void waitFor(() => out.stderr().includes('running 1/100'), 10_000, 'the first progress line').then(() => child.kill('SIGINT'));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('');
+    expect(requestsOf('w-sigint').some((q) => q.method !== 'GET')).toBe(false);
+    expect(fx.sandbox.getJob('w-sigint')?.status).toBe('running');
+  });
+
+  it.concurrent('SIGTERM stops it the same way, with exit 143', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-sigterm', status: 'running', pagesTotal: 100, pagesFinished: 1 });
+    const r = await runCli(['job', 'watch', 'w-sigterm', ...FAST], {
+      env: fx.env,
+      onSpawn: (child, out) => {
+        void waitFor(() => out.stderr().includes('running 1/100'), 10_000, 'the first progress line').then(() => child.kill('SIGTERM'));
+      },
+    });
+    expect(r.code).toBe(143);
+    expect(requestsOf('w-sigterm').some((q) => q.method !== 'GET')).toBe(false);
+  });
+
+  it.concurrent('on a terminal (^C typed): exit 130, cursor shown again, job not cancelled', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-ctrlc', status: 'running', pagesTotal: 100, pagesFinished: 1 });
+    const r = await runCli(['job', 'watch', 'w-ctrlc', ...FAST], {
+      env: fx.env,
+      tty: true,
+      onSpawn: (child, out) => {
+        void waitFor(() => out.stdout().includes('1/100 pages'), 10_000, 'the live line').then(() => child.stdin?.write('\u0003'));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toContain(HIDE);
+    expect(r.stdout.lastIndexOf(SHOW)).toBeGreaterThan(r.stdout.lastIndexOf(HIDE));
+    expect(requestsOf('w-ctrlc').some((q) => q.method !== 'GET')).toBe(false);
+    expect(fx.sandbox.getJob('w-ctrlc')?.status).toBe('running');
+  });
+});
