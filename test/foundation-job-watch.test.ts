@@ -1,5 +1,7 @@
 // `job watch`: polling, its three displays, failures that do and do not end it, --max-wait,
 // exit codes of terminal statuses, and Ctrl-C (exit 130, cursor back, job not cancelled).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ndjson, runCli, waitFor } from './helpers/cli.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
@@ -69,6 +71,24 @@ describe('displays', () => {
     const urls = requestsOf('w-json').map((q) => `${q.method} ${q.url}`);
     expect(new Set(urls)).toEqual(new Set(['GET /api/crawl/w-json']));
     expect(fx.sandbox.requests.some((q) => q.url.includes('/pages'))).toBe(false);
+  });
+  it('--json: a body the server spreads over several lines still becomes one NDJSON line', async () => {
+    const pretty = JSON.stringify({ success: true, job: { id: 'w-pretty', status: 'completed', pagesTotal: 1, pagesFinished: 1 }, pages: [] }, null, 2);
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(pretty);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await runCli(['job', 'watch', 'w-pretty', '--json', '--base-url', url], { env: fx.env });
+      expect(r.code).toBe(0);
+      expect(r.stdout.split('\n')).toHaveLength(2);
+      expect(JSON.parse(r.stdout)).toEqual(JSON.parse(pretty));
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 // Where settings come from (flag > env > config profile > default), the config file and its
 // commands, and the auth commands, driven through the built CLI against a sandbox.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -202,6 +202,8 @@ describe('config get|set|unset|list|path', () => {
 
   it.concurrent('set replaces the file atomically (a new file renamed over it), keeping other profiles', async ({ expect }) => {
     const dir = configWith({ other: { 'base-url': 'https://other.example/', 'api-key': BAD_KEY } });
+    // A file left readable by others (edited by hand) comes back private.
+    chmodSync(join(dir, 'config.json'), 0o644);
     const before = statSync(join(dir, 'config.json')).ino;
     const r = await runCli(['config', 'set', 'base-url', 'https://work.example', '--profile', 'work'], { env: envOf({ CRAWL_CONFIG_DIR: dir }) });
     expect(r.code).toBe(0);
@@ -320,6 +322,20 @@ describe('auth login', () => {
     expect(r.stdout).toContain(`Logged in to ${fx.sandbox.url}/`);
     expect(r.stdout).not.toContain(key);
     expect(readConfig(dir).profiles.default?.['api-key']).toBe(key);
+  });
+
+  it('Ctrl-C at the prompt: exit 130, nothing saved', async () => {
+    const dir = freshDir();
+    const r = await runCli(['auth', 'login'], {
+      env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }),
+      tty: true,
+      onSpawn: (child, out) => {
+        void waitFor(() => out.stdout().includes('Paste your API key'), 10_000, 'the prompt').then(() => child.stdin?.write('crk_half\u0003'));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).not.toContain('crk_half');
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
   it.concurrent('without a terminal or --with-key it cannot prompt: exit 2 naming --with-key', async ({ expect }) => {
