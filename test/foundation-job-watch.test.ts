@@ -90,6 +90,23 @@ describe('displays', () => {
       server.close();
     }
   });
+  it.concurrent('--json piped into `head -1`: stops quietly (exit 0) once the reader is gone', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-head', status: 'running', pagesTotal: 100_000, advance: { perPoll: 1 } });
+    let first = '';
+    const r = await runCli(['job', 'watch', 'w-head', '--json', ...FAST], {
+      env: fx.env,
+      onSpawn: (child) => {
+        child.stdout?.once('data', (chunk: string) => {
+          first = chunk;
+          child.stdout?.destroy();
+        });
+      },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(first.split('\n')[0] ?? '')).toMatchObject({ job: { id: 'w-head', status: 'running' } });
+    expect(fx.sandbox.getJob('w-head')?.status).toBe('running');
+  });
 });
 
 describe('failures', () => {

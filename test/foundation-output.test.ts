@@ -132,6 +132,14 @@ describe('job status for scripts', () => {
   });
 });
 
+describe('a reader that goes away', () => {
+  it('stdout closed before the job is printed (EPIPE): exit 0, no stack trace', async () => {
+    const r = await runCli(['job', 'out-errored'], { env: fx.env, onSpawn: (child) => child.stdout?.destroy() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+});
+
 describe('colour switches', () => {
   it('colour on a terminal; off with NO_COLOR, --no-color, FORCE_COLOR=0 or TERM=dumb; FORCE_COLOR beats TERM=dumb', async () => {
     const run = (env: Record<string, string | undefined>, extra: string[] = []) =>

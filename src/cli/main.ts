@@ -22,6 +22,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The reader of stdout went away (`crawl job watch x --json | head -1`): stop quietly, as a
+  // closed pipe ends `job pages`, instead of dying of an unhandled EPIPE with a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    state.ctx?.runCleanups();
+    process.exit(ExitCode.ok);
+  });
 
   const program = buildProgram({ env, interrupt: interrupter.signal, state });
   const wantsJson = argv.includes('--json');
