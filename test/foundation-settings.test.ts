@@ -383,18 +383,23 @@ describe('auth status, token, logout', () => {
     for (const r of [plain, tty]) expect(r.stdout + r.stderr).not.toContain(fx.sandbox.key);
   });
 
-  it.concurrent('a revoked or invalid key → 4', async ({ expect }) => {
+  it.concurrent('a revoked, invalid or missing key → 4', async ({ expect }) => {
     const revoked = await revokedKey();
     const base = { CRAWL_CONFIG_DIR: freshDir(), CRAWL_BASE_URL: fx.sandbox.url };
-    const [a, b] = await Promise.all([
+    const [a, b, none] = await Promise.all([
       authStatus([], envOf({ ...base, CRAWL_API_KEY: revoked })),
       authStatus([], envOf({ ...base, CRAWL_API_KEY: BAD_KEY })),
+      runCli(['auth', 'status'], { env: envOf(base), tty: true }),
     ]);
     for (const r of [a, b]) {
       expect(r.code).toBe(4);
       expect(r.json).toMatchObject({ accepted: false, httpStatus: 401 });
     }
     expect(a.stdout + a.stderr).not.toContain(revoked);
+    // No key at all: reported as such, and "missing key" is exit 4 in the table.
+    expect(none.code).toBe(4);
+    expect(none.stdout).toMatch(/Key\s+none/);
+    expect(none.stdout).toContain('no key: run `crawl auth login`');
   });
 
   it.concurrent('token prints the raw key alone on stdout; without a key, exit 2', async ({ expect }) => {
