@@ -146,12 +146,23 @@ describe('failures', () => {
     expect(requestsOf('w-badkey')).toHaveLength(1);
   });
 
+  it.concurrent('--max-wait also bounds a poll the service never answers (not just the sleeps between polls)', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-hung', status: 'running', pagesTotal: 10, pagesFinished: 3 });
+    fx.sandbox.inject({ path: '/api/crawl/w-hung', kind: 'hang', skip: 1 });
+    const r = await runCli(['job', 'watch', 'w-hung', ...FAST, '--max-wait', '1', '--timeout', '20'], { env: fx.env });
+    expect(r.code).toBe(7);
+    // Usually after the first answer ("still running"); on a loaded machine maybe before it.
+    expect(r.stderr).toMatch(/^(\[.*\n)?crawl: gave up waiting: (the job is still running, 3\/10 pages \(30%\)|no answer from the service yet)\n/);
+    expect(r.ms).toBeLessThan(6_000);
+  });
+
   it.concurrent('--max-wait elapsed while pending: exit 7, in bounded time', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-stuck', status: 'pending', pagesTotal: 10 });
-    const r = await runCli(['job', 'watch', 'w-stuck', ...FAST, '--max-wait', '0.3'], { env: fx.env });
+    // Long enough for the first answer even on a loaded machine, so the message can name the status.
+    const r = await runCli(['job', 'watch', 'w-stuck', ...FAST, '--max-wait', '1.5'], { env: fx.env });
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/crawl: gave up waiting: the job is still pending, 0\/10 pages \(0%\)\nhint: .*--max-wait/);
-    expect(r.ms).toBeLessThan(5_000);
+    expect(r.ms).toBeLessThan(6_000);
   });
 });
 

@@ -1,4 +1,4 @@
-import { getJob, isTerminal, type JobResponse } from '../../api/jobs.js';
+import { getJob, isTerminal, type Job, type JobResponse } from '../../api/jobs.js';
 import type { Context } from '../../cli/context.js';
 import { CrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
@@ -33,23 +33,25 @@ export async function followJob(ctx: Context, http: HttpClient, id: string, opti
   const display = await ProgressDisplay.create(ctx, started, options.ndjson);
   const release = ctx.onCleanup(() => display.stop());
   let lastSeen: string | undefined;
+  let lastJob: Job | undefined;
   let failures = 0;
   try {
     for (;;) {
       let response: JobResponse | undefined;
       try {
         // The watch has its own backoff, and says so: the HTTP layer's silent retries stay off.
-        response = await getJob(http, id, { retry: false });
+        response = await withinDeadline(ctx, deadline, getJob(http, id, { retry: false }), () => stillRunning(lastJob));
         failures = 0;
       } catch (error) {
         if (!isTransient(error)) throw error;
         failures++;
         const wait = Math.min(MAX_FAILURE_BACKOFF_MS, Math.max(options.intervalMs, backoffDelay(failures + 2)));
         display.warn(`${(error as CrawlError).message}; retrying in ${formatSeconds(wait)}`);
-        await sleepUntil(ctx, http, deadline, wait, () => stillRunning(lastSeen));
+        await sleepUntil(ctx, http, deadline, wait, () => stillRunning(lastJob));
         continue;
       }
       const { job, raw } = response;
+      lastJob = job;
       const seen = `${job.status}\u0000${String(job.pagesFinished)}`;
       if (seen !== lastSeen) {
         lastSeen = seen;
@@ -57,7 +59,7 @@ export async function followJob(ctx: Context, http: HttpClient, id: string, opti
         display.change(job.status, job.pagesFinished, job.pagesTotal);
       }
       if (isTerminal(job.status)) return response;
-      await sleepUntil(ctx, http, deadline, options.intervalMs, () => stillRunning(lastSeen, job.pagesFinished, job.pagesTotal));
+      await sleepUntil(ctx, http, deadline, options.intervalMs, () => stillRunning(job));
     }
   } finally {
     release();
@@ -65,12 +67,29 @@ export async function followJob(ctx: Context, http: HttpClient, id: string, opti
   }
 }
 
-function stillRunning(seen: string | undefined, finished?: unknown, total?: unknown): CrawlError {
-  const status = seen?.split('\u0000')[0] ?? 'unknown';
-  const progress = finished === undefined ? '' : `, ${formatProgress(finished, total)}`;
-  return new CrawlError(`gave up waiting: the job is still ${sanitize(status)}${progress}`, ExitCode.waitElapsed, {
+/** What the last answer said, for the --max-wait message. */
+function stillRunning(job: Job | undefined): CrawlError {
+  const state = job === undefined
+    ? 'no answer from the service yet'
+    : `the job is still ${sanitize(job.status)}, ${formatProgress(job.pagesFinished, job.pagesTotal)}`;
+  return new CrawlError(`gave up waiting: ${state}`, ExitCode.waitElapsed, {
     hint: 'raise --max-wait, or run the command again later',
   });
+}
+
+/** A poll may not outlast --max-wait either: a hung request would otherwise hold it for a whole --timeout. */
+async function withinDeadline<T>(ctx: Context, deadline: number | undefined, work: Promise<T>, giveUp: () => CrawlError): Promise<T> {
+  if (deadline === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(giveUp()), Math.max(0, deadline - ctx.now()));
+  });
+  try {
+    // race() subscribes to `work`, so its late failure is handled; the abandoned request dies with the client.
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Sleeps `ms`, or until the deadline; at the deadline a poll has already happened, so it gives up. */
