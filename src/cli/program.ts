@@ -59,7 +59,7 @@ export function buildProgram(deps: ProgramDeps): Command {
       deps.state.exitCode = await handler(ctx, args, command.opts());
     };
 
-  const job = program.command('job').description('inspect, watch, export and cancel crawl jobs');
+  const job = program.command('job').helpCommand(false).description('inspect, watch, export and cancel crawl jobs');
   job
     .command('status', { isDefault: true })
     .description('show a job (also `crawl job <id>`)')
@@ -92,7 +92,7 @@ export function buildProgram(deps: ProgramDeps): Command {
     .option('--max-wait <seconds>', 'with --wait: give up (exit 7) after this many seconds')
     .action(action(async () => (await import('../commands/job/cancel.js')).handler));
 
-  const keys = program.command('keys').description('create, list, revoke and rotate API keys');
+  const keys = program.command('keys').helpCommand(false).description('create, list, revoke and rotate API keys');
   keys
     .command('create')
     .description('create a key; the full key is printed once, on stdout')
@@ -119,7 +119,7 @@ export function buildProgram(deps: ProgramDeps): Command {
     .option('--yes', 'do not ask for confirmation')
     .action(action(async () => (await import('../commands/keys/rotate.js')).handler));
 
-  const auth = program.command('auth').description('store, check, print and forget the API key of a profile');
+  const auth = program.command('auth').helpCommand(false).description('store, check, print and forget the API key of a profile');
   auth
     .command('login')
     .description('store a key after checking it with the service')
@@ -138,7 +138,7 @@ export function buildProgram(deps: ProgramDeps): Command {
     .description("forget this profile's key")
     .action(action(async () => (await import('../commands/auth/logout.js')).handler));
 
-  const config = program.command('config').description('read and write the config file');
+  const config = program.command('config').helpCommand(false).description('read and write the config file');
   config
     .command('get')
     .argument('<key>', 'base-url or api-key')
