@@ -234,6 +234,14 @@ export class HttpClient {
   }
 
   async #loadUndici(): Promise<typeof import('undici')> {
+    if (!this.#undici) {
+      // undici parses HTTP with llhttp compiled to WebAssembly. After a few hundred responses
+      // V8 recompiles it with TurboFan, whose scratch memory stays in a worker thread's malloc
+      // arena: the million-page `job pages` export peaked ~18 MB higher (and used more CPU).
+      // Liftoff's code is plenty for a parser that skips over bodies by Content-Length.
+      const { setFlagsFromString } = await import('node:v8');
+      setFlagsFromString('--liftoff-only');
+    }
     this.#undici ??= await import('undici');
     return this.#undici;
   }

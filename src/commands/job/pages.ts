@@ -1,0 +1,186 @@
+import { setFlagsFromString } from 'node:v8';
+import { getJob, type JobResponse } from '../../api/jobs.js';
+import { readPageBatches } from '../../api/pages.js';
+import type { Context } from '../../cli/context.js';
+import { parseInteger, parseSeconds } from '../../cli/globals.js';
+import { CrawlError, InterruptedError, UsageError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import type { HttpClient } from '../../http/client.js';
+import { formatProgress, toCount } from '../../output/format.js';
+import { LiveLine } from '../../output/live-line.js';
+import {
+  abandonOutputFile,
+  beginOutputFile,
+  openOutputFile,
+  OutputClosedError,
+  OutputWriteError,
+  RecordSink,
+  type OutputFile,
+} from '../../output/record-sink.js';
+import { sanitize } from '../../output/sanitize.js';
+import { followJob } from './follow.js';
+
+export interface PagesOptions {
+  id: string;
+  wait: boolean;
+  /** Stop after this many records. */
+  limit?: number | undefined;
+  /** A file instead of stdout. */
+  output?: string | undefined;
+  intervalMs: number;
+  maxWaitMs?: number | undefined;
+}
+
+/** The service sends pages inline only for completed jobs of at most this many pages. */
+const INLINE_LIMIT = 100;
+
+/**
+ * Every page of a job as NDJSON, in order, written as it arrives. Pending or running jobs need
+ * --wait (which watches first); errored and cancelled jobs export what they have. On a failure
+ * midway the records written stay written, and the message says how many.
+ */
+export async function runPages(ctx: Context, options: PagesOptions): Promise<number> {
+  const http = ctx.http();
+  // Opened before any request: a missing folder or a read-only file fails at once.
+  const file = options.output === undefined ? undefined : await openOutputFile(options.output);
+  let response: JobResponse;
+  try {
+    response = await readyJob(ctx, http, options);
+    if (file) await beginOutputFile(file);
+  } catch (error) {
+    if (file) await abandonOutputFile(file);
+    throw error;
+  }
+  const sink = file ? RecordSink.toFile(file) : RecordSink.toStream(ctx.io.stdout);
+  return exportPages(ctx, http, response, sink, options, file);
+}
+
+/** The job, once its pages can be read: at once if it has finished, after watching with --wait. */
+async function readyJob(ctx: Context, http: HttpClient, options: PagesOptions): Promise<JobResponse> {
+  const response = await getJob(http, options.id);
+  const { job } = response;
+  // Unknown statuses are exported as they are: the service may well have pages for them.
+  if (job.status !== 'pending' && job.status !== 'running') return response;
+  if (!options.wait) {
+    throw new CrawlError(
+      `job ${job.id} is still ${job.status}, ${formatProgress(job.pagesFinished, job.pagesTotal)}: its pages are exported once it has finished`,
+      ExitCode.usage,
+      { hint: `wait for it with \`crawl job pages ${job.id} --wait\`` },
+    );
+  }
+  return followJob(ctx, http, options.id, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, ndjson: false });
+}
+
+async function exportPages(
+  ctx: Context,
+  http: HttpClient,
+  response: JobResponse,
+  sink: RecordSink,
+  options: PagesOptions,
+  file: OutputFile | undefined,
+): Promise<number> {
+  const { job, pages } = response;
+  const expected = expectedRecords(response, options.limit);
+  if (job.status !== 'completed' && ctx.io.stderrIsTTY) {
+    ctx.io.stderr.write(`Job ${sanitize(job.id)} is ${sanitize(job.status)}: exporting the pages it has.\n`);
+  }
+  const progress = file && ctx.io.stderrIsTTY ? new ExportProgress(ctx, file.path, expected) : undefined;
+  const release = progress ? ctx.onCleanup(() => progress.stop()) : undefined;
+  try {
+    const inline = job.status === 'completed' && pages !== undefined && (toCount(job.pagesTotal) ?? pages.length) <= INLINE_LIMIT;
+    if (inline) {
+      await sink.write(options.limit === undefined ? pages : pages.slice(0, options.limit));
+    } else {
+      preferSmallHeap();
+      for await (const records of readPageBatches(http, job.id, { max: options.limit })) {
+        await sink.write(records);
+        progress?.update(sink.written);
+      }
+    }
+    await sink.close();
+    progress?.update(sink.written, true);
+    return ExitCode.ok;
+  } catch (error) {
+    // `| head -1`: the reader has what it wanted. Stop quietly.
+    if (error instanceof OutputClosedError) return ExitCode.ok;
+    // Whatever failed, what was written stays written: flush it before saying how much.
+    await sink.close().catch(() => undefined);
+    throw withCount(error, sink);
+  } finally {
+    progress?.stop();
+    release?.();
+  }
+}
+
+/**
+ * A long export allocates a batch's worth of short-lived objects per request, and V8's default
+ * heap growth lets the young and old generations swell with that garbage: the peak RSS of a
+ * million-page export measured about 30 MB lower with this flag, at the same throughput.
+ */
+function preferSmallHeap(): void {
+  setFlagsFromString('--optimize-for-size');
+}
+
+/** How many records the export should produce, for the progress line. */
+function expectedRecords(response: JobResponse, limit: number | undefined): number | undefined {
+  const { job } = response;
+  const total = job.status === 'completed' ? toCount(job.pagesTotal) : toCount(job.pagesFinished);
+  if (limit === undefined) return total;
+  return total === undefined ? limit : Math.min(total, limit);
+}
+
+function withCount(error: unknown, sink: RecordSink): unknown {
+  if (error instanceof InterruptedError || error instanceof OutputWriteError || !(error instanceof CrawlError)) return error;
+  const where = sink.path === undefined ? '' : ` to ${sink.path}`;
+  const noun = sink.written === 1 ? 'record' : 'records';
+  return new CrawlError(`${error.message} (wrote ${sink.written} ${noun}${where} before the failure)`, error.exitCode, {
+    ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+    ...(error.hint === undefined ? {} : { hint: error.hint }),
+    cause: error,
+  });
+}
+
+/** `Writing out.ndjson: 2345/1000000 records (0%)` on a terminal's stderr, redrawn at most 10 times a second. */
+class ExportProgress {
+  readonly #ctx: Context;
+  readonly #line: LiveLine;
+  readonly #label: string;
+  readonly #expected: number | undefined;
+  #lastDraw = 0;
+
+  constructor(ctx: Context, path: string, expected: number | undefined) {
+    this.#ctx = ctx;
+    this.#line = new LiveLine(ctx.io.stderr);
+    this.#label = sanitize(path);
+    this.#expected = expected;
+  }
+
+  update(written: number, final = false): void {
+    const now = this.#ctx.now();
+    if (!final && now - this.#lastDraw < 100) return;
+    this.#lastDraw = now;
+    const progress = formatProgress(written, this.#expected).replace(' pages', ' records');
+    this.#line.update(`${final ? 'Wrote' : 'Writing'} ${this.#label}: ${progress}`);
+  }
+
+  stop(): void {
+    this.#line.done(true);
+  }
+}
+
+export async function handler(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const wait = opts.wait === true;
+  if (opts.maxWait !== undefined && !wait) throw new UsageError('--max-wait works with --wait only');
+  let output = typeof opts.output === 'string' ? opts.output : undefined;
+  if (output === '') throw new UsageError('--output needs a file name ("-" for standard output)');
+  // `-` is standard output, as for most tools that take a file.
+  if (output === '-') output = undefined;
+  return runPages(ctx, {
+    id: args[0] ?? '',
+    wait,
+    limit: opts.limit === undefined ? undefined : parseInteger(opts.limit, '--limit', 1),
+    output,
+    intervalMs: Math.round(parseSeconds(opts.interval, '--interval', 2) * 1000),
+    maxWaitMs: opts.maxWait === undefined ? undefined : Math.round(parseSeconds(opts.maxWait, '--max-wait', 0) * 1000),
+  });
+}

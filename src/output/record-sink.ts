@@ -1,0 +1,193 @@
+import { constants, type Stats } from 'node:fs';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
+import { CrawlError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+
+/** The reader of stdout went away (`| head -1`): not a failure, the export just stops. */
+export class OutputClosedError extends Error {
+  constructor() {
+    super('output closed by the reader');
+    this.name = 'OutputClosedError';
+  }
+}
+
+/**
+ * Writes NDJSON records to stdout or a file, one write per batch, waiting for 'drain' whenever
+ * the stream says its buffer is full: however fast the service answers, at most one batch is held.
+ * A write error (EPIPE on stdout, ENOSPC on a file) is remembered and thrown by the next call.
+ */
+export class RecordSink {
+  /** Records handed to the stream. After close() resolves they are all written. */
+  written = 0;
+  /** For messages: `out.ndjson`, or undefined for stdout. */
+  readonly path: string | undefined;
+  readonly #stream: Writable;
+  readonly #ownsStream: boolean;
+  #failure: Error | undefined;
+  #closed: Promise<void> | undefined;
+  readonly #onError = (error: Error): void => {
+    this.#failure ??= error;
+  };
+
+  private constructor(stream: Writable, path: string | undefined, ownsStream: boolean) {
+    this.#stream = stream;
+    this.path = path;
+    this.#ownsStream = ownsStream;
+    stream.on('error', this.#onError);
+  }
+
+  /** stdout: never ended (the process owns it), only flushed. */
+  static toStream(stream: Writable): RecordSink {
+    return new RecordSink(stream, undefined, false);
+  }
+
+  static toFile(file: OutputFile): RecordSink {
+    // The handle is ours from now on: the stream closes it.
+    return new RecordSink(file.handle.createWriteStream({ encoding: 'utf8', autoClose: true }), file.path, true);
+  }
+
+  /** Writes each record as one JSON line. */
+  write(records: readonly unknown[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    let text = '';
+    for (const record of records) text += JSON.stringify(record) + '\n';
+    return this.writeLines(text, records.length);
+  }
+
+  /** Writes `count` records already rendered as NDJSON text. */
+  async writeLines(text: string, count: number): Promise<void> {
+    this.#check();
+    const ready = this.#stream.write(text);
+    this.written += count;
+    if (!ready) await this.#drained();
+    this.#check();
+  }
+
+  /** Flushes everything written; for a file, closes it. Throws the write error if there was one. */
+  close(): Promise<void> {
+    this.#closed ??= this.#close();
+    return this.#closed;
+  }
+
+  async #close(): Promise<void> {
+    const stream = this.#stream;
+    try {
+      if (this.#ownsStream) {
+        await new Promise<void>((resolve) => {
+          stream.once('close', resolve);
+          if (!stream.writableEnded) stream.end();
+          if (stream.closed || stream.destroyed) resolve();
+        });
+      } else if (stream.writableLength > 0 && !stream.destroyed) {
+        await this.#drained();
+      }
+      this.#check();
+    } finally {
+      stream.off('error', this.#onError);
+      // A late EPIPE on stdout must not become an uncaught exception once we stop listening.
+      if (!this.#ownsStream) stream.on('error', () => undefined);
+    }
+  }
+
+  #drained(): Promise<void> {
+    const stream = this.#stream;
+    return new Promise((resolve) => {
+      const done = (): void => {
+        stream.off('drain', done);
+        stream.off('error', done);
+        stream.off('close', done);
+        resolve();
+      };
+      stream.on('drain', done);
+      stream.on('error', done);
+      stream.on('close', done);
+      if (this.#failure || stream.destroyed) done();
+    });
+  }
+
+  #check(): void {
+    const failure = this.#failure ?? (this.#stream.destroyed && !this.#ownsStream ? new OutputClosedError() : undefined);
+    if (failure === undefined) return;
+    if (isClosedPipe(failure)) throw new OutputClosedError();
+    throw writeError(this.path, failure);
+  }
+}
+
+export interface OutputFile {
+  path: string;
+  handle: FileHandle;
+  /** The file did not exist before: removed again if the export never starts. */
+  created: boolean;
+}
+
+/**
+ * Opens --output before any request, so a missing folder or a read-only file fails at once.
+ * An existing file is not truncated yet (`begin` does that), so a job that turns out not to exist
+ * does not cost the user the file they had.
+ */
+export async function openOutputFile(path: string): Promise<OutputFile> {
+  try {
+    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+    return { path, handle, created: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError(path, error);
+  }
+  try {
+    const handle = await open(path, constants.O_WRONLY);
+    return { path, handle, created: false };
+  } catch (error) {
+    throw writeError(path, error);
+  }
+}
+
+/** The export starts: empty a regular file (devices such as /dev/null cannot be, and need not be). */
+export async function beginOutputFile(file: OutputFile): Promise<void> {
+  let stats: Stats;
+  try {
+    stats = await file.handle.stat();
+    if (stats.isFile()) await file.handle.truncate(0);
+  } catch (error) {
+    throw writeError(file.path, error);
+  }
+}
+
+/** The export never started: give back the file as it was (or no file at all). */
+export async function abandonOutputFile(file: OutputFile): Promise<void> {
+  await file.handle.close().catch(() => undefined);
+  if (file.created) await unlink(file.path).catch(() => undefined);
+}
+
+export function isClosedPipe(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
+}
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'the folder does not exist',
+  ENOTDIR: 'a part of the path is not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+  EISDIR: 'it is a folder',
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large',
+  EIO: 'input/output error',
+};
+
+/** A local I/O failure on the output (exit 1). */
+export class OutputWriteError extends CrawlError {
+  constructor(message: string, cause: unknown) {
+    super(message, ExitCode.failure, { cause });
+    this.name = 'OutputWriteError';
+  }
+}
+
+/** A local I/O failure as one line. */
+export function writeError(path: string | undefined, error: unknown): OutputWriteError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reason = (code && REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
+  const where = path === undefined ? 'standard output' : path;
+  return new OutputWriteError(`cannot write to ${where}: ${reason}${code && REASONS[code] ? ` (${code})` : ''}`, error);
+}
