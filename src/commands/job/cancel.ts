@@ -1,0 +1,117 @@
+import { getJob, isTerminal, parseJobBody, type JobResponse } from '../../api/jobs.js';
+import type { Context } from '../../cli/context.js';
+import { parseSeconds } from '../../cli/globals.js';
+import { CrawlError, UsageError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import type { HttpClient, HttpResponse } from '../../http/client.js';
+import { HttpStatusError, NetworkError } from '../../http/errors.js';
+import { sanitize } from '../../output/sanitize.js';
+import { terminalExitCode } from '../../output/style.js';
+import { followJob } from './follow.js';
+import { printJob, writeNdjson, writeRaw } from './view.js';
+
+export interface CancelOptions {
+  id: string;
+  wait: boolean;
+  intervalMs: number;
+  maxWaitMs?: number | undefined;
+}
+
+/**
+ * DELETE /api/crawl/:id, then the resulting job: from the DELETE's body when it holds one, else
+ * from one GET. With --wait, polls until the job is terminal (a service may accept a cancel and
+ * keep crawling a while). Exit 0 once the cancellation is accepted; with --wait, 0 when the job
+ * ended cancelled_by_user, otherwise the code of the status it ended in.
+ */
+export async function runCancel(ctx: Context, options: CancelOptions): Promise<number> {
+  const http = ctx.http();
+  const json = ctx.globals.json;
+  const deleted = await sendCancel(http, options.id);
+  const fromDelete = jobFromBody(deleted, options.id);
+  const deleteBody = jsonText(deleted.text);
+
+  if (!options.wait) {
+    const current = fromDelete ?? (await getJob(http, options.id));
+    if (json) writeRaw(ctx, deleteBody ?? current.raw);
+    else await report(ctx, current);
+    return ExitCode.ok;
+  }
+
+  // --json --wait is a stream, like `job watch --json`: the DELETE's body, then each changed job.
+  if (json && deleteBody !== undefined) writeNdjson(ctx, deleteBody);
+  if (!json && ctx.io.stderrIsTTY) ctx.io.stderr.write(`Cancellation of job ${sanitize(options.id)} requested; waiting for it to stop...\n`);
+  const final = await followJob(ctx, http, options.id, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, ndjson: json });
+  const { status } = final.job;
+  if (!json) await printJob(ctx, final.job, { pagesHint: false });
+  if (status === 'cancelled_by_user') return ExitCode.ok;
+  ctx.io.stderr.write(`crawl: the job ended ${sanitize(status)} before the cancellation took effect\n`);
+  return terminalExitCode(status) ?? ExitCode.failure;
+}
+
+/** The DELETE, never retried (the HTTP layer retries GETs only); its failures say what to do next. */
+async function sendCancel(http: HttpClient, id: string): Promise<HttpResponse> {
+  try {
+    return await http.request({ method: 'DELETE', path: ['api', 'crawl', id], retry: false });
+  } catch (error) {
+    if (error instanceof HttpStatusError) {
+      const detail = error.serverMessage ? `: ${error.serverMessage}` : '';
+      const hint = error.hint ?? (error.status === 409 ? `see where it stands with \`crawl job status ${id}\`` : undefined);
+      throw new CrawlError(`cannot cancel job ${id}: HTTP ${error.status}${detail}`, error.exitCode, {
+        httpStatus: error.status,
+        ...(hint === undefined ? {} : { hint }),
+        cause: error,
+      });
+    }
+    if (error instanceof NetworkError && error.mayHaveReachedServer) {
+      throw new CrawlError(error.message, error.exitCode, {
+        hint: `the cancellation may have reached the service: check with \`crawl job status ${id}\``,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+/** The job in the DELETE's answer, when there is one (the service does not document that body). */
+function jobFromBody(response: HttpResponse, id: string): JobResponse | undefined {
+  const text = jsonText(response.text);
+  if (text === undefined) return undefined;
+  try {
+    return parseJobBody(JSON.parse(text), text, id, `DELETE ${response.url.pathname}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body when it is JSON (a 204 or a plain-text "OK" is not). */
+function jsonText(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  try {
+    JSON.parse(trimmed);
+    return text;
+  } catch {
+    return undefined;
+  }
+}
+
+async function report(ctx: Context, current: JobResponse): Promise<void> {
+  const { job } = current;
+  await printJob(ctx, job, { pagesHint: false });
+  if (!isTerminal(job.status)) {
+    ctx.io.stderr.write(
+      `Cancellation requested; the job is still ${sanitize(job.status)}. Follow it with \`crawl job watch ${sanitize(job.id)}\`.\n`,
+    );
+  }
+}
+
+export async function handler(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const wait = opts.wait === true;
+  if (opts.maxWait !== undefined && !wait) throw new UsageError('--max-wait works with --wait only');
+  return runCancel(ctx, {
+    id: args[0] ?? '',
+    wait,
+    intervalMs: Math.round(parseSeconds(opts.interval, '--interval', 2) * 1000),
+    maxWaitMs: opts.maxWait === undefined ? undefined : Math.round(parseSeconds(opts.maxWait, '--max-wait', 0) * 1000),
+  });
+}
