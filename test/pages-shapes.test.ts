@@ -68,8 +68,11 @@ async function scriptedServer(
     }
     const id = decodeURIComponent(match[1] as string);
     if (!match[2]) {
-      const job = { id, url: 'https://example.com/', status: 'completed', pagesTotal: 500, pagesFinished: 500, creditsUsed: 500, createdAt: '2026-01-01T00:00:00Z' };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, job, pages: null }));
+      // 'short-inline': a small completed job whose inline array lacks pages.
+      const total = id === 'short-inline' ? 50 : 500;
+      const job = { id, url: 'https://example.com/', status: 'completed', pagesTotal: total, pagesFinished: total, creditsUsed: total, createdAt: '2026-01-01T00:00:00Z' };
+      const inline = id === 'short-inline' ? records(1, 10) : null;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, job, pages: inline }));
       return;
     }
     const answer = pages(id, url.searchParams, origin);
@@ -160,6 +163,13 @@ describe('shapes the sandbox lacks', () => {
     expect(r.stderr).toMatch(/^crawl: malformed response to GET \/api\/crawl\/not-json\/pages: the body is not valid JSON/);
     // The opaque cursor went back as `cursor`, with the page size.
     expect(svc.seen.some((s) => s.url === '/api/crawl/not-json/pages?cursor=c2&limit=1000')).toBe(true);
+  });
+
+  it('an inline array shorter than pagesTotal: written, with a warning on stderr', async () => {
+    const r = await runCli(['job', 'pages', 'short-inline'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(pageNumbers(r.stdout)).toEqual(range(1, 10));
+    expect(r.stderr).toBe("crawl: warning: the service sent 10 of the job's 50 pages inline\n");
   });
 
   it('a numeric cursor, and the end told by an absent next', async () => {

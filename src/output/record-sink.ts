@@ -109,7 +109,7 @@ export class RecordSink {
   #check(): void {
     const failure = this.#failure ?? (this.#stream.destroyed && !this.#ownsStream ? new OutputClosedError() : undefined);
     if (failure === undefined) return;
-    if (isClosedPipe(failure)) throw new OutputClosedError();
+    if (!this.#ownsStream && isClosedPipe(failure)) throw new OutputClosedError();
     throw writeError(this.path, failure);
   }
 }

@@ -89,10 +89,15 @@ async function exportPages(
   try {
     const inline = job.status === 'completed' && pages !== undefined && (toCount(job.pagesTotal) ?? pages.length) <= INLINE_LIMIT;
     if (inline) {
+      const total = toCount(job.pagesTotal);
+      // Trusted (the service documents the array as all the pages), but never silently short.
+      if (total !== undefined && pages.length < total) {
+        ctx.io.stderr.write(`crawl: warning: the service sent ${pages.length} of the job's ${total} pages inline\n`);
+      }
       await sink.write(options.limit === undefined ? pages : pages.slice(0, options.limit));
     } else {
       preferSmallHeap();
-      for await (const records of readPageBatches(http, job.id, { max: options.limit })) {
+      for await (const records of readPageBatches(http, options.id, { max: options.limit })) {
         await sink.write(records);
         progress?.update(sink.written);
       }
@@ -115,7 +120,8 @@ async function exportPages(
 /**
  * A long export allocates a batch's worth of short-lived objects per request, and V8's default
  * heap growth lets the young and old generations swell with that garbage: the peak RSS of a
- * million-page export measured about 30 MB lower with this flag, at the same throughput.
+ * million-page export measured about 30 MB lower with this flag (~120 -> ~93 MB), for a few
+ * percent more time in the collector. Set at run time, it applies from the next collection on.
  */
 function preferSmallHeap(): void {
   setFlagsFromString('--optimize-for-size');
