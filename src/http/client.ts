@@ -242,7 +242,11 @@ export class HttpClient {
       const { setFlagsFromString } = await import('node:v8');
       setFlagsFromString('--liftoff-only');
     }
-    this.#undici ??= await import('undici');
+    if (!this.#undici) {
+      // undici is CommonJS: Node's loader exposes its named exports, a bundle only `default`.
+      const loaded = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
+      this.#undici = loaded.EnvHttpProxyAgent ? loaded : (loaded.default ?? loaded);
+    }
     return this.#undici;
   }
 

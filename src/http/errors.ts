@@ -77,7 +77,7 @@ export function describeNetworkFailure(error: unknown): { reason: string; sent: 
       reason = 'host unreachable';
       break;
     default:
-      reason = code !== undefined && isTlsCode(code) ? `TLS error (${code})` : code ?? 'network error';
+      reason = code !== undefined && isTlsCode(code) ? `TLS error (${code})` : code ?? innermostMessage(error) ?? 'network error';
   }
   return { reason, sent, code };
 }
@@ -99,4 +99,15 @@ function errorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** An unexpected failure still says what happened: the deepest cause's own words, on one line. */
+function innermostMessage(error: unknown): string | undefined {
+  let current: unknown = error;
+  let message: string | undefined;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current.message) message = current.message.split('\n')[0];
+    current = current.cause;
+  }
+  return message;
 }
