@@ -5,6 +5,7 @@ import { maskKey } from '../output/format.js';
 import { serverMessage } from './error-body.js';
 import { HttpStatusError, NetworkError, describeNetworkFailure, hintForStatus } from './errors.js';
 import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
+import { loadUndici } from './undici.js';
 import { buildUrl, checkTransport, displayUrl, sameOrigin } from './url.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -56,7 +57,6 @@ export class HttpClient {
   readonly baseUrl: URL;
   readonly #options: HttpClientOptions;
   #dispatcher: Dispatcher | undefined;
-  #undici: typeof import('undici') | undefined;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
@@ -168,7 +168,7 @@ export class HttpClient {
 
   /** One exchange: connect, send, read the whole body within the deadline and the size cap. */
   async #send(method: Method, url: URL, body: unknown): Promise<HttpResponse> {
-    const { request } = await this.#loadUndici();
+    const { request } = loadUndici();
     const interrupt = this.#options.interrupt;
     if (interrupt?.aborted) throw interrupt.reason;
     const deadline = AbortSignal.timeout(this.#options.timeoutMs);
@@ -187,12 +187,13 @@ export class HttpClient {
     const started = performance.now();
     let status = 0;
     try {
-      const response = await request(url, {
+      const response = await request.call(this.#getDispatcher(), {
+        origin: url.origin,
+        path: url.pathname + url.search,
         method,
         headers,
         body: payload,
         signal,
-        dispatcher: this.#getDispatcher(),
       });
       status = response.statusCode;
       const text = await readBody(response.body, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, method, url);
@@ -219,8 +220,7 @@ export class HttpClient {
 
   #getDispatcher(): Dispatcher {
     if (!this.#dispatcher) {
-      const undici = this.#undici;
-      if (!undici) throw new Error('undici not loaded');
+      const undici = loadUndici();
       const timeout = this.#options.timeoutMs;
       // EnvHttpProxyAgent is a plain keep-alive Agent unless HTTP(S)_PROXY is set, and honours NO_PROXY.
       this.#dispatcher = new undici.EnvHttpProxyAgent({
@@ -231,23 +231,6 @@ export class HttpClient {
       });
     }
     return this.#dispatcher;
-  }
-
-  async #loadUndici(): Promise<typeof import('undici')> {
-    if (!this.#undici) {
-      // undici parses HTTP with llhttp compiled to WebAssembly. After a few hundred responses
-      // V8 recompiles it with TurboFan, whose scratch memory stays in a worker thread's malloc
-      // arena: the million-page `job pages` export peaked ~18 MB higher (and used more CPU).
-      // Liftoff's code is plenty for a parser that skips over bodies by Content-Length.
-      const { setFlagsFromString } = await import('node:v8');
-      setFlagsFromString('--liftoff-only');
-    }
-    if (!this.#undici) {
-      // undici is CommonJS: Node's loader exposes its named exports, a bundle only `default`.
-      const loaded = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
-      this.#undici = loaded.EnvHttpProxyAgent ? loaded : (loaded.default ?? loaded);
-    }
-    return this.#undici;
   }
 
   #trace(line: string): void {
