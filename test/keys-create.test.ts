@@ -127,10 +127,17 @@ describe('crawl keys create', () => {
   });
 
   it('when --save fails after the key was made, the key is still printed and the failure named (exit 1)', async () => {
-    // A config folder below a regular file: reading finds no config, writing cannot create it (even as root).
+    // The config folder is taken by a regular file while the POST is held: the config was
+    // readable (absent) before the key was made, and cannot be written after (even as root).
     const blocker = join(files.dir, 'not-a-folder');
-    writeFileSync(blocker, '');
-    const r = await runCli(['keys', 'create', 'unsaved', '--save'], { env: { ...fx.env, CRAWL_CONFIG_DIR: join(blocker, 'crawl') } });
+    fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'latency', ms: 300, times: 1 });
+    const before = fx.sandbox.requests.length;
+    const r = await runCli(['keys', 'create', 'unsaved', '--save'], {
+      env: { ...fx.env, CRAWL_CONFIG_DIR: blocker },
+      onSpawn: () => {
+        void waitFor(() => calls(fx.sandbox, before).includes('POST /api/keys'), 10_000, 'the POST').then(() => writeFileSync(blocker, ''));
+      },
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(KEY_LINE);
     expect(r.stderr).toMatch(/the key was created, but cannot write config file/);

@@ -2,6 +2,7 @@ import { Settings } from '../config/settings.js';
 import { HttpClient, type HttpClientOptions } from '../http/client.js';
 import { parseBaseUrl } from '../http/url.js';
 import type { IO } from '../output/io.js';
+import { writeError } from '../output/record-sink.js';
 import { loadStyle, type Style } from '../output/style.js';
 import { Prompter } from './prompt.js';
 import { VERSION } from '../version.js';
@@ -32,6 +33,7 @@ export class Context {
   readonly secrets = new Set<string>();
   readonly #clients: HttpClient[] = [];
   readonly #cleanups: Array<() => void> = [];
+  readonly #handledStdoutErrors = new WeakSet<Error>();
   #style: Promise<Style> | undefined;
 
   constructor(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions, interrupt: AbortSignal) {
@@ -39,7 +41,12 @@ export class Context {
     this.env = env;
     this.globals = globals;
     this.interrupt = interrupt;
-    this.settings = new Settings(env, { baseUrl: globals.baseUrl, profile: globals.profile });
+    this.settings = new Settings(
+      env,
+      { baseUrl: globals.baseUrl, profile: globals.profile },
+      // --json keeps stderr to the one error line a script parses.
+      { notice: (line) => (globals.json ? undefined : io.stderr.write(`crawl: ${line}\n`)) },
+    );
     this.prompt = new Prompter(io, interrupt);
   }
 
@@ -81,6 +88,26 @@ export class Context {
       if (secret.length >= 8) out = out.split(secret).join('[redacted]');
     }
     return out;
+  }
+
+  /**
+   * Writes what must reach the user (a new key) to stdout, and resolves once it is written. If it
+   * cannot be (closed pipe, full disk) it rejects with the reason, so the caller can say where the
+   * key is instead; the process-wide handler of stdout errors then leaves that failure to it.
+   */
+  handOver(text: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.io.stdout.write(text, (error) => {
+        if (!error) return resolve();
+        this.#handledStdoutErrors.add(error);
+        reject(writeError(undefined, error));
+      });
+    });
+  }
+
+  /** True for a stdout error that a hand-over has already dealt with. */
+  handledStdoutError(error: Error): boolean {
+    return this.#handledStdoutErrors.has(error);
   }
 
   /** Registers terminal restoration (cursor, live line) to run on exit and on interrupt. */

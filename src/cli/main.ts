@@ -2,6 +2,8 @@ import { CommanderError } from 'commander';
 import { InterruptedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { processIO } from '../output/io.js';
+import { isClosedPipe, writeError } from '../output/record-sink.js';
+import { criticalOpen, noCriticalOpen } from './critical.js';
 import { buildProgram, type ProgramState } from "./program.js";
 import { reportError } from './report.js';
 
@@ -12,26 +14,41 @@ import { reportError } from './report.js';
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const interrupter = new AbortController();
   const state: ProgramState = {};
+  const wantsJson = argv.includes('--json');
   const onSignal = (signal: NodeJS.Signals): void => {
     const code = signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
-    if (interrupter.signal.aborted) process.exit(code); // a second Ctrl-C: leave now
+    // A second Ctrl-C: leave now (once a key or the config is safe).
+    if (interrupter.signal.aborted) return exitWhenSafe(code, 0);
     state.ctx?.runCleanups();
     interrupter.abort(new InterruptedError(code));
     // Whatever the command is doing, the process ends promptly.
-    setTimeout(() => process.exit(code), 2000).unref();
+    exitWhenSafe(code, FORCED_EXIT_MS);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // The reader of stdout went away (`crawl job watch x --json | head -1`): stop quietly, as a
-  // closed pipe ends `job pages`, instead of dying of an unhandled EPIPE with a stack trace.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+  let stdoutFailed = false;
+  const onStdoutError = (error: NodeJS.ErrnoException): void => {
+    stdoutFailed = true;
+    // A key being handed over: the command saw the failure itself and says where the key is.
+    if (state.ctx?.handledStdoutError(error)) return;
+    // Never cut a critical section (a config write, a key not yet stored): after it, then.
+    if (criticalOpen()) return void noCriticalOpen().then(() => onStdoutError(error));
     state.ctx?.runCleanups();
-    process.exit(ExitCode.ok);
-  });
+    // The reader went away (`crawl job watch x --json | head -1`): it has what it wanted.
+    if (isClosedPipe(error)) process.exit(ExitCode.ok);
+    // A full disk or an I/O error: one line, exit 1, instead of a stack trace.
+    const io = state.ctx?.io ?? processIO(env, { noColor: true, noInput: true });
+    process.exit(
+      reportError(io, writeError(undefined, error), {
+        json: state.ctx?.globals.json ?? wantsJson,
+        verbose: state.ctx?.globals.verbose ?? argv.includes('--verbose'),
+        redact: (text) => state.ctx?.redact(text) ?? text,
+      }),
+    );
+  };
+  process.stdout.on('error', onStdoutError);
 
   const program = buildProgram({ env, interrupt: interrupter.signal, state });
-  const wantsJson = argv.includes('--json');
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof state.exitCode === 'number' ? state.exitCode : ExitCode.ok;
@@ -53,5 +70,38 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   } finally {
     state.ctx?.runCleanups();
     await state.ctx?.close();
+    // A write error that has not surfaced yet (help or a table sent to a full disk) reaches the
+    // handler above, which reports it, before this exit code is used.
+    if (!stdoutFailed) await flushed(process.stdout);
   }
+}
+
+const FORCED_EXIT_MS = 2000;
+/** Once a critical section closes, the command gets this long to report before the exit. */
+const GRACE_MS = 1000;
+/** However long a critical section takes, the process is gone this long after the signal. */
+const HARD_LIMIT_MS = 10_000;
+
+/**
+ * Exits with `code` after `delayMs`, but never inside a critical section (a key between the
+ * service and its only copy, the config half-replaced): then it waits for the section to close,
+ * gives the command a moment to say where things stand, and exits (by HARD_LIMIT_MS at the latest).
+ */
+function exitWhenSafe(code: number, delayMs: number): void {
+  const hardLimit = setTimeout(() => process.exit(code), HARD_LIMIT_MS);
+  hardLimit.unref();
+  const attempt = (): void => {
+    if (!criticalOpen()) process.exit(code);
+    void noCriticalOpen().then(() => setTimeout(() => process.exit(code), GRACE_MS).unref());
+  };
+  if (delayMs === 0) attempt();
+  else setTimeout(attempt, delayMs).unref();
+}
+
+/** Resolves once everything written to the stream so far has been handed to the system (or failed). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.destroyed || stream.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.write('', () => setImmediate(resolve));
+  });
 }

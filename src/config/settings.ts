@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { configFile } from './paths.js';
-import { ConfigStore } from './store.js';
+import { ConfigStore, type ConfigStoreOptions } from './store.js';
 
 export type Source = 'flag' | 'env' | 'config' | 'default';
 
@@ -23,10 +23,10 @@ export class Settings {
   readonly #env: NodeJS.ProcessEnv;
   readonly #flags: GlobalFlags;
 
-  constructor(env: NodeJS.ProcessEnv, flags: GlobalFlags) {
+  constructor(env: NodeJS.ProcessEnv, flags: GlobalFlags, storeOptions: ConfigStoreOptions = {}) {
     this.#env = env;
     this.#flags = flags;
-    this.store = new ConfigStore(configFile(env));
+    this.store = new ConfigStore(configFile(env), storeOptions);
   }
 
   profile(): Resolved<string> {

@@ -1,7 +1,13 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { critical } from '../cli/critical.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { describeFsError, notAFolder } from './fs-errors.js';
+import { ConfigLock } from './lock.js';
+import { writeFileAtomic } from './atomic-write.js';
+
+export { describeFsError } from './fs-errors.js';
 
 export type ConfigKey = 'base-url' | 'api-key';
 export const CONFIG_KEYS: readonly ConfigKey[] = ['base-url', 'api-key'];
@@ -11,35 +17,39 @@ export interface ConfigData {
   profiles: Record<string, Profile>;
 }
 
+/** The file as parsed: everything in it, including what this version does not know. */
+type Document = Record<string, unknown> & { profiles?: Record<string, Record<string, unknown>> };
+
+/** Far above any real config; a path to /dev/zero or a huge file is refused, not read into memory. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+export interface ConfigStoreOptions {
+  /** One line for the user (stderr), e.g. while waiting for another process's write. */
+  notice?: (line: string) => void;
+}
+
 /**
  * The config file: profiles, each with a base URL and an API key.
  *
- * Reading is a plain JSON.parse of the file (commands that only read pay nothing more);
- * writing goes through `conf`, which writes a temp file and renames it (atomic), mode 0600.
+ * Reading is a plain JSON.parse of the file (commands that only read pay nothing more). A write
+ * takes a lock beside the file, re-reads it (another crawl may have written since), changes one
+ * profile, and replaces the file atomically with mode 0600: concurrent writers never lose each
+ * other's changes and readers never see half a file. Fields this version does not know are kept.
  * A file that does not parse is never overwritten: reads and writes both stop with an error
  * naming the file, so a hand-edited config is not lost to a silent reset.
  */
 export class ConfigStore {
   readonly path: string;
+  readonly #notice: ((line: string) => void) | undefined;
   #data: ConfigData | undefined;
 
-  constructor(path: string) {
+  constructor(path: string, options: ConfigStoreOptions = {}) {
     this.path = path;
+    this.#notice = options.notice;
   }
 
   read(): ConfigData {
-    if (this.#data) return this.#data;
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return (this.#data = { profiles: {} });
-      throw new CrawlError(`cannot read config file ${this.path}: ${describeFsError(error)}`, ExitCode.failure, {
-        hint: 'check the permissions of the file and its folder, or point CRAWL_CONFIG_DIR elsewhere',
-      });
-    }
-    this.#data = parseConfig(text, this.path);
+    this.#data ??= toData(readDocument(this.path));
     return this.#data;
   }
 
@@ -47,93 +57,155 @@ export class ConfigStore {
     return this.read().profiles[name] ?? {};
   }
 
-  /** Applies `change` to the profile and writes the whole file atomically with mode 0600. */
+  /**
+   * Applies `change` to the profile as the file holds it now and writes the whole file.
+   * `change` may throw to refuse (nothing is written then). Runs as a critical section: an
+   * interrupt lets it finish rather than leave the lock behind.
+   */
   async update(profileName: string, change: (profile: Profile) => void): Promise<void> {
-    const data = structuredClone(this.read());
-    const profile = { ...(data.profiles[profileName] ?? {}) };
-    change(profile);
-    if (Object.keys(profile).length === 0) delete data.profiles[profileName];
-    else data.profiles[profileName] = profile;
-    await writeConfig(this.path, data);
-    this.#data = data;
+    // The file must be readable before anything is created beside it.
+    this.read();
+    await critical(async () => {
+      ensureFolder(this.path);
+      let lock: ConfigLock;
+      try {
+        lock = await ConfigLock.acquire(this.path, this.#notice);
+      } catch (error) {
+        throw writeFailure(this.path, error);
+      }
+      try {
+        const doc = readDocument(this.path);
+        const profiles: Record<string, Record<string, unknown>> = { ...(doc.profiles ?? {}) };
+        const raw: Record<string, unknown> = { ...(profiles[profileName] ?? {}) };
+        const profile = knownSettings(raw);
+        change(profile);
+        for (const key of CONFIG_KEYS) {
+          if (profile[key] === undefined) delete raw[key];
+          else raw[key] = profile[key];
+        }
+        if (Object.keys(raw).length === 0) delete profiles[profileName];
+        else profiles[profileName] = raw;
+        const next: Document = { ...doc, profiles };
+        try {
+          writeFileAtomic(this.path, JSON.stringify(next, null, 2) + '\n', 0o600);
+        } catch (error) {
+          throw writeFailure(this.path, error);
+        }
+        this.#data = toData(next);
+      } finally {
+        lock.release();
+      }
+    });
   }
 }
 
+/** The folder holds a secret: created private (0700). */
+function ensureFolder(path: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw writeFailure(path, error);
+  }
+}
+
+function readDocument(path: string): Document {
+  let text: string;
+  try {
+    text = readText(path);
+  } catch (error) {
+    if (error instanceof CrawlError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new CrawlError(`cannot read config file ${path}: ${explain(path, error)}`, ExitCode.failure, {
+      hint: 'check the permissions of the file and its folder, or point CRAWL_CONFIG_DIR elsewhere',
+    });
+  }
+  return parseDocument(text, path);
+}
+
+/**
+ * Non-blocking open, so a FIFO in place of the file cannot hang the command; anything but a
+ * regular file of sane size is refused before it is read.
+ */
+function readText(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+    if (!stats.isFile()) {
+      throw new CrawlError(`config file ${path} is not a regular file`, ExitCode.failure, { hint: fixHint(path) });
+    }
+    if (stats.size > MAX_CONFIG_BYTES) {
+      throw new CrawlError(`config file ${path} is too large (${stats.size} bytes) to be a crawl config`, ExitCode.failure, { hint: fixHint(path) });
+    }
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function fixHint(path: string): string {
+  return `fix it by hand or move it aside (mv ${path} ${path}.bak) and run \`crawl auth login\` again`;
+}
+
 export function parseConfig(text: string, path: string): ConfigData {
-  const fix = `fix it by hand or move it aside (mv ${path} ${path}.bak) and run \`crawl auth login\` again`;
-  if (text.trim() === '') return { profiles: {} };
+  return toData(parseDocument(text, path));
+}
+
+function parseDocument(text: string, path: string): Document {
+  const hint = fixHint(path);
+  if (text.trim() === '') return {};
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new CrawlError(`config file ${path} is not valid JSON`, ExitCode.failure, { hint: fix });
+    throw new CrawlError(`config file ${path} is not valid JSON`, ExitCode.failure, { hint });
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new CrawlError(`config file ${path} does not hold a JSON object`, ExitCode.failure, { hint: fix });
+  if (!isObject(raw)) {
+    throw new CrawlError(`config file ${path} does not hold a JSON object`, ExitCode.failure, { hint });
   }
-  const profilesRaw = (raw as Record<string, unknown>).profiles;
+  const profiles = raw.profiles;
+  if (profiles !== undefined) {
+    if (!isObject(profiles)) throw new CrawlError(`config file ${path}: "profiles" is not an object`, ExitCode.failure, { hint });
+    for (const [name, value] of Object.entries(profiles)) {
+      if (!isObject(value)) throw new CrawlError(`config file ${path}: profile "${name}" is not an object`, ExitCode.failure, { hint });
+    }
+  }
+  return raw as Document;
+}
+
+function toData(doc: Document): ConfigData {
   const profiles: Record<string, Profile> = {};
-  if (profilesRaw !== undefined) {
-    if (typeof profilesRaw !== 'object' || profilesRaw === null || Array.isArray(profilesRaw)) {
-      throw new CrawlError(`config file ${path}: "profiles" is not an object`, ExitCode.failure, { hint: fix });
-    }
-    for (const [name, value] of Object.entries(profilesRaw)) {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        throw new CrawlError(`config file ${path}: profile "${name}" is not an object`, ExitCode.failure, { hint: fix });
-      }
-      const profile: Profile = {};
-      for (const key of CONFIG_KEYS) {
-        const v = (value as Record<string, unknown>)[key];
-        if (typeof v === 'string') profile[key] = v;
-      }
-      profiles[name] = profile;
-    }
-  }
+  for (const [name, value] of Object.entries(doc.profiles ?? {})) profiles[name] = knownSettings(value);
   return { profiles };
 }
 
-async function writeConfig(path: string, data: ConfigData): Promise<void> {
-  try {
-    // The folder holds a secret: create it private before conf creates it world-readable.
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const { default: Conf } = await import('conf');
-    const conf = new Conf<Record<string, unknown>>({
-      cwd: dirname(path),
-      configName: 'config',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-      // The file was validated by read(); conf re-reads it and must not reset it.
-      projectName: 'crawl',
-    });
-    conf.store = data as unknown as Record<string, unknown>;
-  } catch (error) {
-    if (error instanceof CrawlError) throw error;
-    throw new CrawlError(`cannot write config file ${path}: ${describeFsError(error)}`, ExitCode.failure, {
-      hint: 'nothing was changed; check the permissions of the config folder or set CRAWL_CONFIG_DIR',
-    });
+/** The settings this version knows, as strings; anything else in the profile is left alone. */
+function knownSettings(raw: Record<string, unknown>): Profile {
+  const profile: Profile = {};
+  for (const key of CONFIG_KEYS) {
+    const v = raw[key];
+    if (typeof v === 'string') profile[key] = v;
   }
+  return profile;
 }
 
-export function describeFsError(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  switch (e?.code) {
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EROFS':
-      return 'read-only file system';
-    case 'ENOSPC':
-      return 'no space left on device';
-    case 'ENOENT':
-      return 'no such file or directory';
-    case 'ENOTDIR':
-      return 'a part of the path is not a folder';
-    case 'EISDIR':
-      return 'it is a folder';
-    case 'EEXIST':
-      return 'it already exists';
-    default:
-      return e?.code ?? (e instanceof Error ? e.message : String(error));
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function writeFailure(path: string, error: unknown): CrawlError {
+  if (error instanceof CrawlError) return error;
+  return new CrawlError(`cannot write config file ${path}: ${explain(path, error)}`, ExitCode.failure, {
+    hint: 'nothing was changed; check the permissions of the config folder or set CRAWL_CONFIG_DIR',
+  });
+}
+
+/** "/x is a file, not a folder" says more than ENOTDIR (or mkdir's EEXIST) does. */
+function explain(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOTDIR' || code === 'EEXIST') {
+    const culprit = notAFolder(path);
+    if (culprit !== undefined) return `${culprit} is not a folder`;
   }
+  return describeFsError(error);
 }

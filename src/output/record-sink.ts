@@ -16,35 +16,38 @@ export class OutputClosedError extends Error {
  * Writes NDJSON records to stdout or a file, one write per batch, waiting for 'drain' whenever
  * the stream says its buffer is full: however fast the service answers, at most one batch is held.
  * A write error (EPIPE on stdout, ENOSPC on a file) is remembered and thrown by the next call.
+ * A file is left holding whole records only: a batch the disk took half of is cut off again.
  */
 export class RecordSink {
-  /** Records handed to the stream. After close() resolves they are all written. */
+  /** Records handed to the stream. After close() they are the records written (whole lines). */
   written = 0;
   /** For messages: `out.ndjson`, or undefined for stdout. */
   readonly path: string | undefined;
   readonly #stream: Writable;
-  readonly #ownsStream: boolean;
+  readonly #file: OutputFile | undefined;
   #failure: Error | undefined;
   #closed: Promise<void> | undefined;
+  /** What the system confirmed written: whole batches, so always a line boundary. */
+  #confirmed = { records: 0, bytes: 0 };
   readonly #onError = (error: Error): void => {
     this.#failure ??= error;
   };
 
-  private constructor(stream: Writable, path: string | undefined, ownsStream: boolean) {
+  private constructor(stream: Writable, path: string | undefined, file: OutputFile | undefined) {
     this.#stream = stream;
     this.path = path;
-    this.#ownsStream = ownsStream;
+    this.#file = file;
     stream.on('error', this.#onError);
   }
 
   /** stdout: never ended (the process owns it), only flushed. */
   static toStream(stream: Writable): RecordSink {
-    return new RecordSink(stream, undefined, false);
+    return new RecordSink(stream, undefined, undefined);
   }
 
   static toFile(file: OutputFile): RecordSink {
-    // The handle is ours from now on: the stream closes it.
-    return new RecordSink(file.handle.createWriteStream({ encoding: 'utf8', autoClose: true }), file.path, true);
+    // The handle stays open after a failure, to cut a half-written batch off before closing it.
+    return new RecordSink(file.handle.createWriteStream({ encoding: 'utf8', autoClose: false }), file.path, file);
   }
 
   /** Writes each record as one JSON line. */
@@ -58,7 +61,12 @@ export class RecordSink {
   /** Writes `count` records already rendered as NDJSON text. */
   async writeLines(text: string, count: number): Promise<void> {
     this.#check();
-    const ready = this.#stream.write(text);
+    const bytes = Buffer.byteLength(text);
+    const ready = this.#stream.write(text, (error) => {
+      if (error) return;
+      this.#confirmed.records += count;
+      this.#confirmed.bytes += bytes;
+    });
     this.written += count;
     if (!ready) await this.#drained();
     this.#check();
@@ -73,21 +81,42 @@ export class RecordSink {
   async #close(): Promise<void> {
     const stream = this.#stream;
     try {
-      if (this.#ownsStream) {
+      if (this.#file) {
         await new Promise<void>((resolve) => {
-          stream.once('close', resolve);
+          stream.once('finish', resolve);
+          stream.once('error', () => resolve());
           if (!stream.writableEnded) stream.end();
-          if (stream.closed || stream.destroyed) resolve();
+          if (stream.writableFinished || stream.destroyed || this.#failure) resolve();
         });
+        await this.#closeFile(this.#file);
       } else if (stream.writableLength > 0 && !stream.destroyed) {
         await this.#drained();
       }
       this.#check();
     } finally {
       stream.off('error', this.#onError);
-      // A late EPIPE on stdout must not become an uncaught exception once we stop listening.
-      if (!this.#ownsStream) stream.on('error', () => undefined);
+      // A late error (EPIPE on stdout, end() of a failed file stream) must not become an uncaught exception.
+      stream.on('error', () => undefined);
     }
+  }
+
+  /** After a failure, a regular file is cut back to the last whole batch, so every line is a record. */
+  async #closeFile(file: OutputFile): Promise<void> {
+    if (this.#failure) {
+      this.written = this.#confirmed.records;
+      try {
+        if ((await file.handle.stat()).isFile()) await file.handle.truncate(this.#confirmed.bytes);
+      } catch {
+        // The write's own failure is the one to report.
+      }
+    }
+    // Destroying the stream closes the handle (file.handle.close() alone would wait on the stream).
+    const stream = this.#stream;
+    await new Promise<void>((resolve) => {
+      if (stream.closed) return resolve();
+      stream.once('close', resolve);
+      stream.destroy();
+    });
   }
 
   #drained(): Promise<void> {
@@ -107,9 +136,10 @@ export class RecordSink {
   }
 
   #check(): void {
-    const failure = this.#failure ?? (this.#stream.destroyed && !this.#ownsStream ? new OutputClosedError() : undefined);
+    const toStdout = this.#file === undefined;
+    const failure = this.#failure ?? (this.#stream.destroyed && toStdout ? new OutputClosedError() : undefined);
     if (failure === undefined) return;
-    if (!this.#ownsStream && isClosedPipe(failure)) throw new OutputClosedError();
+    if (toStdout && isClosedPipe(failure)) throw new OutputClosedError();
     throw writeError(this.path, failure);
   }
 }
@@ -174,6 +204,8 @@ const REASONS: Record<string, string> = {
   EDQUOT: 'disk quota exceeded',
   EFBIG: 'file too large',
   EIO: 'input/output error',
+  EPIPE: 'the reader closed it',
+  ERR_STREAM_DESTROYED: 'it is closed',
 };
 
 /** A local I/O failure on the output (exit 1). */

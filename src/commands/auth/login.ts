@@ -9,6 +9,8 @@ import { keyAccepted } from './check.js';
 /** Stores a key for the profile, but only once the service has accepted it. */
 export async function handler(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<number> {
   const base = ctx.settings.requireBaseUrl();
+  // A config file that cannot be read or parsed is reported before the user pastes a key for nothing.
+  ctx.settings.store.read();
   let key: string;
   if (opts.withKey === true) {
     key = await readAllStdin(ctx.io);

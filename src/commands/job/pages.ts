@@ -136,6 +136,11 @@ function expectedRecords(response: JobResponse, limit: number | undefined): numb
 }
 
 function withCount(error: unknown, sink: RecordSink): unknown {
+  // The file itself failed: say what it holds (the sink cut it back to whole records).
+  if (error instanceof OutputWriteError && sink.path !== undefined && sink.written > 0) {
+    const noun = sink.written === 1 ? 'record is' : 'records are';
+    return new OutputWriteError(`${error.message} (the first ${sink.written} ${noun} in the file, each line whole)`, error);
+  }
   if (error instanceof InterruptedError || error instanceof OutputWriteError || !(error instanceof CrawlError)) return error;
   const where = sink.path === undefined ? '' : ` to ${sink.path}`;
   const noun = sink.written === 1 ? 'record' : 'records';

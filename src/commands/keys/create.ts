@@ -1,10 +1,11 @@
 import { createKey } from '../../api/keys.js';
 import type { Context } from '../../cli/context.js';
+import { critical } from '../../cli/critical.js';
+import type { HttpClient } from '../../http/client.js';
 import { CrawlError, InterruptedError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { maskKey } from '../../output/format.js';
 import { sanitize } from '../../output/sanitize.js';
-import { writeRaw } from '../job/view.js';
 import { checkNewKeyFile, writeKeyFile } from './key-file.js';
 import { storeProfileKey } from './profile-key.js';
 
@@ -23,7 +24,16 @@ export async function handler(ctx: Context, args: string[], opts: Record<string,
   if (outputFile !== undefined) checkNewKeyFile(outputFile);
   if (save) ctx.settings.store.read();
   const http = ctx.http();
+  // From the POST on, an exit must wait until the key has reached the user or a file.
+  return critical(() => createAndHandOver(ctx, http, name, { outputFile, save }));
+}
 
+async function createAndHandOver(
+  ctx: Context,
+  http: HttpClient,
+  name: string,
+  { outputFile, save }: { outputFile: string | undefined; save: boolean },
+): Promise<number> {
   let created;
   try {
     created = await createKey(http, name);
@@ -35,8 +45,12 @@ export async function handler(ctx: Context, args: string[], opts: Record<string,
   }
   ctx.secrets.add(created.key);
 
-  if (ctx.globals.json) writeRaw(ctx, created.raw);
-  else ctx.io.stdout.write(created.key + '\n');
+  let notPrinted: string | undefined;
+  try {
+    await ctx.handOver(ctx.globals.json ? rawLine(created.raw) : created.key + '\n');
+  } catch (error) {
+    notPrinted = describe(error);
+  }
 
   const human = !ctx.globals.json;
   const say = (line: string): void => {
@@ -47,9 +61,11 @@ export async function handler(ctx: Context, args: string[], opts: Record<string,
   say(`warning: ${ctx.redact(sanitize(created.warning ?? DEFAULT_WARNING))}`);
 
   const failures: string[] = [];
+  const keptIn: string[] = [];
   if (outputFile !== undefined) {
     try {
       await writeKeyFile(outputFile, created.key);
+      keptIn.push(outputFile);
       say(`Wrote the key to ${outputFile} (mode 0600)`);
     } catch (error) {
       failures.push(describe(error));
@@ -58,20 +74,35 @@ export async function handler(ctx: Context, args: string[], opts: Record<string,
   if (save) {
     try {
       const { profile, path } = await storeProfileKey(ctx, created.key, { withBaseUrl: true });
+      keptIn.push(`the config file ${path}`);
       say(`Saved as the key of profile "${profile}" in ${path}`);
       if (ctx.env.CRAWL_API_KEY) say('note: CRAWL_API_KEY is set and takes precedence over the saved key');
     } catch (error) {
       failures.push(describe(error));
     }
   }
+  if (notPrinted !== undefined) {
+    const label = `"${sanitize(created.name ?? name)}" (prefix ${sanitize(shownPrefix)})`;
+    if (keptIn.length > 0) {
+      throw new CrawlError(`the key ${label} was created and stored in ${keptIn.join(' and ')}, but ${notPrinted}`, ExitCode.failure);
+    }
+    // Nobody holds this key: say so, and how to get rid of it (never print it on stderr instead).
+    throw new CrawlError(`the key ${label} was created, but nobody has a copy of it: ${notPrinted}`, ExitCode.failure, {
+      hint: `revoke it with \`crawl keys revoke ${sanitize(shownPrefix)} --yes\`, then create another`,
+    });
+  }
   if (failures.length > 0) {
     throw new CrawlError(
-      `the key was created, but ${failures.join('; and ')}; the key on stdout is its only copy`,
+      `the key was created, but ${failures.join('; and ')}; ${keptIn.length > 0 ? `it is on stdout and in ${keptIn.join(' and ')}` : 'the key on stdout is its only copy'}`,
       ExitCode.failure,
       { hint: save ? 'store it with `crawl auth login --with-key` (the key on standard input)' : 'keep the printed key somewhere safe now' },
     );
   }
   return ExitCode.ok;
+}
+
+function rawLine(raw: string): string {
+  return raw.endsWith('\n') ? raw : raw + '\n';
 }
 
 function describe(error: unknown): string {

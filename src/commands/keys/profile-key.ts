@@ -9,7 +9,20 @@ import { parseBaseUrl } from '../../http/url.js';
  * then reads the file back: a key reported as stored must really be there.
  * `withBaseUrl` keeps the base URL the key belongs to, as `crawl auth login` does.
  */
-export async function storeProfileKey(ctx: Context, key: string, options: { withBaseUrl: boolean }): Promise<{ profile: string; path: string }> {
+/** The profile's key is no longer the one a command set out to replace (another crawl changed it). */
+export class ProfileKeyChangedError extends CrawlError {
+  constructor(path: string, profile: string) {
+    super(`the key of profile "${profile}" in ${path} was changed by another crawl process meanwhile`, ExitCode.failure);
+    this.name = 'ProfileKeyChangedError';
+  }
+}
+
+/** `replaces`: store only if the profile still holds this key (checked under the config's lock). */
+export async function storeProfileKey(
+  ctx: Context,
+  key: string,
+  options: { withBaseUrl: boolean; replaces?: string },
+): Promise<{ profile: string; path: string }> {
   const profile = ctx.settings.profile().value;
   const store = ctx.settings.store;
   let baseHref: string | undefined;
@@ -18,6 +31,7 @@ export async function storeProfileKey(ctx: Context, key: string, options: { with
     if (base.source === 'flag' || store.profile(profile)['base-url'] === undefined) baseHref = parseBaseUrl(base.value).href;
   }
   await store.update(profile, (p) => {
+    if (options.replaces !== undefined && p['api-key'] !== options.replaces) throw new ProfileKeyChangedError(store.path, profile);
     p['api-key'] = key;
     if (baseHref !== undefined) p['base-url'] = baseHref;
   });

@@ -5,7 +5,8 @@ export type Step = 'create' | 'verify' | 'store' | 'revoke';
 /** Steps 2-5 of a rotation (step 1, finding the key in use, changes nothing). */
 export const STEP_NUMBER: Record<Step, number> = { create: 2, verify: 3, store: 4, revoke: 5 };
 
-export type Target = { kind: 'config'; path: string; profile: string } | { kind: 'file'; path: string };
+/** For the config, `replaces` is the key being rotated: the new one is stored only over it. */
+export type Target = { kind: 'config'; path: string; profile: string; replaces: string } | { kind: 'file'; path: string };
 
 /** Everything a rotation has done so far: what its report, its JSON and its advice are made of. */
 export interface RotationState {
@@ -16,6 +17,8 @@ export interface RotationState {
   done: Record<Step, boolean>;
   /** The new key could not be stored, so it was handed over on stdout: its only copy. */
   printed: boolean;
+  /** Why stdout could not take the unstored key either (then nobody has it). */
+  unprinted?: string;
 }
 
 export interface Failure {
@@ -26,6 +29,8 @@ export interface Failure {
   outcomeUnknown: boolean;
   /** The service answered 401/403 to the new key. */
   rejected: boolean;
+  /** The profile's key in the config file was changed by someone else during the rotation. */
+  configChanged?: boolean;
   hint: string | undefined;
 }
 
@@ -70,6 +75,9 @@ export function describeFailure(s: RotationState, f: Failure, json: boolean): { 
   else if (f.step === 'create' && f.outcomeUnknown) parts.push(`Nothing else was changed, but a key "${sanitize(s.newName)}" may have been created.`);
   else parts.push('Nothing was changed.');
 
+  if (c && !s.done.store && s.unprinted !== undefined) {
+    parts.push(`The new key could not be printed either (${s.unprinted}): nobody has a copy of it.`);
+  }
   if (c && s.printed) {
     parts.push(json ? 'The new key is in the JSON on stdout (new.key): it is its only copy.' : 'The new key is printed on stdout: it is its only copy.');
   }
@@ -78,6 +86,7 @@ export function describeFailure(s: RotationState, f: Failure, json: boolean): { 
   }
   if (!s.done.revoke) {
     if (f.step === 'revoke' && f.outcomeUnknown) parts.push(`The old key ${oldLabel} may have been revoked.`);
+    else if (f.configChanged) parts.push(`The old key ${oldLabel} was not revoked by this rotation; the config file holds the key another crawl process stored meanwhile, left as it is.`);
     else if (s.target.kind === 'config' && !s.done.store) parts.push(`The old key ${oldLabel} is still active and still stored.`);
     else parts.push(`The old key ${oldLabel} is still active.`);
   }
@@ -97,6 +106,12 @@ function nextSteps(s: RotationState, f: Failure): string | undefined {
   const newRef = sanitize(c.id ?? c.prefix);
   if (f.step === 'verify' && f.rejected) {
     return `the old key still works: revoke the new one with \`crawl keys revoke ${newRef} --yes\`, then run \`crawl keys rotate\` again`;
+  }
+  if (!s.done.store && s.unprinted !== undefined) {
+    return `revoke the new key with \`crawl keys revoke ${newRef} --yes\`, then run \`crawl keys rotate\` again`;
+  }
+  if (!s.done.store && f.configChanged) {
+    return `see which key the profile holds now with \`crawl auth status\`; keep the printed key or revoke it with \`crawl keys revoke ${newRef} --yes\``;
   }
   if (!s.done.store) {
     return s.target.kind === 'config'

@@ -1,5 +1,6 @@
 import { createKey, keyInUse, listKeys, OutcomeUnknownError, revokeKey } from '../../api/keys.js';
 import type { Context } from '../../cli/context.js';
+import { critical } from '../../cli/critical.js';
 import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { HttpStatusError } from '../../http/errors.js';
@@ -7,7 +8,7 @@ import { maskKey } from '../../output/format.js';
 import { sanitize } from '../../output/sanitize.js';
 import { checkNewKeyFile, writeKeyFile } from './key-file.js';
 import { keyLabel } from './label.js';
-import { storeProfileKey } from './profile-key.js';
+import { ProfileKeyChangedError, storeProfileKey } from './profile-key.js';
 import { describeFailure, rotationDocument, where, type RotationState, type Step, type Target } from './rotate-state.js';
 
 /**
@@ -35,7 +36,7 @@ async function prepare(ctx: Context, opts: Record<string, unknown>): Promise<Rot
         'run `crawl keys rotate` without --output-file',
       );
     }
-    target = { kind: 'config', path: ctx.settings.store.path, profile: ctx.settings.profile().value };
+    target = { kind: 'config', path: ctx.settings.store.path, profile: ctx.settings.profile().value, replaces: key.value };
   } else {
     if (outputFile === undefined) {
       throw new UsageError(
@@ -81,7 +82,15 @@ export function rotatedName(oldName: unknown, now: number): string {
   return `${base} (rotated ${new Date(now).toISOString().slice(0, 10)})`;
 }
 
-async function run(ctx: Context, s: RotationState): Promise<number> {
+/**
+ * From the POST until the new key is stored or printed, the key exists nowhere else: a critical
+ * section, so the forced exit after Ctrl-C waits for it (src/cli/critical.ts).
+ */
+function run(ctx: Context, s: RotationState): Promise<number> {
+  return critical(() => steps(ctx, s));
+}
+
+async function steps(ctx: Context, s: RotationState): Promise<number> {
   const style = await ctx.style('stderr');
   const progress = (line: string): void => {
     if (!ctx.globals.json) ctx.io.stderr.write(`${style.green('✓')} ${line}\n`);
@@ -125,7 +134,8 @@ async function run(ctx: Context, s: RotationState): Promise<number> {
 }
 
 async function store(ctx: Context, target: Target, key: string): Promise<void> {
-  if (target.kind === 'config') await storeProfileKey(ctx, key, { withBaseUrl: false });
+  // Only over the key this rotation replaces: a concurrent rotation or login may have stored its own.
+  if (target.kind === 'config') await storeProfileKey(ctx, key, { withBaseUrl: false, replaces: target.replaces });
   else await writeKeyFile(target.path, key);
 }
 
@@ -146,10 +156,10 @@ async function fail(ctx: Context, s: RotationState, step: Step, error: unknown, 
     }
     if (!s.done.store) {
       s.printed = true;
-      if (!ctx.globals.json) ctx.io.stdout.write(c.key + '\n');
+      if (!ctx.globals.json) await handOver(ctx, s, c.key + '\n');
     }
   }
-  if (ctx.globals.json && c) ctx.io.stdout.write(JSON.stringify(rotationDocument(s)) + '\n');
+  if (ctx.globals.json && c) await handOver(ctx, s, JSON.stringify(rotationDocument(s)) + '\n');
 
   const known = isCrawlError(error);
   const reason = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
@@ -161,6 +171,7 @@ async function fail(ctx: Context, s: RotationState, step: Step, error: unknown, 
       interrupted,
       outcomeUnknown: error instanceof OutcomeUnknownError || (interrupted && (step === 'create' || step === 'revoke')),
       rejected: error instanceof HttpStatusError && (error.status === 401 || error.status === 403),
+      configChanged: error instanceof ProfileKeyChangedError,
       hint: known ? error.hint : undefined,
     },
     ctx.globals.json,
@@ -168,4 +179,16 @@ async function fail(ctx: Context, s: RotationState, step: Step, error: unknown, 
   const exitCode = known ? error.exitCode : ExitCode.failure;
   const httpStatus = known ? error.httpStatus : undefined;
   throw new CrawlError(message, exitCode, { ...(hint === undefined ? {} : { hint }), ...(httpStatus === undefined ? {} : { httpStatus }) });
+}
+
+/** Prints the unstored key (or the JSON holding it); if stdout cannot take it, the report says so. */
+async function handOver(ctx: Context, s: RotationState, text: string): Promise<void> {
+  try {
+    await ctx.handOver(text);
+  } catch (error) {
+    if (s.printed) {
+      s.printed = false;
+      s.unprinted = error instanceof Error ? error.message : String(error);
+    }
+  }
 }

@@ -1,0 +1,131 @@
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CrawlError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+
+/** A write holds the lock for milliseconds; this long means the holder is stuck (or stopped). */
+const WAIT_MS = 5_000;
+/** A lock this old was left by a process that died without removing it. */
+const STALE_MS = 10_000;
+const POLL_MS = 20;
+/** Waits shorter than this go unmentioned. */
+const QUIET_MS = 300;
+
+interface Holder {
+  pid: number;
+  host: string;
+  token: string;
+  ageMs: number;
+}
+
+/**
+ * `config.json.lock`, created exclusively (O_EXCL) by the process about to rewrite the config, so
+ * two crawl processes writing at once take turns instead of one silently undoing the other. A lock
+ * left by a process that no longer runs (killed mid-write) is taken over.
+ */
+export class ConfigLock {
+  readonly #path: string;
+  readonly #token: string;
+
+  private constructor(path: string, token: string) {
+    this.#path = path;
+    this.#token = token;
+  }
+
+  static async acquire(configPath: string, notice?: (line: string) => void): Promise<ConfigLock> {
+    const path = `${configPath}.lock`;
+    const token = randomBytes(8).toString('hex');
+    const started = Date.now();
+    let told = false;
+    for (;;) {
+      if (tryCreate(path, token)) return new ConfigLock(path, token);
+      const holder = readHolder(path);
+      if (holder === undefined) continue; // released in between
+      if (isStale(holder)) {
+        removeIfStill(path, holder.token);
+        continue;
+      }
+      const waited = Date.now() - started;
+      if (waited >= WAIT_MS) {
+        throw new CrawlError(`the config file ${configPath} is being written by another crawl process (pid ${holder.pid}); nothing was changed`, ExitCode.failure, {
+          hint: `try again; if no crawl is running, remove ${path}`,
+        });
+      }
+      if (!told && waited >= QUIET_MS) {
+        told = true;
+        notice?.(`waiting for another crawl process (pid ${holder.pid}) to finish writing ${configPath}`);
+      }
+      await sleep(POLL_MS);
+    }
+  }
+
+  /** Removes the lock, unless it was taken over meanwhile (then it is someone else's). */
+  release(): void {
+    removeIfStill(this.#path, this.#token);
+  }
+}
+
+function tryCreate(path: string, token: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), token }) + '\n');
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+function readHolder(path: string): Holder | undefined {
+  let text: string;
+  let ageMs: number;
+  try {
+    ageMs = Date.now() - statSync(path).mtimeMs;
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<Holder>;
+    return {
+      pid: typeof parsed.pid === 'number' ? parsed.pid : 0,
+      host: typeof parsed.host === 'string' ? parsed.host : '',
+      token: typeof parsed.token === 'string' ? parsed.token : text,
+      ageMs,
+    };
+  } catch {
+    // Being written this very moment, or garbage: judged by its age alone.
+    return { pid: 0, host: '', token: text, ageMs };
+  }
+}
+
+function isStale(holder: Holder): boolean {
+  if (holder.ageMs > STALE_MS) return true;
+  // A pid means something only on the machine that wrote it (the folder may be shared).
+  return holder.host === hostname() && holder.pid > 0 && !isRunning(holder.pid);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function removeIfStill(path: string, token: string): void {
+  try {
+    if (readHolder(path)?.token === token) unlinkSync(path);
+  } catch {
+    // Gone already, or not ours to remove.
+  }
+}
