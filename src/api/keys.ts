@@ -17,6 +17,8 @@ export interface ApiKey {
 export interface KeyList {
   keys: ApiKey[];
   raw: string;
+  /** The 2xx status it came with. */
+  status: number;
 }
 
 export async function listKeys(http: HttpClient): Promise<KeyList> {
@@ -25,7 +27,7 @@ export async function listKeys(http: HttpClient): Promise<KeyList> {
   if (!isRecord(body)) throw malformed(what, 'expected a JSON object');
   if (!Array.isArray(body.keys)) throw malformed(what, 'no "keys" array in the body');
   const keys = body.keys.filter(isRecord).filter((k): k is ApiKey => typeof k.id === 'string');
-  return { keys, raw: response.text };
+  return { keys, raw: response.text, status: response.status };
 }
 
 /** The listed key that the given full key belongs to: its keyPrefix begins the key. */

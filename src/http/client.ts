@@ -86,14 +86,17 @@ export class HttpClient {
       try {
         const response = await this.#followRedirects(spec, url);
         if (response.status >= 200 && response.status < 300) return response;
-        failure = statusError(response, label);
+        const statusFailure = statusError(response, label);
+        failure = statusFailure;
         if (!retryable || !RETRY_STATUSES.has(response.status) || attempt >= MAX_ATTEMPTS) throw failure;
-        const retryAfter = parseRetryAfter(response.headers['retry-after'], Date.now());
+        const retryAfter = statusFailure.retryAfterMs;
         if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS) {
           throw new HttpStatusError(
             `${failure.message} (the service asks to retry after ${Math.ceil(retryAfter / 1000)} s)`,
             response.status,
             undefined,
+            undefined,
+            retryAfter,
           );
         }
         delay = retryAfter ?? backoffDelay(attempt);
@@ -196,9 +199,19 @@ export class HttpClient {
         signal,
       });
       status = response.statusCode;
-      const text = await readBody(response.body, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, method, url);
+      const max = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      // A body announced as too large is refused before a byte of it is read.
+      if (Number(headerValue(response.headers['content-length'])) > max) {
+        response.body.destroy();
+        throw tooLarge(max, method, url);
+      }
+      let text = await readBody(response.body, max, method, url);
       const ms = Math.round(performance.now() - started);
       this.#trace(`${status} in ${ms} ms, ${Buffer.byteLength(text)} bytes`);
+      // A server (or a proxy) that echoes the request's Authorization header back, in an error or
+      // in a job's errorMessage, would put the key on the terminal or into --json output. The key
+      // it was sent is never data the user asked for: it is redacted before anything reads the body.
+      if (withKey && this.#options.apiKey && this.#options.apiKey.length >= 8) text = text.split(this.#options.apiKey).join('[redacted]');
       return { status, url, headers: response.headers, text };
     } catch (error) {
       if (interrupt?.aborted) throw interrupt.reason;
@@ -245,10 +258,7 @@ async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, 
     size += chunk.length;
     if (size > max) {
       body.destroy?.();
-      throw new CrawlError(
-        `response to ${method} ${url.pathname} is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`,
-        ExitCode.failure,
-      );
+      throw tooLarge(max, method, url);
     }
     chunks.push(chunk);
   }
@@ -256,21 +266,31 @@ async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, 
   return new TextDecoder('utf-8').decode(Buffer.concat(chunks, size));
 }
 
+function tooLarge(max: number, method: Method, url: URL): CrawlError {
+  return new CrawlError(`response to ${method} ${url.pathname} is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`, ExitCode.failure);
+}
+
 function statusError(response: HttpResponse, label: string): HttpStatusError {
   const contentType = headerValue(response.headers['content-type']);
   const message = serverMessage(response.text, contentType);
   const text = `${label} failed: HTTP ${response.status}${message ? `: ${message}` : ''}`;
-  return new HttpStatusError(text, response.status, message, hintForStatus(response.status));
+  const retryAfter = parseRetryAfter(response.headers['retry-after'], Date.now());
+  return new HttpStatusError(text, response.status, message, hintForStatus(response.status), retryAfter);
 }
 
 export function parseJsonBody(response: HttpResponse, method: Method): unknown {
   try {
     return JSON.parse(response.text);
   } catch {
+    // A web page where the API should be: the base URL most likely names a web site, not the service.
+    const page = /html/i.test(headerValue(response.headers['content-type']) ?? '') || /^\s*<(!doctype|html|head|body)/i.test(response.text);
     throw new CrawlError(
-      `malformed response to ${method} ${response.url.pathname}: the body is not valid JSON (HTTP ${response.status})`,
+      `malformed response to ${method} ${response.url.pathname}: the body is not valid JSON${page ? ' but an HTML page' : ''} (HTTP ${response.status})`,
       ExitCode.failure,
-      { httpStatus: response.status },
+      {
+        httpStatus: response.status,
+        ...(page ? { hint: `a web site or a proxy answered: is ${response.url.origin} the crawl service's API? (--base-url, CRAWL_BASE_URL)` } : {}),
+      },
     );
   }
 }

@@ -5,12 +5,18 @@ import { ExitCode } from '../exit-codes.js';
 export class HttpStatusError extends CrawlError {
   readonly status: number;
   readonly serverMessage: string | undefined;
+  /**
+   * How long the service asked to wait (Retry-After), in ms, when it said: callers that retry on
+   * their own (job watch) wait at least that long, as the HTTP layer's retries do.
+   */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, status: number, serverMessage: string | undefined, hint?: string) {
+  constructor(message: string, status: number, serverMessage: string | undefined, hint?: string, retryAfterMs?: number) {
     super(message, exitCodeForStatus(status), { httpStatus: status, ...(hint === undefined ? {} : { hint }) });
     this.name = 'HttpStatusError';
     this.status = status;
     this.serverMessage = serverMessage;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

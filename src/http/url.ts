@@ -68,7 +68,13 @@ export function sameOrigin(a: URL, b: URL): boolean {
   return a.origin === b.origin;
 }
 
-/** A URL as shown in messages and traces: no query values that could carry secrets, no fragment. */
+/**
+ * A URL as shown in messages and traces: origin, path and query, no fragment. The query is kept on
+ * purpose: it is our own `limit` or a cursor from the service's `next` link, and tells which batch
+ * failed. Nothing secret can be in it: the key travels only in the Authorization header, the base
+ * URL may not carry a query or credentials (parseBaseUrl), and `origin` drops any user:password
+ * that a redirect's Location may hold.
+ */
 export function displayUrl(url: URL): string {
   return `${url.origin}${url.pathname}${url.search}`;
 }

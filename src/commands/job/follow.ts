@@ -35,19 +35,21 @@ export async function followJob(ctx: Context, http: HttpClient, id: string, opti
   let lastSeen: string | undefined;
   let lastJob: Job | undefined;
   let failures = 0;
+  let lastFailure: CrawlError | undefined;
   try {
     for (;;) {
       let response: JobResponse | undefined;
       try {
         // The watch has its own backoff, and says so: the HTTP layer's silent retries stay off.
-        response = await withinDeadline(ctx, deadline, getJob(http, id, { retry: false }), () => stillRunning(lastJob));
+        response = await withinDeadline(ctx, deadline, getJob(http, id, { retry: false }), () => stillRunning(lastJob, lastFailure));
         failures = 0;
       } catch (error) {
         if (!isTransient(error)) throw error;
         failures++;
-        const wait = Math.min(MAX_FAILURE_BACKOFF_MS, Math.max(options.intervalMs, backoffDelay(failures + 2)));
-        display.warn(`${(error as CrawlError).message}; retrying in ${formatSeconds(wait)}`);
-        await sleepUntil(ctx, http, deadline, wait, () => stillRunning(lastJob));
+        lastFailure = error as CrawlError;
+        const wait = failureWait(error, failures, options.intervalMs);
+        display.warn(`${lastFailure.message}; retrying in ${formatSeconds(wait)}`);
+        await sleepUntil(ctx, http, deadline, wait, () => stillRunning(lastJob, lastFailure));
         continue;
       }
       const { job, raw } = response;
@@ -67,10 +69,21 @@ export async function followJob(ctx: Context, http: HttpClient, id: string, opti
   }
 }
 
-/** What the last answer said, for the --max-wait message. */
-function stillRunning(job: Job | undefined): CrawlError {
+/**
+ * The wait after a transient failure: the watch's own backoff (never shorter than --interval),
+ * or longer if the service said how long with Retry-After, up to 30 s (a longer ask is not
+ * waited out whole: the next poll just gets another 429 and its own Retry-After).
+ */
+export function failureWait(error: unknown, failures: number, intervalMs: number): number {
+  const own = Math.min(MAX_FAILURE_BACKOFF_MS, Math.max(intervalMs, backoffDelay(failures + 2)));
+  const asked = error instanceof HttpStatusError ? error.retryAfterMs : undefined;
+  return asked === undefined ? own : Math.max(own, Math.min(MAX_FAILURE_BACKOFF_MS, asked));
+}
+
+/** What the last answer said, for the --max-wait message; when none came, why. */
+function stillRunning(job: Job | undefined, lastFailure?: CrawlError): CrawlError {
   const state = job === undefined
-    ? 'no answer from the service yet'
+    ? `no answer from the service yet${lastFailure ? ` (the last attempt: ${lastFailure.message})` : ''}`
     : `the job is still ${sanitize(job.status)}, ${formatProgress(job.pagesFinished, job.pagesTotal)}`;
   return new CrawlError(`gave up waiting: ${state}`, ExitCode.waitElapsed, {
     hint: 'raise --max-wait, or run the command again later',

@@ -1,0 +1,207 @@
+// What the fault batteries share: every command that talks to the service, the one request of
+// each that a fault is aimed at, a fresh identity per case (its own key, victim key, running job
+// and folder, so cases run concurrently on one sandbox), and the contract every outcome must keep.
+import { join } from 'node:path';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { runCli, tempDir, type RunResult } from './cli.js';
+
+/** A run, and when it ended (Date.now()), to measure from the first request a server saw. */
+export type Run = RunResult & { endedAt: number };
+
+/** For faults that time out: short enough that four timed-out attempts still end in a few seconds. */
+export const TIMEOUT_S = 0.5;
+/**
+ * For every other fault: never reached, so a case does not depend on how fast a loaded machine
+ * gets a request out (with 0.5 s, a starved process could time out before the fault shows).
+ */
+export const SAFE_TIMEOUT_S = 5;
+/**
+ * `job watch` keeps polling through transient failures: this bounds it (exit 7). Long enough for a
+ * first answer on a loaded machine, so a 401 or a malformed body still ends the watch by itself.
+ */
+export const MAX_WAIT_S = 3;
+/** The HTTP layer's attempts for a GET (src/http/retry.ts MAX_ATTEMPTS); POST and DELETE get one. */
+export const GET_ATTEMPTS = 4;
+/** The most the HTTP layer's backoff can add over four attempts: 250 + 500 + 1000 ms. */
+export const MAX_BACKOFF_MS = 1750;
+/**
+ * Added to every bound: a bound, not a benchmark. Bounds are measured from the first request the
+ * server saw to the end of the process, so how long a loaded machine takes to start Node is not
+ * in them; what they catch is a wait that --timeout and the retry policy do not bound.
+ */
+export const SLACK_MS = 3000;
+/** Where no server saw a request (connection refused), the bound covers the process start too. */
+export const START_SLACK_MS = 7000;
+
+export interface Identity {
+  sandbox: Sandbox;
+  /** The key in use (CRAWL_API_KEY, or stdin for `auth login --with-key`). */
+  key: string;
+  /** A second active key, for `keys revoke`. */
+  victimId: string;
+  /** A running job of this case alone (watch, cancel). */
+  jobId: string;
+  dir: string;
+  cleanup(): void;
+}
+
+let serial = 0;
+
+export function identity(sandbox: Sandbox): Identity {
+  const n = ++serial;
+  const { key } = sandbox.addKey(`battery-${n}`);
+  const victim = sandbox.addKey(`victim-${n}`);
+  const jobId = `run-${n}`;
+  sandbox.addJob({ id: jobId, status: 'running', pagesTotal: 10, pagesFinished: 3 });
+  const { dir, cleanup } = tempDir('crawl-battery-');
+  return { sandbox, key, victimId: victim.id, jobId, dir, cleanup };
+}
+
+export type Method = 'GET' | 'POST' | 'DELETE';
+
+export interface Command {
+  name: string;
+  argv(id: Identity): string[];
+  /** The request a fault is aimed at; the others reach the sandbox. */
+  method: Method;
+  path(id: Identity): RegExp;
+  /** Polls the job: transient failures (network, 429, 5xx) keep it going until --max-wait (exit 7). */
+  polls?: boolean;
+  /** Reads the key from stdin instead of CRAWL_API_KEY. */
+  keyOnStdin?: boolean;
+  /** Sends a GET before the target request (so a dead server fails that one first). */
+  listsFirst?: boolean;
+}
+
+const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export const COMMANDS: Command[] = [
+  { name: 'job status', argv: () => ['job', 'status', 'demo-small'], method: 'GET', path: () => /^\/api\/crawl\/demo-small$/ },
+  {
+    name: 'job watch',
+    argv: (id) => ['job', 'watch', id.jobId, '--interval', '0.2', '--max-wait', String(MAX_WAIT_S)],
+    method: 'GET',
+    path: (id) => new RegExp(`^/api/crawl/${esc(id.jobId)}$`),
+    polls: true,
+  },
+  { name: 'job pages', argv: () => ['job', 'pages', 'demo-large'], method: 'GET', path: () => /^\/api\/crawl\/demo-large\/pages/ },
+  { name: 'job cancel', argv: (id) => ['job', 'cancel', id.jobId], method: 'DELETE', path: (id) => new RegExp(`^/api/crawl/${esc(id.jobId)}$`) },
+  { name: 'keys create', argv: () => ['keys', 'create', 'battery'], method: 'POST', path: () => /^\/api\/keys$/ },
+  { name: 'keys list', argv: () => ['keys', 'list'], method: 'GET', path: () => /^\/api\/keys$/ },
+  {
+    name: 'keys revoke',
+    argv: (id) => ['keys', 'revoke', id.victimId, '--yes'],
+    method: 'DELETE',
+    path: () => /^\/api\/keys\/./,
+    listsFirst: true,
+  },
+  {
+    name: 'keys rotate',
+    argv: (id) => ['keys', 'rotate', '--yes', '--output-file', join(id.dir, 'new.key')],
+    method: 'POST',
+    path: () => /^\/api\/keys$/,
+    listsFirst: true,
+  },
+  { name: 'auth login', argv: () => ['auth', 'login', '--with-key'], method: 'GET', path: () => /^\/api\/keys$/, keyOnStdin: true },
+  { name: 'auth status', argv: () => ['auth', 'status'], method: 'GET', path: () => /^\/api\/keys$/ },
+];
+
+export function command(name: string): Command {
+  const found = COMMANDS.find((c) => c.name === name);
+  if (!found) throw new Error(`no command ${name} in the battery`);
+  return found;
+}
+
+/** Runs one command of the table as a user would, against `baseUrl`, with this case's identity. */
+export async function runCommand(cmd: Command, id: Identity, baseUrl: string, options: { extra?: string[]; timeoutS?: number } = {}): Promise<Run> {
+  const argv = [...cmd.argv(id), '--timeout', String(options.timeoutS ?? SAFE_TIMEOUT_S), ...(options.extra ?? [])];
+  const env: Record<string, string | undefined> = {
+    CRAWL_BASE_URL: baseUrl,
+    CRAWL_API_KEY: cmd.keyOnStdin ? undefined : id.key,
+    CRAWL_CONFIG_DIR: join(id.dir, 'cfg'),
+  };
+  const r = await runCli(argv, { env, ...(cmd.keyOnStdin ? { input: id.key + '\n' } : {}), timeoutMs: 30_000 });
+  return { ...r, endedAt: Date.now() };
+}
+
+export interface Outcome {
+  code: number;
+  /** --json: the error is one JSON line on stderr, and stdout JSON. */
+  json?: boolean;
+  /** stdout is NDJSON (job pages), whatever the mode. */
+  ndjson?: boolean;
+  /** Expected in the error message (the first stderr line). */
+  message?: RegExp;
+  /** The command reports on stdout and says nothing on stderr (auth status for a rejected key). */
+  quiet?: boolean;
+  /** Upper bound of the run, in ms (plus SLACK_MS), from `from`. */
+  withinMs: number;
+  /** When the server saw the first request; without it the bound counts from the process start. */
+  from: number | undefined;
+}
+
+function checkBound(expect: import('vitest').ExpectStatic, r: Run, want: { withinMs: number; from: number | undefined }, context: string): void {
+  const elapsed = want.from === undefined ? r.ms : r.endedAt - want.from;
+  const bound = want.withinMs + SLACK_MS + (want.from === undefined ? START_SLACK_MS : 0);
+  expect(elapsed, `ended ${elapsed} ms after ${want.from === undefined ? 'starting' : 'its first request'}\n${context}`).toBeLessThan(bound);
+}
+
+/**
+ * The contract of a failure, whatever the fault: the documented exit code, one `crawl: ` line on
+ * stderr (plus at most one `hint:` line; a watch may warn before it), no stack trace, stdout empty
+ * or one JSON document a line, no full key anywhere, and an end within the bound.
+ */
+export function checkOutcome(expect: import('vitest').ExpectStatic, r: Run, want: Outcome, secrets: readonly string[]): void {
+  const context = `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+  expect(r.timedOut, context).toBe(false);
+  expect(r.code, context).toBe(want.code);
+  for (const text of [r.stdout, r.stderr]) {
+    expect(text, context).not.toContain('    at ');
+    for (const secret of secrets) expect(text.includes(secret), `a full key was printed\n${context}`).toBe(false);
+  }
+  checkBound(expect, r, want, context);
+
+  if (want.json || want.ndjson) {
+    for (const line of r.stdout.split('\n').filter((l) => l !== '')) expect(() => JSON.parse(line), context).not.toThrow();
+  }
+  if (want.quiet) {
+    expect(r.stderr, context).toBe('');
+    return;
+  }
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  // A watch warns on each transient failure and reports progress before it gives up.
+  const own = lines.filter((l) => !/^crawl: warning: /.test(l) && !/^\[\d+:\d\d\] /.test(l));
+  if (want.json) {
+    expect(own.length, context).toBe(1);
+    const parsed = JSON.parse(own[0] ?? '') as { error: { message: string; exitCode: number; httpStatus: number | null } };
+    expect(parsed.error.exitCode, context).toBe(want.code);
+    expect(parsed.error.message, context).toMatch(want.message ?? /./);
+    return;
+  }
+  expect(own.length, context).toBeGreaterThanOrEqual(1);
+  expect(own.length, context).toBeLessThanOrEqual(2);
+  expect(own[0], context).toMatch(/^crawl: \S/);
+  if (want.message) expect(own[0], context).toMatch(want.message);
+  if (own[1] !== undefined) expect(own[1], context).toMatch(/^hint: \S/);
+}
+
+/** A run that must not fail (or fails with a job's own code): bounded, no stack, no key, clean machine output. */
+export function checkClean(
+  expect: import('vitest').ExpectStatic,
+  r: Run,
+  want: { code: number; json?: boolean; withinMs: number; from: number | undefined; verbose?: boolean },
+  secrets: readonly string[],
+): void {
+  const context = `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+  expect(r.timedOut, context).toBe(false);
+  expect(r.code, context).toBe(want.code);
+  checkBound(expect, r, want, context);
+  for (const text of [r.stdout, r.stderr]) {
+    // --verbose may show a stack trace; nothing else may.
+    if (!want.verbose) expect(text, context).not.toContain('    at ');
+    for (const secret of secrets) expect(text.includes(secret), `a full key was printed\n${context}`).toBe(false);
+  }
+  if (want.json) {
+    for (const line of r.stdout.split('\n').filter((l) => l !== '')) expect(() => JSON.parse(line), context).not.toThrow();
+  }
+}
