@@ -1,11 +1,19 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
-
-const code = await main(process.argv.slice(2));
-// Exit once stdout has drained, so piped output is never cut short and no idle keep-alive
-// socket or timer holds the process open.
-if (process.stdout.writableLength > 0) {
-  process.stdout.once('drain', () => process.exit(code));
+// The entry point. `--version` alone is answered here, before anything else is loaded: it is
+// what scripts call most often to check the tool is there. Everything else goes to the bundled
+// CLI (dist/bundle, built by `npm run build`), which loads each command's code only when it runs.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  const { readFileSync } = await import('node:fs');
+  process.stdout.write(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
 } else {
-  process.exit(code);
+  const { main } = await import('../dist/bundle/main.js');
+  const code = await main(args);
+  // Exit once stdout has drained, so piped output is never cut short and no idle keep-alive
+  // socket or timer holds the process open.
+  if (process.stdout.writableLength > 0) {
+    process.stdout.once('drain', () => process.exit(code));
+  } else {
+    process.exit(code);
+  }
 }

@@ -1,4 +1,10 @@
 import { readFileSync } from 'node:fs';
 
-// dist/version.js sits one level below package.json, as src/version.ts does.
-export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+// Set by the bundler at build time (see package.json "build"), so the bundled CLI reads no file
+// for it; the unbundled modules (tests, sandbox, demo) read package.json one level above dist/.
+declare const __CRAWL_VERSION__: string | undefined;
+
+export const VERSION: string =
+  typeof __CRAWL_VERSION__ === 'string'
+    ? __CRAWL_VERSION__
+    : (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

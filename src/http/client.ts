@@ -5,7 +5,7 @@ import { maskKey } from '../output/format.js';
 import { serverMessage } from './error-body.js';
 import { HttpStatusError, NetworkError, describeNetworkFailure, hintForStatus } from './errors.js';
 import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
-import { loadUndici } from './undici.js';
+import { loadUndici, type UndiciParts } from './undici.js';
 import { buildUrl, checkTransport, displayUrl, sameOrigin } from './url.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -171,7 +171,7 @@ export class HttpClient {
 
   /** One exchange: connect, send, read the whole body within the deadline and the size cap. */
   async #send(method: Method, url: URL, body: unknown): Promise<HttpResponse> {
-    const { request } = loadUndici();
+    const undici = await loadUndici();
     const interrupt = this.#options.interrupt;
     if (interrupt?.aborted) throw interrupt.reason;
     const deadline = AbortSignal.timeout(this.#options.timeoutMs);
@@ -190,7 +190,7 @@ export class HttpClient {
     const started = performance.now();
     let status = 0;
     try {
-      const response = await request.call(this.#getDispatcher(), {
+      const response = await undici.request.call(this.#getDispatcher(undici), {
         origin: url.origin,
         path: url.pathname + url.search,
         method,
@@ -231,9 +231,8 @@ export class HttpClient {
     }
   }
 
-  #getDispatcher(): Dispatcher {
+  #getDispatcher(undici: UndiciParts): Dispatcher {
     if (!this.#dispatcher) {
-      const undici = loadUndici();
       const timeout = this.#options.timeoutMs;
       // EnvHttpProxyAgent is a plain keep-alive Agent unless HTTP(S)_PROXY is set, and honours NO_PROXY.
       this.#dispatcher = new undici.EnvHttpProxyAgent({
