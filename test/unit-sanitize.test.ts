@@ -4,7 +4,7 @@ import { sanitize, sanitizeMultiline } from '../src/output/sanitize.js';
 
 // Any character a terminal could act on: C0, DEL, C1, and bidi overrides that reorder text.
 // eslint-disable-next-line no-control-regex
-const DANGEROUS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const DANGEROUS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 // Text dense in the characters that matter: controls, C1 and the bidi block, plus ordinary letters.
 const risky = fc.string({ unit: fc.integer({ min: 0, max: 0x206f }).map((c) => String.fromCharCode(c)), maxLength: 200 });
 
@@ -15,6 +15,7 @@ describe('sanitize', () => {
     expect(sanitize('x\u009b2Jy')).toBe('x2Jy');
     expect(sanitize('a\tb\nc\r\nd')).toBe('abcd');
     expect(sanitize('evil\u202egnp.exe')).toBe('evilgnp.exe');
+    expect(sanitize('a\u061cb\u2067c\u2069')).toBe('abc');
   });
 
   it('keeps ordinary Unicode text as it is', () => {
@@ -38,6 +39,24 @@ describe('sanitize', () => {
     );
   });
 
+  it('never lets one through from any value: every code point (astral, lone surrogates), numbers, objects', () => {
+    const anyValue = fc.oneof(fc.string({ unit: 'binary' }), fc.anything({ maxDepth: 2, withNullPrototype: true }), risky);
+    fc.assert(
+      fc.property(anyValue, (value) => {
+        expect(sanitize(value)).not.toMatch(DANGEROUS);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('removes only those characters: the rest of the text is kept, in order', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(sanitize(text)).toBe([...text].filter((c) => !DANGEROUS.test(c)).join(''));
+      }),
+    );
+  });
+
   it('is idempotent', () => {
     fc.assert(
       fc.property(risky, (text) => {
@@ -50,5 +69,13 @@ describe('sanitize', () => {
 describe('sanitizeMultiline', () => {
   it('keeps line breaks and cleans each line', () => {
     expect(sanitizeMultiline('one\u001b[1m\r\ntwo\u0007\nthree')).toBe('one[1m\ntwo\nthree');
+  });
+
+  it('lets no control character through but the line feeds', () => {
+    fc.assert(
+      fc.property(fc.oneof(risky, fc.string({ unit: 'binary' })), (text) => {
+        expect(sanitizeMultiline(text).replace(/\n/g, '')).not.toMatch(DANGEROUS);
+      }),
+    );
   });
 });

@@ -18,7 +18,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
   const header = Array.isArray(value) ? value[0] : value;
   if (header === undefined) return undefined;
   const text = header.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // Hundreds of digits are still "a very long time", not Infinity: the wait must stay a number.
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.min(Number.MAX_SAFE_INTEGER, Math.round(Number(text) * 1000));
   // Date.parse also takes "-1" or "7" as years; an HTTP date always names its month.
   const date = /[a-z]/i.test(text) ? Date.parse(text) : NaN;
   if (Number.isNaN(date)) return undefined;
