@@ -1,16 +1,14 @@
 // Benchmark of `crawl job pages` on the sandbox's million-page job, side by side with a minimal
 // node:http client doing the same work (same endpoint, same page size, same NDJSON to /dev/null).
 // Targets: crawl's peak RSS at most 120 MB, its throughput at least 0.8 times the minimal
-// client's. Exit 1 when one is missed. Run: `node dist/bench/pages-bench.js [--rounds n]`.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, closeSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// client's. Run by `npm run bench` (src/bench/index.ts).
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PAGE_SIZE } from '../api/pages.js';
+import { BIN, benchEnv, fmt, median, type SandboxProcess } from './common.js';
 
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const BIN = join(ROOT, 'bin', 'crawl.js');
 const JOB = 'demo-huge';
 const EXPECTED_RECORDS = 1_000_000;
 const MAX_RSS_MB = 120;
@@ -61,112 +59,56 @@ interface Measure {
   rssKiB: number;
 }
 
-interface Sandbox {
-  child: ChildProcess;
-  url: string;
-  key: string;
+export interface PagesResult {
+  rounds: number;
+  crawlMs: number;
+  baseMs: number;
+  crawlRssMB: number;
+  baseRssMB: number;
+  ratio: number;
+  records: number;
+  countOk: boolean;
+  maxRssMB: number;
+  minRatio: number;
 }
 
-async function main(argv: string[]): Promise<number> {
-  const rounds = parseRounds(argv);
-  const work = mkdtempSync(join(tmpdir(), 'crawl-bench-'));
+export async function benchPages(sandbox: SandboxProcess, work: string, rounds: number, log: (line: string) => void): Promise<PagesResult> {
   const preload = join(work, 'rss.mjs');
-  const minimal = join(work, 'minimal.mjs');
+  const minimal = join(work, 'minimal-pages.mjs');
   writeFileSync(preload, RSS_PRELOAD);
   writeFileSync(minimal, MINIMAL_CLIENT);
-  const sandbox = await startSandbox();
-  try {
-    const env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      CRAWL_BASE_URL: sandbox.url,
-      CRAWL_API_KEY: sandbox.key,
-      CRAWL_CONFIG_DIR: join(work, 'config'),
-      NO_COLOR: '1',
-    };
-    const crawlArgs = [BIN, 'job', 'pages', JOB];
-    const minimalArgs = [minimal, JOB, String(PAGE_SIZE)];
+  const env = benchEnv({ CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'config') });
+  const crawlArgs = [BIN, 'job', 'pages', JOB];
+  const minimalArgs = [minimal, JOB, String(PAGE_SIZE)];
 
-    // Untimed first: checks the output, and warms the sandbox up for both contenders alike.
-    process.stdout.write(`Checking the output of crawl job pages ${JOB} ...\n`);
-    const check = await countLines(crawlArgs, env);
-    const countOk = check.lines === EXPECTED_RECORDS && check.first === 1 && check.last === EXPECTED_RECORDS;
-    process.stdout.write(
-      `  ${fmt(check.lines)} lines, first page ${check.first ?? '?'}, last page ${check.last ?? '?'}: ${countOk ? 'ok' : 'WRONG'}\n`,
-    );
+  // Untimed first: checks the output, and warms the sandbox up for both contenders alike.
+  log(`pages: checking the output of crawl job pages ${JOB} ...`);
+  const check = await countLines(crawlArgs, env);
+  const countOk = check.lines === EXPECTED_RECORDS && check.first === 1 && check.last === EXPECTED_RECORDS;
+  log(`  ${fmt(check.lines)} lines, first page ${check.first ?? '?'}, last page ${check.last ?? '?'}: ${countOk ? 'ok' : 'WRONG'}`);
 
-    const crawl: Measure[] = [];
-    const base: Measure[] = [];
-    for (let round = 1; round <= rounds; round++) {
-      process.stdout.write(`Round ${round} of ${rounds} ...\n`);
-      // Interleaved, so a noisy neighbour slows both rather than one.
-      crawl.push(await measure(crawlArgs, env, preload));
-      base.push(await measure(minimalArgs, env, preload));
-    }
-
-    const crawlMs = median(crawl.map((m) => m.ms));
-    const baseMs = median(base.map((m) => m.ms));
-    const crawlRss = Math.max(...crawl.map((m) => m.rssKiB)) / 1024;
-    const baseRss = Math.max(...base.map((m) => m.rssKiB)) / 1024;
-    const ratio = baseMs / crawlMs;
-    const rssOk = crawlRss <= MAX_RSS_MB;
-    const ratioOk = ratio >= MIN_RATIO;
-
-    process.stdout.write(
-      [
-        '',
-        `${fmt(EXPECTED_RECORDS)} records of ${JOB} to /dev/null, page size ${PAGE_SIZE}, median wall time of ${rounds} round(s), highest peak RSS`,
-        row('', 'wall', 'records/s', 'peak RSS'),
-        row('crawl job pages', secs(crawlMs), fmt(Math.round(EXPECTED_RECORDS / (crawlMs / 1000))), `${crawlRss.toFixed(1)} MB`),
-        row('minimal node:http', secs(baseMs), fmt(Math.round(EXPECTED_RECORDS / (baseMs / 1000))), `${baseRss.toFixed(1)} MB`),
-        '',
-        `throughput ratio crawl/minimal: ${ratio.toFixed(2)} (target >= ${MIN_RATIO}) ${ratioOk ? 'ok' : 'MISSED'}`,
-        `peak RSS of crawl: ${crawlRss.toFixed(1)} MB (target <= ${MAX_RSS_MB} MB) ${rssOk ? 'ok' : 'MISSED'}`,
-        `record count: ${fmt(check.lines)} (expected ${fmt(EXPECTED_RECORDS)}) ${countOk ? 'ok' : 'MISSED'}`,
-        '',
-      ].join('\n'),
-    );
-    return rssOk && ratioOk && countOk ? 0 : 1;
-  } finally {
-    sandbox.child.kill('SIGTERM');
-    rmSync(work, { recursive: true, force: true });
+  const crawl: Measure[] = [];
+  const base: Measure[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    log(`pages: round ${round} of ${rounds} ...`);
+    // Interleaved, so a noisy neighbour slows both rather than one.
+    crawl.push(await measure(crawlArgs, env, preload));
+    base.push(await measure(minimalArgs, env, preload));
   }
-}
-
-function parseRounds(argv: string[]): number {
-  const i = argv.indexOf('--rounds');
-  if (i < 0) return 3;
-  const n = Number(argv[i + 1]);
-  if (!Number.isInteger(n) || n < 1 || n > 20) throw new Error('--rounds takes a whole number from 1 to 20');
-  return n;
-}
-
-/** `crawl sandbox --port 0` in its own process; its first two stdout lines give the URL and key. */
-function startSandbox(): Promise<Sandbox> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolvePromise, reject) => {
-    let text = '';
-    const timer = setTimeout(() => fail(new Error('the sandbox did not start within 15 s')), 15_000);
-    const fail = (error: Error): void => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(error);
-    };
-    child.on('error', fail);
-    child.on('exit', (code) => fail(new Error(`the sandbox exited early (code ${code})`)));
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      const url = /^Sandbox listening on (\S+)$/m.exec(text)?.[1];
-      const key = /^Bootstrap key: (\S+)$/m.exec(text)?.[1];
-      if (url && key) {
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        child.stdout.removeAllListeners('data');
-        child.stdout.resume();
-        resolvePromise({ child, url, key });
-      }
-    });
-  });
+  const crawlMs = median(crawl.map((m) => m.ms));
+  const baseMs = median(base.map((m) => m.ms));
+  return {
+    rounds,
+    crawlMs,
+    baseMs,
+    crawlRssMB: Math.max(...crawl.map((m) => m.rssKiB)) / 1024,
+    baseRssMB: Math.max(...base.map((m) => m.rssKiB)) / 1024,
+    ratio: baseMs / crawlMs,
+    records: check.lines,
+    countOk,
+    maxRssMB: MAX_RSS_MB,
+    minRatio: MIN_RATIO,
+  };
 }
 
 /** Runs one contender with stdout on /dev/null; wall time from spawn to exit, peak RSS from the preload. */
@@ -226,30 +168,3 @@ function pageNumber(line: string | undefined): number | undefined {
     return undefined;
   }
 }
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
-
-function row(...cells: string[]): string {
-  const widths = [20, 10, 12, 10];
-  return cells.map((c, i) => c.padEnd(widths[i] ?? 10)).join(' ').trimEnd();
-}
-
-function secs(ms: number): string {
-  return `${(ms / 1000).toFixed(2)} s`;
-}
-
-function fmt(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`pages-bench: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);

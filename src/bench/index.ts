@@ -1,0 +1,104 @@
+// `npm run bench`: every speed and memory target of crawl, measured side by side with the floor
+// Node itself sets, in one run against one sandbox process. Prints a table; exits 1 if a target
+// is missed. Options: --runs N (start-up pairs, default 20), --rounds N (pages, default 3),
+// --only startup|pages.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandboxProcess } from './common.js';
+import { benchPages } from './pages-bench.js';
+import { benchStartup } from './startup-bench.js';
+
+interface Row {
+  pair: string;
+  a: string;
+  b: string;
+  aValue: string;
+  bValue: string;
+  result: string;
+  target: string;
+  ok: boolean;
+}
+
+function option(argv: string[], name: string, fallback: number, max: number): number {
+  const i = argv.indexOf(name);
+  if (i < 0) return fallback;
+  const n = Number(argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`${name} takes a whole number from 1 to ${max}`);
+  return n;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const runs = option(argv, '--runs', 20, 200);
+  const rounds = option(argv, '--rounds', 3, 20);
+  const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+  const log = (line: string): void => void process.stderr.write(line + '\n');
+  const work = mkdtempSync(join(tmpdir(), 'crawl-bench-'));
+  const sandbox = await startSandboxProcess();
+  const rows: Row[] = [];
+  try {
+    if (only !== 'pages') {
+      for (const r of await benchStartup(sandbox, work, runs, log)) {
+        rows.push({
+          pair: r.pair,
+          a: r.a,
+          b: r.b,
+          aValue: `${r.aMs.toFixed(0)} ms`,
+          bValue: `${r.bMs.toFixed(0)} ms`,
+          result: `${r.ratio.toFixed(2)}x`,
+          target: `<= ${r.target}`,
+          ok: r.ratio <= r.target,
+        });
+      }
+    }
+    if (only !== 'startup') {
+      const p = await benchPages(sandbox, work, rounds, log);
+      const a = 'crawl job pages demo-huge (1,000,000)';
+      const b = 'minimal node:http paginator';
+      rows.push({
+        pair: 'pages throughput',
+        a,
+        b,
+        aValue: `${(p.crawlMs / 1000).toFixed(2)} s`,
+        bValue: `${(p.baseMs / 1000).toFixed(2)} s`,
+        result: `${p.ratio.toFixed(2)}`,
+        target: `>= ${p.minRatio}`,
+        ok: p.ratio >= p.minRatio && p.countOk,
+      });
+      rows.push({
+        pair: 'pages peak RSS',
+        a,
+        b,
+        aValue: `${p.crawlRssMB.toFixed(1)} MB`,
+        bValue: `${p.baseRssMB.toFixed(1)} MB`,
+        result: `${p.crawlRssMB.toFixed(1)} MB`,
+        target: `<= ${p.maxRssMB} MB`,
+        ok: p.crawlRssMB <= p.maxRssMB,
+      });
+      if (!p.countOk) log(`pages: WRONG record count ${p.records}`);
+    }
+  } finally {
+    sandbox.child.kill('SIGTERM');
+    rmSync(work, { recursive: true, force: true });
+  }
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const lines = [
+    '',
+    `Node ${process.version}, ${cpus().length} cores (${cpu}); start-up pairs: median of ${runs} alternating runs each; pages: median of ${rounds} rounds`,
+    '',
+    '| pair | A | B | A | B | result | target | |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.pair} | \`${r.a}\` | ${r.b} | ${r.aValue} | ${r.bValue} | ${r.result} | ${r.target} | ${r.ok ? 'ok' : 'MISSED'} |`),
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+  return rows.every((r) => r.ok) ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
