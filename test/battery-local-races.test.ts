@@ -1,0 +1,141 @@
+// Two crawl processes writing one config file at once: `config set` against `config set`, and
+// `keys rotate` against `keys rotate`. The file is always whole JSON holding one of the results;
+// no change is silently undone; and no key the service accepts is lost (every key a race created
+// is in the config or was printed by the process that made it). Also the write lock's own faults.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir, waitFor } from './helpers/cli.js';
+import { activeKeys, configProfile, fullKeysIn } from './helpers/keys.js';
+import { deadPid, holdConfigLock } from './helpers/local-faults.js';
+import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
+
+let fx: SandboxFixture;
+let tmp: { dir: string; cleanup: () => void };
+let n = 0;
+beforeAll(async () => {
+  fx = await sandboxFixture({ seed: false });
+  tmp = tempDir('crawl-local-races-');
+});
+afterAll(async () => {
+  tmp.cleanup();
+  await fx.close();
+});
+
+function freshFolder(doc: unknown = { profiles: {} }): { dir: string; file: string } {
+  const dir = join(tmp.dir, `cfg-${++n}`);
+  mkdirSync(dir, { mode: 0o700 });
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify(doc), { mode: 0o600 });
+  return { dir, file };
+}
+
+describe('config set against config set', () => {
+  // Four folders race at once, five rounds each: twenty races, in the time of five.
+  it.concurrent.for([1, 2, 3, 4])('the same setting, five rounds (lane %i): always whole JSON holding one of the two values, nothing left behind', async (lane, { expect }) => {
+    const { dir, file } = freshFolder({ profiles: { default: { 'base-url': 'https://start.example/' } } });
+    const env = { CRAWL_CONFIG_DIR: dir };
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = await Promise.all([
+        runCli(['config', 'set', 'base-url', `https://a${lane}-${round}.example`], { env }),
+        runCli(['config', 'set', 'base-url', `https://b${lane}-${round}.example`], { env }),
+      ]);
+      expect([a.code, b.code, a.stderr.startsWith('Set '), b.stderr.startsWith('Set ')]).toEqual([0, 0, true, true]);
+      const value = JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url'];
+      expect([`https://a${lane}-${round}.example/`, `https://b${lane}-${round}.example/`]).toContain(value);
+      // No temp file or lock left in the folder.
+      expect(readdirSync(dir)).toEqual(['config.json']);
+    }
+  });
+
+  it.concurrent('different profiles at once: neither change is lost', async ({ expect }) => {
+    const { dir, file } = freshFolder();
+    const env = { CRAWL_CONFIG_DIR: dir };
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(
+        ['a', 'b', 'c'].map((p) => runCli(['config', 'set', 'base-url', `https://${p}${round}.example`, '--profile', `${p}${round}`], { env })),
+      );
+    }
+    const profiles = JSON.parse(readFileSync(file, 'utf8')).profiles as Record<string, unknown>;
+    expect(Object.keys(profiles)).toHaveLength(9);
+    expect(profiles.b2).toEqual({ 'base-url': 'https://b2.example/' });
+  });
+});
+
+describe('keys rotate against keys rotate', () => {
+  it.concurrent.for([1, 2, 3])('no key the service accepts is lost, and the config holds one that works (race %i)', async (race, { expect }) => {
+    const old = fx.sandbox.addKey(`raced-${race}`);
+    const profile = configProfile(fx.sandbox, old.key);
+    try {
+      const env = { ...fx.env, ...profile.env };
+      const results = await Promise.all([runCli(['keys', 'rotate', '--yes'], { env }), runCli(['keys', 'rotate', '--yes'], { env })]);
+      const stored = JSON.parse(readFileSync(profile.file, 'utf8')).profiles.default['api-key'] as string;
+      const printed = results.map((r) => r.stdout.trim()).filter((s) => s !== '');
+      // The keys this race created (named after the old one) that the service still accepts.
+      const fresh = (await activeKeys(fx.sandbox, fx.sandbox.key)).filter((k) => k.name.startsWith(`raced-${race} (rotated `));
+      for (const key of fresh) {
+        const holders = [stored, ...printed].filter((k) => k.startsWith(key.keyPrefix));
+        expect(holders, `key ${key.id} (${key.keyPrefix}) is nowhere`).toHaveLength(1);
+      }
+      // The config holds a key the service accepts.
+      const listed = await activeKeys(fx.sandbox, fx.sandbox.key);
+      expect(listed.some((k) => stored.startsWith(k.keyPrefix))).toBe(true);
+      for (const r of results) {
+        expect(r.timedOut).toBe(false);
+        expect(fullKeysIn(r.stderr)).toEqual([]);
+        // A loser says what happened in one report.
+        if (r.code !== 0) expect(r.stderr).toMatch(/^crawl: /m);
+      }
+    } finally {
+      profile.cleanup();
+    }
+  });
+});
+
+describe('the write lock', () => {
+  it.concurrent('left by a process that died mid-write: taken over at once', async ({ expect }) => {
+    const { dir, file } = freshFolder();
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'dead' }));
+    const r = await runCli(['config', 'set', 'base-url', 'https://after-crash.example'], { env: { CRAWL_CONFIG_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('waiting');
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url']).toBe('https://after-crash.example/');
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+
+  it.concurrent('held by a live process: the writer says it waits, then writes once it is free', async ({ expect }) => {
+    const { dir, file } = freshFolder();
+    const release = holdConfigLock(file);
+    try {
+      const r = await runCli(['config', 'set', 'base-url', 'https://patient.example'], {
+        env: { CRAWL_CONFIG_DIR: dir },
+        onSpawn: (_child, out) => void waitFor(() => out.stderr().includes('waiting for another crawl process'), 10_000, 'the notice').then(release),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`^crawl: waiting for another crawl process \\(pid ${process.pid}\\) to finish writing ${file}\\n`));
+      expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url']).toBe('https://patient.example/');
+    } finally {
+      release();
+    }
+  });
+
+  it.concurrent('never released by a live process: exit 1 in bounded time, naming the lock; nothing changed', async ({ expect }) => {
+    const { dir, file } = freshFolder({ profiles: { default: { 'base-url': 'https://kept.example/' } } });
+    const before = readFileSync(file);
+    const release = holdConfigLock(file);
+    try {
+      const r = await runCli(['config', 'set', 'base-url', 'https://never.example'], { env: { CRAWL_CONFIG_DIR: dir } });
+      expect(r.code).toBe(1);
+      expect(r.ms).toBeLessThan(9000);
+      expect(r.stderr.split('\n').slice(-3)).toEqual([
+        `crawl: the config file ${file} is being written by another crawl process (pid ${process.pid}); nothing was changed`,
+        `hint: try again; if no crawl is running, remove ${file}.lock`,
+        '',
+      ]);
+      expect(readFileSync(file).equals(before)).toBe(true);
+    } finally {
+      release();
+    }
+  });
+});
