@@ -163,6 +163,9 @@ export function checkOutcome(expect: import('vitest').ExpectStatic, r: Run, want
 
   if (want.json || want.ndjson) {
     for (const line of r.stdout.split('\n').filter((l) => l !== '')) expect(() => JSON.parse(line), context).not.toThrow();
+  } else if (!want.quiet) {
+    // A failure puts nothing on stdout that a script could take for data.
+    expect(r.stdout, context).toBe('');
   }
   if (want.quiet) {
     expect(r.stderr, context).toBe('');
