@@ -177,6 +177,25 @@ describe('stdout on a full disk', () => {
   });
 });
 
+describe('stderr that cannot take the messages', () => {
+  // Nothing can be said any more, but the outcome and its exit code stand (not a crash with exit 1).
+  const cases: Array<[string, string, number]> = [
+    ['job status of a missing job 2> /dev/full: exit 3', 'crawl job status no-such-job 2> /dev/full', 3],
+    ['job watch of an errored job 2> /dev/full: exit 10', 'crawl job watch demo-errored > /dev/null 2> /dev/full', 10],
+    ['job watch of an errored job 2>&1 | true: exit 10', 'crawl job watch demo-errored 2>&1 > /dev/null | true', 10],
+  ];
+  it.concurrent.for(cases)('%s', async ([, line, code], { expect }) => {
+    const r = await runShell(line, fx.env);
+    expect(r.code).toBe(code);
+  });
+
+  it.concurrent('keys create 2> /dev/full: the key still comes out on stdout (exit 0)', async ({ expect }) => {
+    const r = await runShell('crawl keys create no-stderr 2> /dev/full', fx.env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(KEY_LINE);
+  });
+});
+
 describe('stdout closed early (`| head -1`)', () => {
   // pipefail: the status is the CLI's own. `head -1` leaves after the first line; for output that
   // fits a pipe's buffer, `true` (gone before the CLI writes) makes the reader's exit certain.

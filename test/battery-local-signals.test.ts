@@ -4,7 +4,7 @@
 // (job watch's plain and ^C cases are in foundation-job-watch, keys rotate's Ctrl-C at the check
 // in keys-rotate-interrupt, login's ^C at the prompt in foundation-settings.)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, ROOT, runCli, tempDir, waitFor } from './helpers/cli.js';
@@ -92,6 +92,38 @@ describe('job pages --output, slowed down, interrupted midway', () => {
     const r = await runCli(['job', 'pages', id], { env: fx.env, onSpawn: signalWhen('SIGINT', (out) => out.stdout().length > 0) });
     expect(r.code).toBe(130);
     expect(everyLineJson(r.stdout).length).toBeGreaterThan(0);
+  });
+});
+
+describe('job pages to a reader that is slow to read', () => {
+  it('SIGTERM while stdout is backed up: past the 2 s forced exit, stdout still ends with a whole line (exit 143)', async () => {
+    // (A URL whose records do not happen to end exactly at the pipe's 64 KiB.)
+    fx.sandbox.addJob({ id: 'slow-reader', url: 'https://reader.example.net/', status: 'completed', pagesTotal: 5000 });
+    const go = join(tmp.dir, 'reader-may-read');
+    const out = join(tmp.dir, 'slow-reader.ndjson');
+    // A real pipe (64 KiB) whose reader waits for a go: the first batch (~140 KB) cannot all get in.
+    const script = `(crawl job pages slow-reader; echo "crawl-exit=$?" >&2) | { while [ ! -e '${go}' ]; do sleep 0.02; done; cat > '${out}'; }`;
+    let signalled = 0;
+    const shell = spawn('bash', ['-c', `set -o pipefail; crawl() { '${process.execPath}' '${BIN}' "$@"; }\n${script}`], {
+      env: cleanEnv(fx.env),
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    shell.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const closed = new Promise((resolve) => shell.on('close', resolve));
+    const written = (pid: number): number => Number(/wchar: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
+    let pid: number | undefined;
+    await waitFor(() => (pid ??= cliPid(shell.pid ?? 0)) !== undefined && written(pid) >= 65_536, 10_000, 'a full pipe');
+    process.kill(pid as number, 'SIGTERM');
+    signalled = Date.now();
+    await waitFor(() => Date.now() - signalled > 2500, 5000, 'the forced exit time');
+    writeFileSync(go, '');
+    await closed;
+    expect(stderr).toBe('crawl-exit=143\n');
+    const records = everyLineJson(readFileSync(out, 'utf8'));
+    expect(records.length).toBeGreaterThan(400);
+    expect(pageNumbers(records)).toEqual(Array.from({ length: records.length }, (_, i) => i + 1));
   });
 });
 

@@ -17,12 +17,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const wantsJson = argv.includes('--json');
   const onSignal = (signal: NodeJS.Signals): void => {
     const code = signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
-    // A second Ctrl-C: leave now (once a key or the config is safe).
-    if (interrupter.signal.aborted) return exitWhenSafe(code, 0);
+    // A second Ctrl-C: leave now (once a key or the config is safe; a slow reader is not waited for).
+    if (interrupter.signal.aborted) return exitWhenSafe(code, 0, false);
     state.ctx?.runCleanups();
     interrupter.abort(new InterruptedError(code));
     // Whatever the command is doing, the process ends promptly.
-    exitWhenSafe(code, FORCED_EXIT_MS);
+    exitWhenSafe(code, FORCED_EXIT_MS, true);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -47,6 +47,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     );
   };
   process.stdout.on('error', onStdoutError);
+  // stderr on a full disk or a closed pipe: nothing can be said there any more, but the command's
+  // own outcome (and exit code) stands; an unhandled 'error' would turn it into a crash with exit 1.
+  process.stderr.on('error', () => undefined);
 
   const program = buildProgram({ env, interrupt: interrupter.signal, state });
   try {
@@ -84,15 +87,21 @@ const HARD_LIMIT_MS = 10_000;
 
 /**
  * Exits with `code` after `delayMs`, but never inside a critical section (a key between the
- * service and its only copy, the config half-replaced): then it waits for the section to close,
- * gives the command a moment to say where things stand, and exits (by HARD_LIMIT_MS at the latest).
+ * service and its only copy, the config half-replaced): then it waits for the section to close and
+ * gives the command a moment to say where things stand. Nor, unless told to hurry, with half a
+ * line on stdout (a slow reader): what was handed to stdout is flushed first. By HARD_LIMIT_MS it
+ * exits regardless.
  */
-function exitWhenSafe(code: number, delayMs: number): void {
+function exitWhenSafe(code: number, delayMs: number, flushStdout: boolean): void {
   const hardLimit = setTimeout(() => process.exit(code), HARD_LIMIT_MS);
   hardLimit.unref();
   const attempt = (): void => {
-    if (!criticalOpen()) process.exit(code);
-    void noCriticalOpen().then(() => setTimeout(() => process.exit(code), GRACE_MS).unref());
+    if (criticalOpen()) return void noCriticalOpen().then(() => setTimeout(attempt, GRACE_MS).unref());
+    const stdout = process.stdout;
+    if (flushStdout && stdout.writableLength > 0 && !stdout.destroyed && !stdout.writableEnded) {
+      return void flushed(stdout).then(attempt);
+    }
+    process.exit(code);
   };
   if (delayMs === 0) attempt();
   else setTimeout(attempt, delayMs).unref();
