@@ -3,6 +3,7 @@
 // and folder, so cases run concurrently on one sandbox), and the contract every outcome must keep.
 import { join } from 'node:path';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { startHostile, type Hostile, type Rule } from './hostile-server.js';
 import { runCli, tempDir, type RunResult } from './cli.js';
 
 /** A run, and when it ended (Date.now()), to measure from the first request a server saw. */
@@ -206,5 +207,26 @@ export function checkClean(
   }
   if (want.json) {
     for (const line of r.stdout.split('\n').filter((l) => l !== '')) expect(() => JSON.parse(line), context).not.toThrow();
+  }
+}
+
+/** A job response as the service documents it, with `fields` of the job and `top` fields changed. */
+export function job(fields: Record<string, unknown> = {}, top: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    success: true,
+    job: { id: 'demo-small', url: 'https://example.com/', status: 'completed', pagesTotal: 2, pagesFinished: 2, creditsUsed: 2, createdAt: '2026-01-01T00:00:00Z', ...fields },
+    pages: [],
+    ...top,
+  });
+}
+
+/** A hostile proxy in front of the case's sandbox for the length of `run`; then the case is cleaned up. */
+export async function withHostile<T>(id: Identity, rules: Rule[], run: (url: string, hostile: Hostile) => Promise<T>): Promise<T> {
+  const hostile = await startHostile({ upstream: id.sandbox.url, rules });
+  try {
+    return await run(hostile.url, hostile);
+  } finally {
+    await hostile.close();
+    id.cleanup();
   }
 }

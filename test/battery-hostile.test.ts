@@ -1,0 +1,158 @@
+// Other ways a server can lead the client astray: the Authorization header echoed back (in an
+// error, with --verbose, and in a 200's job or records), redirect loops, redirects and `next` links
+// to another origin, bodies past the 64 MiB cap, and a watch told by Retry-After how long to wait.
+import type { IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, describe, it, vi } from 'vitest';
+import { checkClean, checkOutcome, command, COMMANDS, identity, job, MAX_WAIT_S, runCommand, SAFE_TIMEOUT_S, SLACK_MS, withHostile } from './helpers/battery.js';
+import { ndjson } from './helpers/cli.js';
+import { startHostile, type Body, type Fault } from './helpers/hostile-server.js';
+import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
+
+vi.setConfig({ maxConcurrency: 10 });
+
+let fx: SandboxFixture;
+beforeAll(async () => {
+  fx = await sandboxFixture();
+});
+afterAll(() => fx.close());
+
+const bearer = (req: IncomingMessage): string => String(req.headers.authorization ?? '');
+
+/** No case here retries for long: a watch's --max-wait is the longest any of them may take. */
+const BOUND_MS = MAX_WAIT_S * 1000;
+
+describe.concurrent('a server that echoes the Authorization header', () => {
+  // Rejected keys with the header in the error body, every command, with the --verbose trace.
+  it.for(COMMANDS.map((c) => [c.name, c] as const))('%s --verbose: a 401 that echoes it', async ([, cmd], { expect }) => {
+    const id = identity(fx.sandbox);
+    const fault: Fault = { kind: 'respond', status: 401, body: (req) => JSON.stringify({ error: `bad key ${bearer(req)}`, got: req.headers }) };
+    await withHostile(id, [{ method: cmd.method, path: cmd.path(id), fault }], async (url, hostile) => {
+      const r = await runCommand(cmd, id, url, { extra: ['--verbose'] });
+      checkClean(expect, r, { code: 4, verbose: true, withinMs: BOUND_MS, from: hostile.seen[0]?.at }, [id.key]);
+      // The echo did reach the client: it was redacted, not lost.
+      if (cmd.name !== 'auth status' && cmd.name !== 'auth login') expect(r.stderr).toContain('bad key Bearer [redacted]');
+    });
+  });
+
+  // A job whose errorMessage (or a page record) carries the header, as people and scripts see it.
+  const echoed = (status: string) => (req: IncomingMessage): string => job({ status, errorMessage: `proxy saw ${bearer(req)}` });
+  const cases: Array<[string, string[], Body, number]> = [
+    ['job status', [], echoed('errored'), 0],
+    ['job status', ['--json'], echoed('errored'), 0],
+    ['job watch', ['--json'], echoed('errored'), 10],
+    ['job watch', [], echoed('errored'), 10],
+    ['job cancel', ['--json'], echoed('cancelled_by_user'), 0],
+    ['job pages', [], (req) => JSON.stringify({ pages: [{ url: 'a', headers: { authorization: bearer(req) } }], next: null }), 0],
+  ];
+  it.for(cases.map(([name, extra, body, code]) => [`${name} ${extra.join(' ')}`.trim(), name, extra, body, code] as const))(
+    '%s: a 200 that echoes it',
+    async ([, name, extra, body, code], { expect }) => {
+      const cmd = command(name);
+      const id = identity(fx.sandbox);
+      await withHostile(id, [{ method: cmd.method, path: cmd.path(id), fault: { kind: 'respond', status: 200, body } }], async (url, hostile) => {
+        const r = await runCommand(cmd, id, url, { extra });
+        checkClean(expect, r, { code, json: extra.includes('--json') || name === 'job pages', withinMs: BOUND_MS, from: hostile.seen[0]?.at }, [id.key]);
+        expect(r.stdout + r.stderr).toContain('[redacted]');
+      });
+    },
+  );
+});
+
+describe.concurrent('redirects and links', () => {
+  it('a redirect loop ends after 5 hops, exit 1', async ({ expect }) => {
+    const cmd = command('job status');
+    const id = identity(fx.sandbox);
+    await withHostile(id, [{ path: /^\/api\/crawl\//, fault: { kind: 'redirect', location: (req) => req.url ?? '/' } }], async (url, hostile) => {
+      const r = await runCommand(cmd, id, url);
+      checkOutcome(expect, r, { code: 1, message: /too many redirects/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      expect(hostile.count('GET', /^\/api\/crawl\/demo-small$/)).toBe(6);
+    });
+  });
+
+  it('a redirect to another origin is followed without the key', async ({ expect }) => {
+    const cmd = command('job status');
+    const id = identity(fx.sandbox);
+    const elsewhere = await startHostile({ rules: [{ fault: { kind: 'respond', status: 200, body: job({ id: 'moved' }) } }] });
+    try {
+      const fault: Fault = { kind: 'redirect', status: 307, location: `${elsewhere.url}/api/crawl/demo-small` };
+      await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault }], async (url, hostile) => {
+        const r = await runCommand(cmd, id, url);
+        checkClean(expect, r, { code: 0, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+        expect(r.stdout).toMatch(/^id\tmoved$/m);
+        expect(elsewhere.seen).toHaveLength(1);
+        expect(elsewhere.seen[0]?.headers.authorization).toBeUndefined();
+      });
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('a redirect in answer to a POST is not followed, and the POST is sent once', async ({ expect }) => {
+    const cmd = command('keys create');
+    const id = identity(fx.sandbox);
+    await withHostile(id, [{ method: 'POST', path: /^\/api\/keys$/, fault: { kind: 'redirect', status: 307, location: '/api/keys2' } }], async (url, hostile) => {
+      const r = await runCommand(cmd, id, url);
+      checkOutcome(expect, r, { code: 1, message: /unexpected redirect \(HTTP 307\).*not followed/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      expect(hostile.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /api/keys']);
+    });
+  });
+
+  it('a next page link to another origin is refused, after writing the records before it', async ({ expect }) => {
+    const cmd = command('job pages');
+    const id = identity(fx.sandbox);
+    const elsewhere = await startHostile({ rules: [{ fault: { kind: 'respond', status: 200, body: '{"pages":[],"next":null}' } }] });
+    try {
+      const body = JSON.stringify({ pages: [{ url: 'a' }, { url: 'b' }], next: `${elsewhere.url}/api/crawl/demo-large/pages?cursor=2` });
+      await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'respond', status: 200, body } }], async (url, hostile) => {
+        const r = await runCommand(cmd, id, url);
+        const from = hostile.seen[0]?.at;
+        checkOutcome(expect, r, { code: 1, ndjson: true, message: /refusing to follow the next page link to another origin.*wrote 2 records/, withinMs: 0, from }, [id.key]);
+        expect(ndjson(r.stdout)).toEqual([{ url: 'a' }, { url: 'b' }]);
+        expect(elsewhere.seen).toHaveLength(0);
+      });
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});
+
+describe.concurrent('bodies larger than any real one (the 64 MiB cap)', () => {
+  it('65 MiB streamed without a length: refused once the cap is passed, exit 1, not retried', async ({ expect }) => {
+    const cmd = command('job status');
+    const id = identity(fx.sandbox);
+    await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'flood', bytes: 65 * 1024 * 1024 } }], async (url, hostile) => {
+      const r = await runCommand(cmd, id, url);
+      // Bounded by the one attempt's --timeout: on an idle machine it takes under a second.
+      checkOutcome(expect, r, { code: 1, message: /larger than 64 MiB; refusing to read it/, withinMs: SAFE_TIMEOUT_S * 1000, from: hostile.seen[0]?.at }, [id.key]);
+      expect(hostile.count('GET', cmd.path(id))).toBe(1);
+    });
+  });
+
+  it('a Content-Length past the cap: refused before reading, exit 1', async ({ expect }) => {
+    const cmd = command('job pages');
+    const id = identity(fx.sandbox);
+    const fault: Fault = { kind: 'respond', status: 200, headers: { 'content-length': String(200 * 1024 * 1024) }, body: '{"pages":[' };
+    await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault }], async (url, hostile) => {
+      // A --timeout longer than the bound: waiting for the 200 MiB it was promised would fail the bound.
+      const r = await runCommand(cmd, id, url, { timeoutS: 4 * SLACK_MS / 1000 });
+      checkOutcome(expect, r, { code: 1, message: /larger than 64 MiB; refusing to read it/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+    });
+  });
+});
+
+describe.concurrent('job watch and Retry-After', () => {
+  it('waits at least as long as a 429 asks before polling again', async ({ expect }) => {
+    const cmd = command('job watch');
+    const id = identity(fx.sandbox);
+    fx.sandbox.addJob({ id: id.jobId, status: 'completed', pagesTotal: 3 });
+    const fault: Fault = { kind: 'respond', status: 429, headers: { 'retry-after': '2' }, body: '{"error":"slow down"}' };
+    await withHostile(id, [{ method: 'GET', path: cmd.path(id), times: 1, fault }], async (url, hostile) => {
+      const r = await runCommand({ ...cmd, argv: (i) => ['job', 'watch', i.jobId, '--interval', '0.1'] }, id, url);
+      checkClean(expect, r, { code: 0, withinMs: 2000, from: hostile.seen[0]?.at }, [id.key]);
+      expect(r.stderr).toMatch(/crawl: warning: .*HTTP 429: slow down; retrying in 2 s/);
+      const polls = hostile.seen.filter((s) => cmd.path(id).test(s.url));
+      expect(polls.length).toBe(2);
+      expect((polls[1]?.at ?? 0) - (polls[0]?.at ?? 0)).toBeGreaterThanOrEqual(1950);
+    });
+  });
+});
