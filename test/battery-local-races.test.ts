@@ -2,7 +2,7 @@
 // `keys rotate` against `keys rotate`. The file is always whole JSON holding one of the results;
 // no change is silently undone; and no key the service accepts is lost (every key a race created
 // is in the config or was printed by the process that made it). Also the write lock's own faults.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +101,16 @@ describe('the write lock', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('waiting');
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url']).toBe('https://after-crash.example/');
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+
+  it.concurrent('left empty by a process killed as it created it: taken over once it is clearly abandoned', async ({ expect }) => {
+    const { dir, file } = freshFolder();
+    writeFileSync(`${file}.lock`, '');
+    const past = new Date(Date.now() - 5000);
+    utimesSync(`${file}.lock`, past, past);
+    const r = await runCli(['config', 'set', 'base-url', 'https://after-kill.example'], { env: { CRAWL_CONFIG_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
 

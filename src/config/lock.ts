@@ -10,6 +10,7 @@ const WAIT_MS = 5_000;
 /** A lock this old was left by a process that died without removing it. */
 const STALE_MS = 10_000;
 const POLL_MS = 20;
+const UNREADABLE_STALE_MS = 1_000;
 /** Waits shorter than this go unmentioned. */
 const QUIET_MS = 300;
 
@@ -109,6 +110,9 @@ function readHolder(path: string): Holder | undefined {
 
 function isStale(holder: Holder): boolean {
   if (holder.ageMs > STALE_MS) return true;
+  // A live writer fills the lock in the same instant it creates it: an empty or garbled one that
+  // has stayed so was left by a process killed in between.
+  if (holder.pid === 0) return holder.ageMs > UNREADABLE_STALE_MS;
   // A pid means something only on the machine that wrote it (the folder may be shared).
   return holder.host === hostname() && holder.pid > 0 && !isRunning(holder.pid);
 }
