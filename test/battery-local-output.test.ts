@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from '
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
-import { calls, fullKeysIn, keyStatus } from './helpers/keys.js';
+import { activeKeys, calls, fullKeysIn, keyStatus } from './helpers/keys.js';
 import { everyLineJson, runCliAsUser, runShell, unprivileged } from './helpers/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 
@@ -67,6 +67,38 @@ describe('job pages --output to a file that cannot take it all', () => {
     expect(r.stderr).toBe(`crawl: cannot write to ${file}: permission denied (EACCES)\n`);
     expect(readFileSync(file, 'utf8')).toBe('earlier export\n');
     expect(fx.sandbox.requests.some((q) => q.url.startsWith('/api/crawl/not-mine'))).toBe(false);
+  });
+});
+
+describe('keys create --output-file / keys rotate --output-file to places known bad beforehand', () => {
+  // Refused before the key exists: nothing to lose, nothing created at the service.
+  const places = (): Array<[string, string, RegExp]> => {
+    const blocker = join(tmp.dir, `key-blocker-${++n}`);
+    writeFileSync(blocker, 'keep\n');
+    return [
+      ['a missing folder', join(tmp.dir, 'no-such-folder', 'ci.key'), /^crawl: cannot create .*ci\.key: the folder .*no-such-folder does not exist\n$/],
+      ['a path below a regular file', join(blocker, 'ci.key'), /^crawl: cannot use .*ci\.key for --output-file: a part of the path is not a folder\n$/],
+      ['a folder', tmp.dir, /^crawl: .* already exists; --output-file only creates a new file\n/],
+      ['/dev/full', '/dev/full', /^crawl: \/dev\/full already exists; --output-file only creates a new file\n/],
+    ];
+  };
+  it.concurrent('keys create and keys rotate: exit 2, no request that makes or revokes a key, the old key kept', async ({ expect }) => {
+    const old = fx.sandbox.addKey('kept-by-refusal');
+    for (const [, path, message] of places()) {
+      const [create, rotate] = await Promise.all([
+        runCli(['keys', 'create', 'refused', '--output-file', path], { env: fx.env }),
+        runCli(['keys', 'rotate', '--yes', '--output-file', path], { env: { ...fx.env, CRAWL_API_KEY: old.key } }),
+      ]);
+      for (const r of [create, rotate]) {
+        expect(r.code).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(message);
+      }
+    }
+    // (Other tests here make keys at the same time: these are told apart by their names.)
+    const made = (await activeKeys(fx.sandbox, fx.sandbox.key)).filter((k) => k.name === 'refused' || k.name.startsWith('kept-by-refusal ('));
+    expect(made).toEqual([]);
+    expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
   });
 });
 
