@@ -225,9 +225,9 @@ export class HttpClient {
           'raise the limit with --timeout <seconds> if the service is slow',
         );
       }
-      const { reason, sent } = describeNetworkFailure(error);
+      const { reason, sent, hint } = describeNetworkFailure(error);
       this.#trace(`failed after ${ms} ms: ${reason}`);
-      throw new NetworkError(`${reason}: ${method} ${displayUrl(url)}`, sent || status !== 0);
+      throw new NetworkError(`${reason}: ${method} ${displayUrl(url)}`, sent || status !== 0, hint);
     }
   }
 

@@ -54,8 +54,27 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-/** Describes a low-level failure in words, and whether the request may have reached the server. */
-export function describeNetworkFailure(error: unknown): { reason: string; sent: boolean; code: string | undefined } {
+/** undici's words when HTTPS_PROXY / HTTP_PROXY answers CONNECT with anything but 200. */
+const TUNNEL_REFUSED = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/;
+
+/**
+ * Describes a low-level failure in words, whether the request may have reached the server, and
+ * what to do when that is known.
+ */
+export function describeNetworkFailure(error: unknown): { reason: string; sent: boolean; code: string | undefined; hint?: string } {
+  const tunnel = findMessage(error, TUNNEL_REFUSED);
+  if (tunnel) {
+    // The proxy turned the tunnel down: nothing reached the service.
+    const status = Number(tunnel[1]);
+    return {
+      reason: `the proxy refused to connect to the service (HTTP ${status}${status === 407 ? ': proxy authentication required' : ''})`,
+      sent: false,
+      code: errorCode(error),
+      hint: status === 407
+        ? 'give the proxy\'s credentials in its URL (HTTPS_PROXY=http://user:password@proxy:port), or bypass it with NO_PROXY'
+        : 'check HTTPS_PROXY / HTTP_PROXY, or bypass the proxy for this host with NO_PROXY',
+    };
+  }
   const code = errorCode(error);
   const sent = code === undefined || !(NOT_SENT_CODES.has(code) || isTlsCode(code));
   let reason: string;
@@ -103,6 +122,16 @@ function errorCode(error: unknown): string | undefined {
       return typeof innerCode === 'string' ? innerCode : code;
     }
     current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function findMessage(error: unknown, pattern: RegExp): RegExpExecArray | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const found = pattern.exec(current.message);
+    if (found) return found;
+    current = current.cause;
   }
   return undefined;
 }

@@ -114,12 +114,18 @@ export function command(name: string): Command {
 }
 
 /** Runs one command of the table as a user would, against `baseUrl`, with this case's identity. */
-export async function runCommand(cmd: Command, id: Identity, baseUrl: string, options: { extra?: string[]; timeoutS?: number } = {}): Promise<Run> {
+export async function runCommand(
+  cmd: Command,
+  id: Identity,
+  baseUrl: string,
+  options: { extra?: string[]; timeoutS?: number; env?: Record<string, string> } = {},
+): Promise<Run> {
   const argv = [...cmd.argv(id), '--timeout', String(options.timeoutS ?? SAFE_TIMEOUT_S), ...(options.extra ?? [])];
   const env: Record<string, string | undefined> = {
     CRAWL_BASE_URL: baseUrl,
     CRAWL_API_KEY: cmd.keyOnStdin ? undefined : id.key,
     CRAWL_CONFIG_DIR: join(id.dir, 'cfg'),
+    ...options.env,
   };
   const r = await runCli(argv, { env, ...(cmd.keyOnStdin ? { input: id.key + '\n' } : {}), timeoutMs: 30_000 });
   return { ...r, endedAt: Date.now() };

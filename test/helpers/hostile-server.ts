@@ -228,3 +228,54 @@ export async function refusedUrl(): Promise<string> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
 }
+
+export interface HostileProxy {
+  /** For HTTPS_PROXY / HTTP_PROXY. */
+  url: string;
+  /** Every CONNECT (and any absolute-form request) it received, with its headers. */
+  seen: Array<{ method: string; target: string; headers: IncomingHttpHeaders; at: number }>;
+  /** Requests sent into accepted tunnels (undici may open a spare tunnel that carries none). */
+  tunnelled(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A forward proxy that misbehaves: answers CONNECT with `status` (407 asks for credentials),
+ * or accepts the tunnel and then relays nothing (`hang`).
+ */
+export async function startHostileProxy(behaviour: { status: number } | 'hang'): Promise<HostileProxy> {
+  const seen: HostileProxy['seen'] = [];
+  const sockets = new Set<Socket>();
+  let tunnelled = 0;
+  const server = createServer((req, res) => {
+    seen.push({ method: req.method ?? '', target: req.url ?? '', headers: req.headers, at: Date.now() });
+    const status = behaviour === 'hang' ? 502 : behaviour.status;
+    res.writeHead(status, { 'proxy-authenticate': 'Basic realm="corp"', 'content-length': 0 }).end();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    seen.push({ method: 'CONNECT', target: req.url ?? '', headers: req.headers, at: Date.now() });
+    socket.on('error', () => undefined);
+    if (behaviour === 'hang') {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      socket.once('data', () => tunnelled++);
+      return;
+    }
+    const reason = behaviour.status === 407 ? 'Proxy Authentication Required' : 'Refused';
+    socket.end(`HTTP/1.1 ${behaviour.status} ${reason}\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    tunnelled: () => tunnelled,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
