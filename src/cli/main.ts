@@ -8,8 +8,8 @@ import { buildProgram, type ProgramState } from "./program.js";
 import { reportError } from './report.js';
 
 /**
- * Runs the CLI for argv (without node and script) and resolves with the exit code. Nothing here
- * calls process.exit: bin/crawl.js does, after stdout has drained.
+ * Runs the CLI for argv (without node and script) and resolves with the exit code; bin/crawl.js
+ * exits with it once stdout has drained. Only a signal or a broken stdout ends the process here.
  */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const interrupter = new AbortController();
