@@ -17,9 +17,15 @@ afterAll(() => fx.close());
 /** `prefix`, three bytes that are not UTF-8, then `suffix`. */
 const notUtf8 = (prefix: string, suffix: string): Buffer => Buffer.concat([Buffer.from(prefix), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(suffix)]);
 
+/** JSON nested `depth` deep around `inner`: thousands deep overflows a recursive walk's stack. */
+const deep = (depth: number, inner = '"x"'): string => '{"error":'.repeat(depth) + inner + '}'.repeat(depth);
+const DEEP = 20_000;
+
 interface ShapeRow {
   cmd: string;
   name: string;
+  /** Default 200. */
+  status?: number;
   body: Body;
   code: number;
   /** For failures: the error line. */
@@ -100,6 +106,23 @@ const SHAPES: ShapeRow[] = [
     code: 0,
     shows: /^crk_NEWNEWNEWNEWNEWNEWNEW1\n$/,
   },
+  // Nested thousands deep: every walk over it (messages, display, NDJSON) must not overflow.
+  { cmd: 'job status', name: 'an error body nested 20000 deep', status: 500, body: deep(DEEP), code: 1, message: /HTTP 500$/ },
+  { cmd: 'job status', name: 'a field nested 20000 deep', body: job({ url: 'DEEP' }).replace('"DEEP"', deep(DEEP)), code: 0, shows: /^url\t\(too deeply nested to show\)$/m },
+  {
+    cmd: 'keys list',
+    name: 'a key name nested 20000 deep',
+    body: `{"success":true,"keys":[{"id":"k1","name":${deep(DEEP)},"keyPrefix":"crk_x"}]}`,
+    code: 0,
+    shows: /^k1\t\(too deeply nested to show\)\tcrk_x\t/m,
+  },
+  {
+    cmd: 'job pages',
+    name: 'a record nested 20000 deep',
+    body: `{"pages":[{"url":"a"},${deep(DEEP)}],"next":null}`,
+    code: 1,
+    message: /nested too deeply to write as JSON.*wrote 1 record /,
+  },
   // An HTML page with 200 at the API's path: the base URL names a web site, not the service.
   { cmd: 'auth login', name: 'a web page instead of the API', body: '<!doctype html><html><body>Welcome</body></html>', code: 1, message: /malformed response .*not valid JSON but an HTML page/ },
   { cmd: 'auth status', name: 'a web page instead of the API', body: '<!doctype html><html><body>Welcome</body></html>', code: 1, message: /malformed response .*not valid JSON but an HTML page/ },
@@ -112,7 +135,7 @@ describe.concurrent('200 with a body of the wrong shape', () => {
   it.for(SHAPES.map((row) => [row.cmd, row.name, row] as const))('%s: %s', async ([name, , row], { expect }) => {
     const cmd = command(name);
     const id = identity(fx.sandbox);
-    const fault: Fault = { kind: 'respond', status: 200, body: row.body };
+    const fault: Fault = { kind: 'respond', status: row.status ?? 200, body: row.body };
     await withHostile(id, [{ method: cmd.method, path: cmd.path(id), fault }], async (url, hostile) => {
       const r = await runCommand(cmd, id, url, { extra: row.json ? ['--json'] : [] });
       const from = hostile.seen[0]?.at;

@@ -62,6 +62,18 @@ describe('serverMessage (error bodies)', () => {
     );
   });
 
+  it('takes bodies nested any depth (a recursive walk would overflow the stack thousands deep)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 30_000 }), fc.constantFrom('{"error":', '{"errors":[', '['), (depth, open) => {
+        const close = open === '{"error":' ? '}' : open === '[' ? ']' : ']}';
+        const body = open.repeat(depth) + '"deep"' + close.repeat(depth);
+        const message = serverMessage(body, 'application/json');
+        expect(message === undefined || message === 'deep').toBe(true);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
   it('finds the message in {error}, {error:{message}} and {errors:[{message}]} alike', () => {
     const printable = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 300 });
     fc.assert(

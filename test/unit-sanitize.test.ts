@@ -49,6 +49,11 @@ describe('sanitize', () => {
     );
   });
 
+  it('shows a value nested too deeply for JSON.stringify as a placeholder, without throwing', () => {
+    const value = JSON.parse('['.repeat(20_000) + ']'.repeat(20_000)) as unknown;
+    expect(sanitize(value)).toBe('(too deeply nested to show)');
+  });
+
   it('removes only those characters: the rest of the text is kept, in order', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (text) => {

@@ -29,18 +29,21 @@ export function serverMessage(body: string, contentType: string | undefined): st
   return clip(text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '');
 }
 
-function messageFromJson(value: unknown): string | undefined {
+/** No real error body nests deeper; a hostile one thousands deep would overflow the stack. */
+const MAX_DEPTH = 8;
+
+function messageFromJson(value: unknown, depth = 0): string | undefined {
   if (typeof value === 'string') return value;
-  if (typeof value !== 'object' || value === null) return undefined;
+  if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH) return undefined;
   if (Array.isArray(value)) {
-    const parts = value.map(messageFromJson).filter((m): m is string => !!m);
+    const parts = value.map((item) => messageFromJson(item, depth + 1)).filter((m): m is string => !!m);
     return parts.length ? parts.join('; ') : undefined;
   }
   const record = value as Record<string, unknown>;
   for (const field of ['error', 'errors', 'message', 'detail', 'error_description', 'title']) {
     const inner = record[field];
     if (inner === undefined || inner === null || typeof inner === 'boolean') continue;
-    const message = messageFromJson(inner);
+    const message = messageFromJson(inner, depth + 1);
     if (message) return message;
   }
   return undefined;

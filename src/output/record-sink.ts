@@ -54,8 +54,33 @@ export class RecordSink {
   write(records: readonly unknown[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     let text = '';
-    for (const record of records) text += JSON.stringify(record) + '\n';
+    try {
+      for (const record of records) text += JSON.stringify(record) + '\n';
+    } catch {
+      return this.#writeUntilUnwritable(records);
+    }
     return this.writeLines(text, records.length);
+  }
+
+  /**
+   * A record nested thousands deep overflows JSON.stringify's stack: the records before it are
+   * written, then the export fails as a malformed response, not as a crash.
+   */
+  async #writeUntilUnwritable(records: readonly unknown[]): Promise<void> {
+    let text = '';
+    let count = 0;
+    for (const record of records) {
+      let line: string;
+      try {
+        line = JSON.stringify(record);
+      } catch {
+        if (count > 0) await this.writeLines(text, count);
+        throw new CrawlError('malformed response: a page record is nested too deeply to write as JSON', ExitCode.failure);
+      }
+      text += line + '\n';
+      count++;
+    }
+    await this.writeLines(text, count);
   }
 
   /** Writes `count` records already rendered as NDJSON text. */

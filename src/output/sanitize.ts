@@ -8,8 +8,17 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u206
 
 export function sanitize(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = typeof value === 'string' ? value : typeof value === 'object' ? stringify(value) : String(value);
   return text.replace(CONTROL, '');
+}
+
+/** A value from the server as JSON; one nested thousands deep overflows JSON.stringify's stack. */
+function stringify(value: object): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return '(too deeply nested to show)';
+  }
 }
 
 /** Like sanitize, but keeps line breaks (for multi-line messages shown to people). */
