@@ -1,9 +1,24 @@
 // Other ways a server can lead the client astray: the Authorization header echoed back (in an
 // error, with --verbose, and in a 200's job or records), redirect loops, redirects and `next` links
-// to another origin, bodies past the 64 MiB cap, and a watch told by Retry-After how long to wait.
+// to another origin, bodies past the 64 MiB cap, a watch told by Retry-After how long to wait, and
+// answers that are not HTTP at all.
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
-import { checkClean, checkOutcome, command, COMMANDS, identity, job, MAX_WAIT_S, runCommand, SAFE_TIMEOUT_S, SLACK_MS, withHostile } from './helpers/battery.js';
+import {
+  checkClean,
+  checkOutcome,
+  command,
+  COMMANDS,
+  GET_ATTEMPTS,
+  identity,
+  job,
+  MAX_BACKOFF_MS,
+  MAX_WAIT_S,
+  runCommand,
+  SAFE_TIMEOUT_S,
+  SLACK_MS,
+  withHostile,
+} from './helpers/battery.js';
 import { ndjson } from './helpers/cli.js';
 import { startHostile, type Body, type Fault } from './helpers/hostile-server.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
@@ -153,6 +168,35 @@ describe.concurrent('job watch and Retry-After', () => {
       const polls = hostile.seen.filter((s) => cmd.path(id).test(s.url));
       expect(polls.length).toBe(2);
       expect((polls[1]?.at ?? 0) - (polls[0]?.at ?? 0)).toBeGreaterThanOrEqual(1950);
+    });
+  });
+});
+
+describe.concurrent('answers that are not HTTP', () => {
+  const cases: Array<[string, string, string, RegExp]> = [
+    ['job status', 'another kind of server (an SSH banner)', 'SSH-2.0-OpenSSH_9.6\r\n', /the answer is not valid HTTP: GET /],
+    ['keys create', 'another kind of server (an SSH banner)', 'SSH-2.0-OpenSSH_9.6\r\n', /the answer is not valid HTTP: POST .*; a key may have been created/],
+    ['job status', 'headers of 70 KB', `HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n{}`, /response headers too large to read/],
+    ['job status', 'a broken chunked body', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nabc\r\n', /the answer is not valid HTTP \(invalid character in chunk size\)/],
+  ];
+  it.for(cases)('%s: %s', async ([name, , bytes, message], { expect }) => {
+    const cmd = command(name);
+    const id = identity(fx.sandbox);
+    await withHostile(id, [{ method: cmd.method, path: cmd.path(id), fault: { kind: 'raw', bytes } }], async (url, hostile) => {
+      const r = await runCommand(cmd, id, url);
+      const attempts = cmd.method === 'GET' ? GET_ATTEMPTS : 1;
+      checkOutcome(expect, r, { code: 5, message, withinMs: attempts > 1 ? MAX_BACKOFF_MS : 0, from: hostile.seen[0]?.at }, [id.key]);
+      expect(hostile.count(cmd.method, cmd.path(id))).toBe(attempts);
+    });
+  });
+
+  it('https:// to a port that speaks plain HTTP: a TLS error that says what to check', async ({ expect }) => {
+    const cmd = command('job status');
+    const id = identity(fx.sandbox);
+    await withHostile(id, [], async (url) => {
+      const r = await runCommand(cmd, id, url.replace('http:', 'https:'));
+      checkOutcome(expect, r, { code: 5, message: /TLS error \(ERR_SSL_WRONG_VERSION_NUMBER\)/, withinMs: MAX_BACKOFF_MS, from: undefined }, [id.key]);
+      expect(r.stderr).toMatch(/^hint: the server does not seem to speak TLS on that port/m);
     });
   });
 });

@@ -54,6 +54,9 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
+/** undici's (llhttp's) words for an answer that is not HTTP/1.1. */
+const NOT_HTTP = /does not match the HTTP\/1\.1 protocol(?: \(([^)]*)\))?/;
+
 /** undici's words when HTTPS_PROXY / HTTP_PROXY answers CONNECT with anything but 200. */
 const TUNNEL_REFUSED = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/;
 
@@ -75,8 +78,28 @@ export function describeNetworkFailure(error: unknown): { reason: string; sent: 
         : 'check HTTPS_PROXY / HTTP_PROXY, or bypass the proxy for this host with NO_PROXY',
     };
   }
+  const notHttp = findMessage(error, NOT_HTTP);
+  if (notHttp) {
+    // Something answered, but not in HTTP: another kind of server at that port, or a broken one.
+    const detail = notHttp[1] && !/RTSP/.test(notHttp[1]) ? ` (${notHttp[1].toLowerCase()})` : '';
+    return {
+      reason: `the answer is not valid HTTP${detail}`,
+      sent: true,
+      code: errorCode(error),
+      hint: 'check the base URL (scheme and port): something other than the crawl service may be answering there',
+    };
+  }
   const code = errorCode(error);
   const sent = code === undefined || !(NOT_SENT_CODES.has(code) || isTlsCode(code));
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER') {
+    // The classic sign of https:// sent to a port that speaks plain HTTP.
+    return {
+      reason: `TLS error (${code})`,
+      sent,
+      code,
+      hint: 'the server does not seem to speak TLS on that port: check the base URL (https:// or http://, and the port)',
+    };
+  }
   let reason: string;
   switch (code) {
     case 'ECONNREFUSED':
@@ -96,6 +119,9 @@ export function describeNetworkFailure(error: unknown): { reason: string; sent: 
       break;
     case 'UND_ERR_CONNECT_TIMEOUT':
       reason = 'timed out while connecting';
+      break;
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      reason = 'the server sent response headers too large to read';
       break;
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':

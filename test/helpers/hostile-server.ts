@@ -37,6 +37,8 @@ export type Fault =
   | { kind: 'respond'; status: number; headers?: Headers; body?: Body }
   /** A chunked body of `bytes` bytes (no Content-Length), sent as fast as the socket takes it. */
   | { kind: 'flood'; bytes: number; status?: number }
+  /** Bytes written straight to the socket, then the connection is closed: not HTTP, or broken HTTP. */
+  | { kind: 'raw'; bytes: string }
   /** A redirect; the location may depend on the request (a loop sends it back to itself). */
   | { kind: 'redirect'; status?: number; location: string | ((req: IncomingMessage) => string) };
 
@@ -172,6 +174,9 @@ function misbehave(fault: Fault, req: IncomingMessage, res: ServerResponse, late
       pump();
       return;
     }
+    case 'raw':
+      socket.end(fault.bytes);
+      return;
     case 'redirect': {
       const location = typeof fault.location === 'function' ? fault.location(req) : fault.location;
       res.writeHead(fault.status ?? 302, { location, 'content-length': 0 }).end();
