@@ -5,6 +5,11 @@
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = await import('node:fs');
+  // As for every command: a closed pipe ends quietly, any other write error is one line, exit 1.
+  process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE') process.stderr.write(`crawl: cannot write to standard output: ${error.code ?? error.message}\n`);
+    process.exit(error.code === 'EPIPE' ? 0 : 1);
+  });
   process.stdout.write(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
 } else {
   const { main } = await import('../dist/bundle/main.js');

@@ -1,57 +1,36 @@
-import { closeSync, fsyncSync, openSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, extname } from 'node:path';
 
 /**
- * Replaces `path` with `text` so that a reader, a crash or a full disk never leaves half a file:
- * a new temp file beside it (created with `mode`, so a secret is never readable by others, even
- * for a moment), flushed to disk, then renamed over the old one. On failure the temp file is
- * removed and the old file is untouched. A symlink (a config kept in a dotfiles repo) stays a
- * symlink: its target is what gets replaced.
+ * Replaces the config file with a document through `conf` (the project's config store), which
+ * writes a temp file beside it with the given mode and renames it over the old one, so a reader,
+ * a crash or a full disk never sees half a file and a secret is never readable by others, even
+ * for a moment. The caller holds the config lock and has already read and validated the file;
+ * conf re-reads it on construction, hence the tolerant deserialiser (an empty file is a valid,
+ * empty config). The whole document is written, so fields crawl does not know survive. A symlink
+ * (a config kept in a dotfiles repo) stays a symlink: its target is what gets replaced.
  */
-export function writeFileAtomic(link: string, text: string, mode: number): void {
-  const path = resolveLink(link);
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  let fd: number | undefined;
-  try {
-    fd = openSync(temp, 'wx', mode);
-    const data = Buffer.from(text, 'utf8');
-    let offset = 0;
-    while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temp, path);
-  } catch (error) {
-    if (fd !== undefined) {
-      try {
-        closeSync(fd);
-      } catch {
-        // Already failing: the write's own error is the one to report.
-      }
-    }
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Never created, or already renamed.
-    }
-    throw error;
-  }
-  syncFolder(dirname(path));
-}
+export type ConfigWriter = (link: string, document: object, mode: number) => void;
 
-/** Makes the rename itself durable; not every file system lets a folder be opened for that. */
-function syncFolder(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Best effort.
-  }
+/** Loads conf (~130 ms cold) before the caller takes the config lock, so the lock is held briefly. */
+export async function loadConfigWriter(): Promise<ConfigWriter> {
+  const { default: Conf } = await import('conf');
+  return (link, document, mode) => {
+    const path = resolveLink(link);
+    const extension = extname(path);
+    const conf = new Conf<Record<string, unknown>>({
+      cwd: dirname(path),
+      configName: basename(path, extension),
+      fileExtension: extension.replace(/^\./, ''),
+      configFileMode: mode,
+      projectName: 'crawl',
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+      serialize: (value) => JSON.stringify(value, null, 2) + '\n',
+      deserialize: (text) => (text.trim() === '' ? {} : (JSON.parse(text) as Record<string, unknown>)),
+    });
+    conf.store = document as Record<string, unknown>;
+  };
 }
 
 function resolveLink(path: string): string {

@@ -5,7 +5,7 @@ import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { describeFsError, notAFolder } from './fs-errors.js';
 import { ConfigLock } from './lock.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { loadConfigWriter } from './atomic-write.js';
 
 export { describeFsError } from './fs-errors.js';
 
@@ -65,6 +65,7 @@ export class ConfigStore {
   async update(profileName: string, change: (profile: Profile) => void): Promise<void> {
     // The file must be readable before anything is created beside it.
     this.read();
+    const write = await loadConfigWriter();
     await critical(async () => {
       ensureFolder(this.path);
       let lock: ConfigLock;
@@ -87,7 +88,7 @@ export class ConfigStore {
         else profiles[profileName] = raw;
         const next: Document = { ...doc, profiles };
         try {
-          writeFileAtomic(this.path, JSON.stringify(next, null, 2) + '\n', 0o600);
+          write(this.path, next, 0o600);
         } catch (error) {
           throw writeFailure(this.path, error);
         }
