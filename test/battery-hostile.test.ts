@@ -155,6 +155,20 @@ describe.concurrent('bodies larger than any real one (the 64 MiB cap)', () => {
   });
 });
 
+describe.concurrent('a 2xx too large to read, in answer to a POST', () => {
+  it('keys create: refused unread, and the message says a key may exist', async ({ expect }) => {
+    const cmd = command('keys create');
+    const id = identity(fx.sandbox);
+    const fault: Fault = { kind: 'respond', status: 201, headers: { 'content-length': String(200 * 1024 * 1024) }, body: '{"key":"' };
+    await withHostile(id, [{ method: 'POST', path: cmd.path(id), fault }], async (url, hostile) => {
+      const r = await runCommand(cmd, id, url);
+      checkOutcome(expect, r, { code: 1, message: /\(HTTP 201\) is larger than 64 MiB; refusing to read it; a key may have been created/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      expect(r.stderr).toMatch(/^hint: check with `crawl keys list`/m);
+      expect(hostile.count('POST', cmd.path(id))).toBe(1);
+    });
+  });
+});
+
 describe.concurrent('job watch and Retry-After', () => {
   it('waits at least as long as a 429 asks before polling again', async ({ expect }) => {
     const cmd = command('job watch');

@@ -1,7 +1,7 @@
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
-import { NetworkError } from '../http/errors.js';
+import { NetworkError, ResponseTooLargeError } from '../http/errors.js';
 import { isRecord, malformed } from './shape.js';
 
 /** A key as listed by GET /api/keys; unknown fields pass through. */
@@ -49,6 +49,11 @@ export class OutcomeUnknownError extends CrawlError {
   }
 }
 
+/** Sent, and maybe done: no answer came, or a 2xx came whose body was too large to read. */
+function answeredUnread(error: unknown): error is CrawlError {
+  return (error instanceof NetworkError && error.mayHaveReachedServer) || (error instanceof ResponseTooLargeError && error.status < 300);
+}
+
 /** The answer to POST /api/keys: the only time the service hands the full key over. */
 export interface CreatedKey {
   key: string;
@@ -66,7 +71,7 @@ export async function createKey(http: HttpClient, name: string): Promise<Created
   try {
     response = await http.request({ method: 'POST', path: ['api', 'keys'], body: { name }, retry: false });
   } catch (error) {
-    if (error instanceof NetworkError && error.mayHaveReachedServer) {
+    if (answeredUnread(error)) {
       throw new OutcomeUnknownError(`${error.message}; a key may have been created`, error.exitCode, CHECK_CREATED);
     }
     throw error;
@@ -105,7 +110,7 @@ export async function revokeKey(http: HttpClient, id: string): Promise<RevokedKe
   try {
     response = await http.request({ method: 'DELETE', path: ['api', 'keys', id], retry: false });
   } catch (error) {
-    if (error instanceof NetworkError && error.mayHaveReachedServer) {
+    if (answeredUnread(error)) {
       throw new OutcomeUnknownError(
         `${error.message}; the key may have been revoked`,
         error.exitCode,

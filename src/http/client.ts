@@ -3,7 +3,7 @@ import { CrawlError, InterruptedError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { maskKey } from '../output/format.js';
 import { serverMessage } from './error-body.js';
-import { HttpStatusError, NetworkError, describeNetworkFailure, hintForStatus } from './errors.js';
+import { HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus } from './errors.js';
 import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
 import { loadUndici, type UndiciParts } from './undici.js';
 import { buildUrl, checkTransport, displayUrl, sameOrigin } from './url.js';
@@ -203,9 +203,9 @@ export class HttpClient {
       // A body announced as too large is refused before a byte of it is read.
       if (Number(headerValue(response.headers['content-length'])) > max) {
         response.body.destroy();
-        throw tooLarge(max, method, url);
+        throw tooLarge(max, method, url, status);
       }
-      let text = await readBody(response.body, max, method, url);
+      let text = await readBody(response.body, max, method, url, status);
       const ms = Math.round(performance.now() - started);
       this.#trace(`${status} in ${ms} ms, ${Buffer.byteLength(text)} bytes`);
       // A server (or a proxy) that echoes the request's Authorization header back, in an error or
@@ -250,14 +250,14 @@ export class HttpClient {
   }
 }
 
-async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, max: number, method: Method, url: URL): Promise<string> {
+async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, max: number, method: Method, url: URL, status: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
     if (size > max) {
       body.destroy?.();
-      throw tooLarge(max, method, url);
+      throw tooLarge(max, method, url, status);
     }
     chunks.push(chunk);
   }
@@ -265,8 +265,8 @@ async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, 
   return new TextDecoder('utf-8').decode(Buffer.concat(chunks, size));
 }
 
-function tooLarge(max: number, method: Method, url: URL): CrawlError {
-  return new CrawlError(`response to ${method} ${url.pathname} is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`, ExitCode.failure);
+function tooLarge(max: number, method: Method, url: URL, status: number): ResponseTooLargeError {
+  return new ResponseTooLargeError(`response to ${method} ${url.pathname} (HTTP ${status}) is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`, status);
 }
 
 function statusError(response: HttpResponse, label: string): HttpStatusError {

@@ -20,6 +20,20 @@ export class HttpStatusError extends CrawlError {
   }
 }
 
+/**
+ * A body past the size cap, refused unread. The request was answered, with `status`: for a POST or
+ * DELETE that is 2xx, it happened, but what the service said about it is unknown.
+ */
+export class ResponseTooLargeError extends CrawlError {
+  readonly status: number;
+
+  constructor(message: string, status: number) {
+    super(message, ExitCode.failure, { httpStatus: status });
+    this.name = 'ResponseTooLargeError';
+    this.status = status;
+  }
+}
+
 /** No usable response: refused, reset, DNS, TLS, timeout. `mayHaveReachedServer` matters for POST. */
 export class NetworkError extends CrawlError {
   readonly mayHaveReachedServer: boolean;
