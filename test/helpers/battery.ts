@@ -127,7 +127,8 @@ export async function runCommand(
     CRAWL_CONFIG_DIR: join(id.dir, 'cfg'),
     ...options.env,
   };
-  const r = await runCli(argv, { env, ...(cmd.keyOnStdin ? { input: id.key + '\n' } : {}), timeoutMs: 30_000 });
+  // Killed before vitest's own 20 s test timeout, so a hang fails with the output it had so far.
+  const r = await runCli(argv, { env, ...(cmd.keyOnStdin ? { input: id.key + '\n' } : {}), timeoutMs: 18_000 });
   return { ...r, endedAt: Date.now() };
 }
 
