@@ -131,6 +131,28 @@ describe.concurrent('redirects and links', () => {
   });
 });
 
+describe.concurrent('links that are not URLs', () => {
+  it('a redirect to something that does not parse as a URL: malformed, exit 1', async ({ expect }) => {
+    const cmd = command('job status');
+    const id = identity(fx.sandbox);
+    await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'redirect', location: 'http://[bad/' } }], async (url, hostile) => {
+      const r = await runCommand(cmd, id, url);
+      checkOutcome(expect, r, { code: 1, message: /the service redirected \(HTTP 302\) to "http:\/\/\[bad\/", which is not a valid URL/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+    });
+  });
+
+  it('a next page link that does not parse: malformed, after the records before it', async ({ expect }) => {
+    const cmd = command('job pages');
+    const id = identity(fx.sandbox);
+    const body = JSON.stringify({ pages: [{ url: 'a' }], next: 'http://[bad' });
+    await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'respond', status: 200, body } }], async (url, hostile) => {
+      const r = await runCommand(cmd, id, url);
+      checkOutcome(expect, r, { code: 1, ndjson: true, message: /sent a link to "http:\/\/\[bad", which is not a valid URL \(wrote 1 record before the failure\)/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      expect(ndjson(r.stdout)).toEqual([{ url: 'a' }]);
+    });
+  });
+});
+
 describe.concurrent('bodies larger than any real one (the 64 MiB cap)', () => {
   it('65 MiB streamed without a length: refused once the cap is passed, exit 1, not retried', async ({ expect }) => {
     const cmd = command('job status');

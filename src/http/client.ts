@@ -66,7 +66,7 @@ export class HttpClient {
 
   resolve(spec: Pick<RequestSpec, 'path' | 'url' | 'query'>): URL {
     if (spec.url !== undefined) {
-      const url = new URL(spec.url, this.baseUrl);
+      const url = parseLink(spec.url, this.baseUrl, 'the service sent a link');
       for (const [name, value] of Object.entries(spec.query ?? {})) {
         if (value !== undefined) url.searchParams.set(name, String(value));
       }
@@ -159,7 +159,7 @@ export class HttpClient {
           httpStatus: response.status,
         });
       }
-      const next = new URL(Array.isArray(location) ? location[0] ?? '' : location, url);
+      const next = parseLink(Array.isArray(location) ? location[0] ?? '' : location, url, `the service redirected (HTTP ${response.status})`);
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         throw new CrawlError(`redirect to an unsupported URL scheme (${next.protocol})`, ExitCode.failure);
       }
@@ -263,6 +263,16 @@ async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, 
   }
   // Invalid UTF-8 becomes U+FFFD rather than an exception: the text is still shown or parsed.
   return new TextDecoder('utf-8').decode(Buffer.concat(chunks, size));
+}
+
+/** A URL the server gave (a redirect, a next page); one that does not parse is a malformed response. */
+function parseLink(link: string, base: URL, what: string): URL {
+  try {
+    return new URL(link, base);
+  } catch {
+    const shown = JSON.stringify(link.length > 100 ? `${link.slice(0, 100)}…` : link);
+    throw new CrawlError(`malformed response: ${what} to ${shown}, which is not a valid URL`, ExitCode.failure);
+  }
 }
 
 function tooLarge(max: number, method: Method, url: URL, status: number): ResponseTooLargeError {
