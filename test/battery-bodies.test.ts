@@ -123,6 +123,14 @@ const SHAPES: ShapeRow[] = [
     code: 1,
     message: /nested too deeply to write as JSON.*wrote 1 record /,
   },
+  {
+    cmd: 'job watch',
+    name: 'a pretty-printed body nested 20000 deep, --json: one line, digits kept',
+    body: job({ status: 'completed', big: 'BIG', extra: 'DEEP' }).replace('"BIG"', '12345678901234567890').replace('"DEEP"', '[\n'.repeat(DEEP) + ']'.repeat(DEEP)),
+    code: 0,
+    json: true,
+    shows: /^\{"success":true,"job":\{.*"big":12345678901234567890,"extra":\[\[\[.*\]\]\]\},"pages":\[\]\}\n$/,
+  },
   // An HTML page with 200 at the API's path: the base URL names a web site, not the service.
   { cmd: 'auth login', name: 'a web page instead of the API', body: '<!doctype html><html><body>Welcome</body></html>', code: 1, message: /malformed response .*not valid JSON but an HTML page/ },
   { cmd: 'auth status', name: 'a web page instead of the API', body: '<!doctype html><html><body>Welcome</body></html>', code: 1, message: /malformed response .*not valid JSON but an HTML page/ },
