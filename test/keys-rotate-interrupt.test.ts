@@ -3,25 +3,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, waitFor } from './helpers/cli.js';
-import { calls, configProfile, fullKeysIn, keyStatus } from './helpers/keys.js';
-import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
+import { calls, configKeySetup, fullKeysIn, keyStatus, type ConfigKeySetup } from './helpers/keys.js';
+import type { SandboxFixture } from './helpers/sandbox.js';
 
+let setup: ConfigKeySetup;
 let fx: SandboxFixture;
-let old: { id: string; key: string; keyPrefix: string };
-let profile: ReturnType<typeof configProfile>;
-let env: Record<string, string | undefined>;
+let old: ConfigKeySetup['old'];
+let profile: ConfigKeySetup['profile'];
+let env: ConfigKeySetup['env'];
 beforeEach(async () => {
-  fx = await sandboxFixture({ seed: false });
-  old = fx.sandbox.addKey('ci');
-  profile = configProfile(fx.sandbox, old.key);
-  env = { ...fx.env, ...profile.env };
+  setup = await configKeySetup();
+  ({ fx, old, profile, env } = setup);
   // The check of the new key (the second GET /api/keys) is held until the test interrupts it.
   fx.sandbox.inject({ method: 'GET', path: '/api/keys', kind: 'latency', ms: 5_000, skip: 1, times: 1 });
 });
-afterEach(async () => {
-  profile.cleanup();
-  await fx.close();
-});
+afterEach(() => setup.close());
 
 const KEY_LINE = /^crk_[A-Za-z0-9]{20,}\n$/;
 const storedKey = (): string => JSON.parse(readFileSync(profile.file, 'utf8')).profiles.default['api-key'];

@@ -2,23 +2,19 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { activeKeys, calls, configProfile, fullKeysIn, keyStatus } from './helpers/keys.js';
-import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
+import { activeKeys, calls, configKeySetup, fullKeysIn, keyStatus, type ConfigKeySetup } from './helpers/keys.js';
+import type { SandboxFixture } from './helpers/sandbox.js';
 
+let setup: ConfigKeySetup;
 let fx: SandboxFixture;
-let old: { id: string; key: string; keyPrefix: string };
-let profile: ReturnType<typeof configProfile>;
-let env: Record<string, string | undefined>;
+let old: ConfigKeySetup['old'];
+let profile: ConfigKeySetup['profile'];
+let env: ConfigKeySetup['env'];
 beforeEach(async () => {
-  fx = await sandboxFixture({ seed: false });
-  old = fx.sandbox.addKey('ci');
-  profile = configProfile(fx.sandbox, old.key);
-  env = { ...fx.env, ...profile.env };
+  setup = await configKeySetup();
+  ({ fx, old, profile, env } = setup);
 });
-afterEach(async () => {
-  profile.cleanup();
-  await fx.close();
-});
+afterEach(() => setup.close());
 
 const today = (): string => new Date().toISOString().slice(0, 10);
 const storedKey = (): string => JSON.parse(readFileSync(profile.file, 'utf8')).profiles.default['api-key'];

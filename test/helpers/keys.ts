@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempDir } from './cli.js';
+import { sandboxFixture, type SandboxFixture } from './sandbox.js';
 
 /** A config folder whose default profile holds the base URL and `key`; the environment has no key. */
 export function configProfile(sandbox: Sandbox, key: string): { dir: string; file: string; env: Record<string, string | undefined>; cleanup: () => void } {
@@ -45,4 +46,29 @@ export function calls(sandbox: Sandbox, from = 0): string[] {
 /** The full keys (>= 20 characters, `crk_...`) that appear in a text. */
 export function fullKeysIn(text: string): string[] {
   return text.match(/crk_[A-Za-z0-9]{20,}/g) ?? [];
+}
+
+export interface ConfigKeySetup {
+  fx: SandboxFixture;
+  old: { id: string; key: string; keyPrefix: string };
+  profile: ReturnType<typeof configProfile>;
+  env: Record<string, string | undefined>;
+  close(): Promise<void>;
+}
+
+/** A sandbox with no demo data and one key, "ci", stored in the profile's config file: the key rotate replaces. */
+export async function configKeySetup(): Promise<ConfigKeySetup> {
+  const fx = await sandboxFixture({ seed: false });
+  const old = fx.sandbox.addKey('ci');
+  const profile = configProfile(fx.sandbox, old.key);
+  return {
+    fx,
+    old,
+    profile,
+    env: { ...fx.env, ...profile.env },
+    async close() {
+      profile.cleanup();
+      await fx.close();
+    },
+  };
 }
