@@ -1,5 +1,4 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlError } from '../errors.js';
@@ -37,6 +36,8 @@ export class ConfigLock {
 
   static async acquire(configPath: string, notice?: (line: string) => void): Promise<ConfigLock> {
     const path = `${configPath}.lock`;
+    // Loaded here, not at start-up: node:crypto is ~20 modules, and only config writes need it.
+    const { randomBytes } = await import('node:crypto');
     const token = randomBytes(8).toString('hex');
     const started = Date.now();
     let told = false;

@@ -187,7 +187,8 @@ export class HttpClient {
     }
     this.#trace(`${method} ${displayUrl(url)}`);
     this.#trace(withKey ? `Authorization: Bearer ${maskKey(this.#options.apiKey ?? '')}` : 'Authorization: (none)');
-    const started = performance.now();
+    // Date.now, not performance.now: the latter loads perf_hooks' internals, for a trace in ms.
+    const started = Date.now();
     let status = 0;
     try {
       const response = await undici.request.call(this.#getDispatcher(undici), {
@@ -206,7 +207,7 @@ export class HttpClient {
         throw tooLarge(max, method, url, status);
       }
       let text = await readBody(response.body, max, method, url, status);
-      const ms = Math.round(performance.now() - started);
+      const ms = Date.now() - started;
       this.#trace(`${status} in ${ms} ms, ${Buffer.byteLength(text)} bytes`);
       // A server (or a proxy) that echoes the request's Authorization header back, in an error or
       // in a job's errorMessage, would put the key on the terminal or into --json output. The key
@@ -216,7 +217,7 @@ export class HttpClient {
     } catch (error) {
       if (interrupt?.aborted) throw interrupt.reason;
       if (error instanceof CrawlError) throw error;
-      const ms = Math.round(performance.now() - started);
+      const ms = Date.now() - started;
       if (deadline.aborted) {
         this.#trace(`timed out after ${ms} ms`);
         throw new NetworkError(
