@@ -49,3 +49,24 @@ describe('parseConfig', () => {
     expect(failure('{"profiles": {"default": "x"}}').message).toMatch(/profile "default" is not an object/);
   });
 });
+
+describe('profile names that are Object.prototype keys', () => {
+  it('reads "__proto__" and "constructor" as plain names, never as the prototype', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { ConfigStore } = await import('../src/config/store.js');
+    const dir = mkdtempSync(join(tmpdir(), 'crawl-proto-'));
+    try {
+      const file = join(dir, 'config.json');
+      writeFileSync(file, '{"profiles":{"__proto__":{"base-url":"https://proto.example/"},"default":{"base-url":"https://d.example/"}}}');
+      const store = new ConfigStore(file);
+      expect(store.profile('default')).toEqual({ 'base-url': 'https://d.example/' });
+      expect(store.profile('constructor')).toEqual({});
+      expect(store.profile('toString')).toEqual({});
+      expect(store.profile('__proto__')).toEqual({ 'base-url': 'https://proto.example/' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -54,7 +54,8 @@ export class ConfigStore {
   }
 
   profile(name: string): Profile {
-    return this.read().profiles[name] ?? {};
+    const { profiles } = this.read();
+    return Object.hasOwn(profiles, name) ? (profiles[name] ?? {}) : {};
   }
 
   /**
@@ -175,7 +176,8 @@ function parseDocument(text: string, path: string): Document {
 }
 
 function toData(doc: Document): ConfigData {
-  const profiles: Record<string, Profile> = {};
+  // No prototype: a hand-written profile named "__proto__" or "constructor" is just a name.
+  const profiles: Record<string, Profile> = Object.create(null) as Record<string, Profile>;
   for (const [name, value] of Object.entries(doc.profiles ?? {})) profiles[name] = knownSettings(value);
   return { profiles };
 }
