@@ -50,7 +50,7 @@ async function main(): Promise<number> {
     await sandbox.close();
     rmSync(configDir, { recursive: true, force: true });
   }
-  process.stdout.write(failures === 0 ? '\nTour complete. Try it yourself: npx crawl sandbox\n' : `\n${failures} step(s) failed\n`);
+  process.stdout.write(failures === 0 ? '\nTour complete. Try it yourself: node bin/crawl.js sandbox\n' : `\n${failures} step(s) failed\n`);
   return failures === 0 ? 0 : 1;
 }
 
