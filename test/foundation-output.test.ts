@@ -57,7 +57,8 @@ describe('job status for people (TTY)', () => {
     expect(text).toMatch(/\nStatus\s+running\n/);
     expect(text).toMatch(/\nProgress\s+37\/120 pages \(31%\)\n/);
     expect(text).toMatch(/\nCreated\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(3 hours ago\)\n/);
-    expect(text).toContain('crawl job pages out-running');
+    // A running job's pages are exported once it finishes: the hint says --wait.
+    expect(text).toContain('crawl job pages out-running --wait');
     expect(r.stdout).toContain('\u001b[36mrunning\u001b[39m');
   });
 

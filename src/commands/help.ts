@@ -9,7 +9,7 @@ export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['CRAWL_CONFIG_DIR', 'config folder (default $XDG_CONFIG_HOME/crawl, else ~/.config/crawl)'],
   ['XDG_CONFIG_HOME', 'base of the default config folder'],
   ['NO_COLOR', 'any value turns colour off (as --no-color does)'],
-  ['FORCE_COLOR', 'turns colour on even when not a terminal ("0" turns it off)'],
+  ['FORCE_COLOR', 'colour on a terminal even with TERM=dumb ("0" turns it off); plain output has none'],
   ['HTTPS_PROXY, HTTP_PROXY', 'proxy for https:// and http:// requests'],
   ['NO_PROXY', 'hosts reached without the proxy'],
   ['CRAWL_SANDBOX_KEY', '`crawl sandbox`: the bootstrap key to use instead of a random one'],

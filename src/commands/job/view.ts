@@ -45,7 +45,11 @@ export async function printJob(ctx: Context, job: Job, options: { pagesHint: boo
   for (const [name, value] of extras) rows.push([sanitize(name), sanitize(value)]);
   printFields(ctx.io, rows);
   if (options.pagesHint && (toCount(job.pagesFinished) ?? 0) > 0) {
-    ctx.io.stdout.write('\n' + style.dim(`Export the pages with: crawl job pages ${shellQuote(sanitize(job.id))}`) + '\n');
+    // `job pages` refuses a job that is still going: point to --wait then.
+    const unfinished = job.status === 'pending' || job.status === 'running';
+    const command = `crawl job pages ${shellQuote(sanitize(job.id))}${unfinished ? ' --wait' : ''}`;
+    const text = unfinished ? `Export the pages once it finishes with: ${command}` : `Export the pages with: ${command}`;
+    ctx.io.stdout.write('\n' + style.dim(text) + '\n');
   }
 }
 
