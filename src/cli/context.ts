@@ -1,5 +1,5 @@
 import { Settings } from '../config/settings.js';
-import { HttpClient, type HttpClientOptions } from '../http/client.js';
+import { HttpClient } from '../http/client.js';
 import { parseBaseUrl } from '../http/url.js';
 import type { IO } from '../output/io.js';
 import { writeError } from '../output/record-sink.js';
@@ -31,7 +31,8 @@ export class Context {
   readonly prompt: Prompter;
   /** Values never to be printed in errors or traces (the configured key, keys created by this run). */
   readonly secrets = new Set<string>();
-  readonly #clients: HttpClient[] = [];
+  /** One client (one keep-alive connection pool) per key, however many requests a command makes. */
+  readonly #clients = new Map<string, HttpClient>();
   readonly #cleanups: Array<() => void> = [];
   readonly #handledStdoutErrors = new WeakSet<Error>();
   #style: Promise<Style> | undefined;
@@ -55,11 +56,12 @@ export class Context {
   }
 
   /** An HTTP client for the configured service; requires a base URL and, unless given, the profile's key. */
-  http(options: { apiKey?: string; requireKey?: boolean; onRetry?: HttpClientOptions["onRetry"] } = {}): HttpClient {
+  http(options: { apiKey?: string } = {}): HttpClient {
     const base = parseBaseUrl(this.settings.requireBaseUrl().value);
-    let apiKey = options.apiKey;
-    if (apiKey === undefined && options.requireKey !== false) apiKey = this.settings.requireApiKey().value;
-    if (apiKey !== undefined) this.secrets.add(apiKey);
+    const apiKey = options.apiKey ?? this.settings.requireApiKey().value;
+    const known = this.#clients.get(apiKey);
+    if (known) return known;
+    this.secrets.add(apiKey);
     const client = new HttpClient({
       baseUrl: base,
       apiKey,
@@ -68,9 +70,8 @@ export class Context {
       userAgent: `crawl/${VERSION} node/${process.versions.node}`,
       trace: this.globals.verbose ? (line) => this.io.stderr.write(`* ${this.redact(line)}\n`) : undefined,
       interrupt: this.interrupt,
-      onRetry: options.onRetry,
     });
-    this.#clients.push(client);
+    this.#clients.set(apiKey, client);
     return client;
   }
 
@@ -130,6 +131,6 @@ export class Context {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.#clients.map((c) => c.close()));
+    await Promise.all([...this.#clients.values()].map((c) => c.close()));
   }
 }

@@ -24,8 +24,6 @@ export interface HttpClientOptions {
   /** Aborted on Ctrl-C / SIGTERM; its reason is the InterruptedError to throw. */
   interrupt?: AbortSignal | undefined;
   maxBodyBytes?: number;
-  /** Called before each retry so commands can show that they are waiting. */
-  onRetry?: ((info: { attempt: number; delayMs: number; reason: string }) => void) | undefined;
 }
 
 export interface RequestSpec {
@@ -107,7 +105,6 @@ export class HttpClient {
       }
       const reason = failure.httpStatus !== undefined ? `HTTP ${failure.httpStatus}` : failure.message;
       this.#trace(`retrying ${label} in ${delay} ms (attempt ${attempt + 1} of ${MAX_ATTEMPTS}) after ${reason}`);
-      this.#options.onRetry?.({ attempt, delayMs: delay, reason });
       await this.sleep(delay);
     }
   }

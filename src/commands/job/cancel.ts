@@ -8,7 +8,8 @@ import { HttpStatusError, NetworkError } from '../../http/errors.js';
 import { sanitize } from '../../output/sanitize.js';
 import { terminalExitCode } from '../../output/style.js';
 import { followJob } from './follow.js';
-import { printJob, writeNdjson, writeRaw } from './view.js';
+import { writeNdjson, writeRaw } from '../../output/json.js';
+import { printJob } from './view.js';
 
 export interface CancelOptions {
   id: string;
@@ -27,18 +28,19 @@ export async function runCancel(ctx: Context, options: CancelOptions): Promise<n
   const http = ctx.http();
   const json = ctx.globals.json;
   const deleted = await sendCancel(http, options.id);
-  const fromDelete = jobFromBody(deleted, options.id);
-  const deleteBody = jsonText(deleted.text);
+  const deleteBody = jsonBody(deleted.text);
+  const fromDelete = deleteBody && jobFromBody(deleteBody, deleted, options.id);
+  const deleteRaw = deleteBody?.raw;
 
   if (!options.wait) {
     const current = fromDelete ?? (await getJob(http, options.id));
-    if (json) writeRaw(ctx, deleteBody ?? current.raw);
+    if (json) writeRaw(ctx.io.stdout, deleteRaw ?? current.raw);
     else await report(ctx, current);
     return ExitCode.ok;
   }
 
   // --json --wait is a stream, like `job watch --json`: the DELETE's body, then each changed job.
-  if (json && deleteBody !== undefined) writeNdjson(ctx, deleteBody);
+  if (json && deleteRaw !== undefined) writeNdjson(ctx.io.stdout, deleteRaw);
   if (!json && ctx.io.stderrIsTTY) ctx.io.stderr.write(`Cancellation of job ${sanitize(options.id)} requested; waiting for it to stop...\n`);
   const final = await followJob(ctx, http, options.id, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, ndjson: json });
   const { status } = final.job;
@@ -73,23 +75,19 @@ async function sendCancel(http: HttpClient, id: string): Promise<HttpResponse> {
 }
 
 /** The job in the DELETE's answer, when there is one (the service does not document that body). */
-function jobFromBody(response: HttpResponse, id: string): JobResponse | undefined {
-  const text = jsonText(response.text);
-  if (text === undefined) return undefined;
+function jobFromBody(body: { raw: string; value: unknown }, response: HttpResponse, id: string): JobResponse | undefined {
   try {
-    return parseJobBody(JSON.parse(text), text, id, `DELETE ${response.url.pathname}`);
+    return parseJobBody(body.value, body.raw, id, `DELETE ${response.url.pathname}`);
   } catch {
     return undefined;
   }
 }
 
-/** The body when it is JSON (a 204 or a plain-text "OK" is not). */
-function jsonText(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (trimmed === '') return undefined;
+/** The body and its parsed value when it is JSON (a 204 or a plain-text "OK" is not). */
+function jsonBody(text: string): { raw: string; value: unknown } | undefined {
+  if (text.trim() === '') return undefined;
   try {
-    JSON.parse(trimmed);
-    return text;
+    return { raw: text, value: JSON.parse(text) };
   } catch {
     return undefined;
   }

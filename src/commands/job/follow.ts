@@ -9,7 +9,7 @@ import { formatElapsed, formatProgress, percentDone, progressBar, toCount } from
 import { LiveLine } from '../../output/live-line.js';
 import { sanitize } from '../../output/sanitize.js';
 import type { Style } from '../../output/style.js';
-import { writeNdjson } from './view.js';
+import { writeNdjson } from '../../output/json.js';
 
 export interface FollowOptions {
   intervalMs: number;
@@ -57,7 +57,7 @@ export async function followJob(ctx: Context, http: HttpClient, id: string, opti
       const seen = `${job.status}\u0000${String(job.pagesFinished)}`;
       if (seen !== lastSeen) {
         lastSeen = seen;
-        if (options.ndjson) writeNdjson(ctx, raw);
+        if (options.ndjson) writeNdjson(ctx.io.stdout, raw);
         display.change(job.status, job.pagesFinished, job.pagesTotal);
       }
       if (isTerminal(job.status)) return response;

@@ -2,7 +2,8 @@ import { getJob } from '../../api/jobs.js';
 import type { Context } from '../../cli/context.js';
 import { ExitCode } from '../../exit-codes.js';
 import { terminalExitCode } from '../../output/style.js';
-import { printJob, writeRaw } from './view.js';
+import { writeRaw } from '../../output/json.js';
+import { printJob } from './view.js';
 
 export interface StatusOptions {
   id: string;
@@ -16,7 +17,7 @@ export interface StatusOptions {
 export async function runStatus(ctx: Context, options: StatusOptions): Promise<number> {
   const http = ctx.http();
   const { job, raw } = await getJob(http, options.id);
-  if (ctx.globals.json) writeRaw(ctx, raw);
+  if (ctx.globals.json) writeRaw(ctx.io.stdout, raw);
   else await printJob(ctx, job, { pagesHint: true });
   if (!options.exitStatus) return ExitCode.ok;
   // Pending, running or a status we do not know: not finished, which is what exit 7 means elsewhere.

@@ -53,21 +53,6 @@ export async function printJob(ctx: Context, job: Job, options: { pagesHint: boo
   }
 }
 
-/** Writes a response body as received, one document a line (for --json and NDJSON). */
-export function writeRaw(ctx: Context, raw: string): void {
-  ctx.io.stdout.write(raw.endsWith('\n') ? raw : raw + '\n');
-}
-
 function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * One value a line for streams: the body as received, with its line breaks taken out. In JSON
- * that parsed, a line break can only be white space between tokens (strings escape theirs), so
- * this compacts it without re-serialising: numbers keep their digits (1.0, 2^64), and a body
- * nested thousands deep cannot overflow JSON.stringify's stack.
- */
-export function writeNdjson(ctx: Context, raw: string): void {
-  ctx.io.stdout.write(raw.trim().replace(/[\r\n]+/g, '') + '\n');
 }

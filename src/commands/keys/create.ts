@@ -8,6 +8,7 @@ import { maskKey } from '../../output/format.js';
 import { sanitize } from '../../output/sanitize.js';
 import { checkNewKeyFile, writeKeyFile } from './key-file.js';
 import { storeProfileKey } from './profile-key.js';
+import { rawLine } from '../../output/json.js';
 
 const DEFAULT_WARNING = 'This key will not be shown again. Store it securely.';
 
@@ -99,10 +100,6 @@ async function createAndHandOver(
     );
   }
   return ExitCode.ok;
-}
-
-function rawLine(raw: string): string {
-  return raw.endsWith('\n') ? raw : raw + '\n';
 }
 
 function describe(error: unknown): string {

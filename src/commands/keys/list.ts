@@ -3,7 +3,7 @@ import type { Context } from '../../cli/context.js';
 import { ExitCode } from '../../exit-codes.js';
 import { relativeTime, rfc3339 } from '../../output/format.js';
 import { printTable } from '../../output/table.js';
-import { writeRaw } from '../job/view.js';
+import { writeRaw } from '../../output/json.js';
 
 const IN_USE = ' (in use)';
 
@@ -16,7 +16,7 @@ export async function handler(ctx: Context): Promise<number> {
   const http = ctx.http();
   const list = await listKeys(http);
   if (ctx.globals.json) {
-    writeRaw(ctx, list.raw);
+    writeRaw(ctx.io.stdout, list.raw);
     return ExitCode.ok;
   }
   const inUse = keyInUse(list.keys, ctx.settings.apiKey()?.value);

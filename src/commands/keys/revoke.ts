@@ -6,6 +6,7 @@ import { ExitCode } from '../../exit-codes.js';
 import { sanitize } from '../../output/sanitize.js';
 import { keyLabel } from './label.js';
 import { looksLikeFullKey, resolveKey } from './resolve.js';
+import { writeRaw } from '../../output/json.js';
 
 /**
  * DELETE /api/keys/:id for each argument (an id or a unique keyPrefix prefix). Every argument is
@@ -54,7 +55,7 @@ export async function handler(ctx: Context, args: string[], opts: Record<string,
   }
   if (ctx.globals.json) {
     // One document: the service's body for one key, an array of the bodies for several.
-    if (ordered.length === 1) ctx.io.stdout.write((raws[0] ?? '').trim() + '\n');
+    if (ordered.length === 1) writeRaw(ctx.io.stdout, (raws[0] ?? '').trim());
     else ctx.io.stdout.write(JSON.stringify(bodies) + '\n');
   } else if (inUse && ordered.includes(inUse) && worst === ExitCode.ok) {
     ctx.io.stderr.write('note: the key in use was revoked; store a new one with `crawl auth login` before the next command\n');
