@@ -97,17 +97,23 @@ describe('a corrupt config.json', () => {
   });
 
   it.concurrent('keys rotate with CRAWL_API_KEY and --output-file does not need the config: it rotates, the corrupt file untouched', async ({ expect }) => {
-    const { dir, file } = folderWith(SHAPES['invalid JSON'].text);
-    const before = readFileSync(file);
-    const old = fx.sandbox.addKey('from-env');
-    const out = join(dir, '..', `rotated-${n}.key`);
-    const r = await runCli(['keys', 'rotate', '--yes', '--output-file', out], {
-      env: { CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: old.key },
-    });
-    expect(r.code, r.stderr).toBe(0);
-    expect(await keyStatus(fx.sandbox, readFileSync(out, 'utf8').trim())).toBe(200);
-    expect(await keyStatus(fx.sandbox, old.key)).toBe(401);
-    expect(readFileSync(file).equals(before)).toBe(true);
+    // A sandbox of its own: the cases above check that they made no request of the shared one.
+    const own = await sandboxFixture({ seed: false });
+    try {
+      const { dir, file } = folderWith(SHAPES['invalid JSON'].text);
+      const before = readFileSync(file);
+      const old = own.sandbox.addKey('from-env');
+      const out = join(dir, '..', `rotated-${n}.key`);
+      const r = await runCli(['keys', 'rotate', '--yes', '--output-file', out], {
+        env: { CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: own.sandbox.url, CRAWL_API_KEY: old.key },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(await keyStatus(own.sandbox, readFileSync(out, 'utf8').trim())).toBe(200);
+      expect(await keyStatus(own.sandbox, old.key)).toBe(401);
+      expect(readFileSync(file).equals(before)).toBe(true);
+    } finally {
+      await own.close();
+    }
   });
 });
 
