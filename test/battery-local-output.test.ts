@@ -186,6 +186,9 @@ describe('stdout on a full disk', () => {
   const commands: Array<[string, string]> = [
     ['help', 'help'],
     ['help exit-codes', 'help exit-codes'],
+    // commander's help, written straight to the descriptor when it is not a terminal.
+    ['--help', '--help'],
+    ['job --help', 'job --help'],
     ['job status', 'job status demo-large'],
     ['job pages', 'job pages demo-large'],
     ['job watch', 'job watch demo-small'],
@@ -241,6 +244,8 @@ describe('stdout closed early (`| head -1`)', () => {
     ['job cancel --wait --json', 'job cancel demo-running --wait --interval 0.05 --json | true'],
     ['help', 'help | true'],
     ['help environment', 'help environment | head -1'],
+    ['--help', '--help | true'],
+    ['job pages --help', 'job pages --help | head -1'],
   ];
   it.concurrent.for(commands)('%s: exit 0, nothing on stderr', async ([, line], { expect }) => {
     const r = await runShell(`crawl ${line}`, fx.env);

@@ -1,11 +1,9 @@
 // Shared by the benchmarks: the sandbox in its own process, timing a whole process, statistics.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN, ROOT } from '../build/paths.js';
 
-export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const BIN = join(ROOT, 'bin', 'crawl.js');
+export { BIN, ROOT };
 
 export interface SandboxProcess {
   child: ChildProcess;

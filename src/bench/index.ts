@@ -4,8 +4,9 @@
 // --only startup|pages.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSandboxProcess } from './common.js';
+import { join, relative } from 'node:path';
+import { checkCodeCache } from '../build/cache-check.js';
+import { benchEnv, ROOT, startSandboxProcess } from './common.js';
 import { benchPages } from './pages-bench.js';
 import { benchStartup } from './startup-bench.js';
 
@@ -36,8 +37,18 @@ async function main(argv: string[]): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'crawl-bench-'));
   const sandbox = await startSandboxProcess();
   const rows: Row[] = [];
+  let cacheLine = '';
   try {
     if (only !== 'pages') {
+      // A start-up measured without the code cache would say little about the CLI as installed.
+      const env = benchEnv({ CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'config') });
+      const reports = [...(await checkCodeCache(['job', '--help'], env)), ...(await checkCodeCache(['job', 'demo-small', '--json'], env))];
+      const refused = reports.filter((r) => r.rejected !== false).map((r) => relative(ROOT, r.file));
+      cacheLine =
+        refused.length === 0
+          ? `code cache: taken by V8 for all ${reports.length} files that help and a status read load`
+          : `code cache: NOT taken for ${refused.join(', ')} (run \`npm run build\` with this Node)`;
+      log(cacheLine);
       for (const r of await benchStartup(sandbox, work, runs, log)) {
         rows.push({
           pair: r.pair,
@@ -85,6 +96,7 @@ async function main(argv: string[]): Promise<number> {
   const lines = [
     '',
     `Node ${process.version}, ${cpus().length} cores (${cpu}); start-up pairs: median of ${runs} alternating runs each; pages: median of ${rounds} rounds`,
+    ...(cacheLine ? [cacheLine] : []),
     '',
     '| pair | A | B | A | B | result | target | |',
     '|---|---|---|---|---|---|---|---|',

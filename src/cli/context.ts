@@ -2,7 +2,7 @@ import { Settings } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
 import { parseBaseUrl } from '../http/url.js';
 import type { IO } from '../output/io.js';
-import { writeError } from '../output/record-sink.js';
+import { writeError } from '../output/write-error.js';
 import { loadStyle, type Style } from '../output/style.js';
 import { Prompter } from './prompt.js';
 import { VERSION } from '../version.js';

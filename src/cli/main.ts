@@ -2,14 +2,27 @@ import { CommanderError } from 'commander';
 import { InterruptedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { processIO } from '../output/io.js';
-import { isClosedPipe, writeError } from '../output/record-sink.js';
+import { builtStdout, onStdioError } from '../output/stdio.js';
+import { isClosedPipe, writeError } from '../output/write-error.js';
 import { criticalOpen, noCriticalOpen } from './critical.js';
-import { buildProgram, type ProgramState } from "./program.js";
+import { buildProgram, type ProgramState } from './program.js';
 import { reportError } from './report.js';
 
 /**
- * Runs the CLI for argv (without node and script) and resolves with the exit code; bin/crawl.js
- * exits with it once stdout has drained. Only a signal or a broken stdout ends the process here.
+ * What bin/crawl.js calls: runs the CLI, then exits with its code once stdout has drained, so
+ * piped output is never cut short and no idle keep-alive socket or timer holds the process open.
+ */
+export function run(argv: string[]): void {
+  void main(argv).then((code) => {
+    const out = builtStdout();
+    if (out && out.writableLength > 0) out.once('drain', () => process.exit(code));
+    else process.exit(code);
+  });
+}
+
+/**
+ * Runs the CLI for argv (without node and script) and resolves with the exit code. Only a signal
+ * or a broken stdout ends the process here.
  */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const interrupter = new AbortController();
@@ -46,12 +59,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       }),
     );
   };
-  process.stdout.on('error', onStdoutError);
-  // stderr on a full disk or a closed pipe: nothing can be said there any more, but the command's
-  // own outcome (and exit code) stands; an unhandled 'error' would turn it into a crash with exit 1.
-  process.stderr.on('error', () => undefined);
+  onStdioError({
+    stdout: onStdoutError,
+    // stderr on a full disk or a closed pipe: nothing can be said there any more, but the command's
+    // own outcome (and exit code) stands; an unhandled 'error' would turn it into a crash with exit 1.
+    stderr: () => undefined,
+  });
 
-  const program = buildProgram({ env, interrupt: interrupter.signal, state });
+  const program = buildProgram({ argv, env, interrupt: interrupter.signal, state });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof state.exitCode === 'number' ? state.exitCode : ExitCode.ok;
@@ -75,7 +90,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     await state.ctx?.close();
     // A write error that has not surfaced yet (help or a table sent to a full disk) reaches the
     // handler above, which reports it, before this exit code is used.
-    if (!stdoutFailed) await flushed(process.stdout);
+    const out = builtStdout();
+    if (out && !stdoutFailed) await flushed(out);
   }
 }
 
@@ -97,8 +113,8 @@ function exitWhenSafe(code: number, delayMs: number, flushStdout: boolean): void
   hardLimit.unref();
   const attempt = (): void => {
     if (criticalOpen()) return void noCriticalOpen().then(() => setTimeout(attempt, GRACE_MS).unref());
-    const stdout = process.stdout;
-    if (flushStdout && stdout.writableLength > 0 && !stdout.destroyed && !stdout.writableEnded) {
+    const stdout = builtStdout();
+    if (flushStdout && stdout && stdout.writableLength > 0 && !stdout.destroyed && !stdout.writableEnded) {
       return void flushed(stdout).then(attempt);
     }
     process.exit(code);

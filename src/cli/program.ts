@@ -1,5 +1,6 @@
-import { Command } from 'commander';
+import { Command, type OutputConfiguration } from 'commander';
 import { VERSION } from '../version.js';
+import { mayBeTerminal, stderr, stdout, writeStdout } from '../output/stdio.js';
 import type { Context } from './context.js';
 
 export interface ProgramState {
@@ -9,6 +10,8 @@ export interface ProgramState {
 }
 
 interface ProgramDeps {
+  /** The command line: only the command groups it names are declared in full. */
+  argv: readonly string[];
   env: NodeJS.ProcessEnv;
   interrupt: AbortSignal;
   state: ProgramState;
@@ -37,11 +40,7 @@ export function buildProgram(deps: ProgramDeps): Command {
     .option('--allow-http', 'allow plain http:// to a non-loopback host')
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({
-      outputError: (text) => {
-        deps.state.commanderError = text;
-      },
-    });
+    .configureOutput(lazyOutput(deps, program.configureOutput()));
 
   const action = (load: () => Promise<Handler>) =>
     async function (this: Command, ...received: unknown[]): Promise<void> {
@@ -57,109 +56,129 @@ export function buildProgram(deps: ProgramDeps): Command {
     };
 
   const job = program.command('job').helpCommand(false).description('inspect, watch, export and cancel crawl jobs');
-  job
-    .command('status', { isDefault: true })
-    .description('show a job (also `crawl job <id>`)')
-    .argument('<id>', 'job id')
-    .option('--exit-status', 'exit with the job status code (10 errored, 11-13 cancelled)')
-    .action(action(async () => (await import('./commands.js')).jobStatus));
-  job
-    .command('watch')
-    .description('poll a job until it reaches a terminal status')
-    .argument('<id>', 'job id')
-    .option('--interval <seconds>', 'seconds between polls', '2')
-    .option('--max-wait <seconds>', 'give up (exit 7) after this many seconds')
-    .action(action(async () => (await import('./commands.js')).jobWatch));
-  job
-    .command('pages')
-    .description('every crawled page of a job, one JSON record a line')
-    .argument('<id>', 'job id')
-    .option('--wait', 'watch a pending or running job first, then export')
-    .option('--limit <n>', 'stop after n records')
-    .option('--output <file>', 'write the records to a file instead of stdout')
-    .option('--interval <seconds>', 'seconds between polls with --wait', '2')
-    .option('--max-wait <seconds>', 'with --wait: give up (exit 7) after this many seconds')
-    .action(action(async () => (await import('./commands.js')).jobPages));
-  job
-    .command('cancel')
-    .description('cancel a job (DELETE) and show the resulting status')
-    .argument('<id>', 'job id')
-    .option('--wait', 'poll until the job is terminal')
-    .option('--interval <seconds>', 'seconds between polls with --wait', '2')
-    .option('--max-wait <seconds>', 'with --wait: give up (exit 7) after this many seconds')
-    .action(action(async () => (await import('./commands.js')).jobCancel));
+  const jobCommands = (): void => {
+    job
+      .command('status', { isDefault: true })
+      .description('show a job (also `crawl job <id>`)')
+      .argument('<id>', 'job id')
+      .option('--exit-status', 'exit with the job status code (10 errored, 11-13 cancelled)')
+      .action(action(async () => (await import('./commands.js')).jobStatus));
+    job
+      .command('watch')
+      .description('poll a job until it reaches a terminal status')
+      .argument('<id>', 'job id')
+      .option('--interval <seconds>', 'seconds between polls', '2')
+      .option('--max-wait <seconds>', 'give up (exit 7) after this many seconds')
+      .action(action(async () => (await import('./commands.js')).jobWatch));
+    job
+      .command('pages')
+      .description('every crawled page of a job, one JSON record a line')
+      .argument('<id>', 'job id')
+      .option('--wait', 'watch a pending or running job first, then export')
+      .option('--limit <n>', 'stop after n records')
+      .option('--output <file>', 'write the records to a file instead of stdout')
+      .option('--interval <seconds>', 'seconds between polls with --wait', '2')
+      .option('--max-wait <seconds>', 'with --wait: give up (exit 7) after this many seconds')
+      .action(action(async () => (await import('./commands.js')).jobPages));
+    job
+      .command('cancel')
+      .description('cancel a job (DELETE) and show the resulting status')
+      .argument('<id>', 'job id')
+      .option('--wait', 'poll until the job is terminal')
+      .option('--interval <seconds>', 'seconds between polls with --wait', '2')
+      .option('--max-wait <seconds>', 'with --wait: give up (exit 7) after this many seconds')
+      .action(action(async () => (await import('./commands.js')).jobCancel));
+  };
 
   const keys = program.command('keys').helpCommand(false).description('create, list, revoke and rotate API keys');
-  keys
-    .command('create')
-    .description('create a key; the full key is printed once, on stdout')
-    .argument('<name>', 'a label for the key')
-    .option('--save', "store the new key as this profile's key")
-    .option('--output-file <path>', 'also write the key to a new file (mode 0600)')
-    .action(action(async () => (await import('./commands.js')).keysCreate));
-  keys
-    .command('list')
-    .description('list active keys; the key in use is marked')
-    .action(action(async () => (await import('./commands.js')).keysList));
-  keys
-    .command('revoke')
-    .description('revoke keys by id or unique key prefix (cannot be undone)')
-    .argument('<id-or-prefix...>', 'key ids or unique prefixes of keyPrefix')
-    .option('--yes', 'do not ask for confirmation')
-    .option('--force', 'allow revoking the key in use')
-    .action(action(async () => (await import('./commands.js')).keysRevoke));
-  keys
-    .command('rotate')
-    .description('replace the key in use without losing access')
-    .option('--name <name>', 'name of the new key (default: old name and the date)')
-    .option('--output-file <path>', 'where to store the new key when it does not come from the config file')
-    .option('--yes', 'do not ask for confirmation')
-    .action(action(async () => (await import('./commands.js')).keysRotate));
+  const keysCommands = (): void => {
+    keys
+      .command('create')
+      .description('create a key; the full key is printed once, on stdout')
+      .argument('<name>', 'a label for the key')
+      .option('--save', "store the new key as this profile's key")
+      .option('--output-file <path>', 'also write the key to a new file (mode 0600)')
+      .action(action(async () => (await import('./commands.js')).keysCreate));
+    keys
+      .command('list')
+      .description('list active keys; the key in use is marked')
+      .action(action(async () => (await import('./commands.js')).keysList));
+    keys
+      .command('revoke')
+      .description('revoke keys by id or unique key prefix (cannot be undone)')
+      .argument('<id-or-prefix...>', 'key ids or unique prefixes of keyPrefix')
+      .option('--yes', 'do not ask for confirmation')
+      .option('--force', 'allow revoking the key in use')
+      .action(action(async () => (await import('./commands.js')).keysRevoke));
+    keys
+      .command('rotate')
+      .description('replace the key in use without losing access')
+      .option('--name <name>', 'name of the new key (default: old name and the date)')
+      .option('--output-file <path>', 'where to store the new key when it does not come from the config file')
+      .option('--yes', 'do not ask for confirmation')
+      .action(action(async () => (await import('./commands.js')).keysRotate));
+  };
 
   const auth = program.command('auth').helpCommand(false).description('store, check, print and forget the API key of a profile');
-  auth
-    .command('login')
-    .description('store a key after checking it with the service')
-    .option('--with-key', 'read the key from standard input')
-    .action(action(async () => (await import('./commands.js')).authLogin));
-  auth
-    .command('status')
-    .description('where the key comes from and whether the service accepts it')
-    .action(action(async () => (await import('./commands.js')).authStatus));
-  auth
-    .command('token')
-    .description('print the key in use (for scripts)')
-    .action(action(async () => (await import('./commands.js')).authToken));
-  auth
-    .command('logout')
-    .description("forget this profile's key")
-    .action(action(async () => (await import('./commands.js')).authLogout));
+  const authCommands = (): void => {
+    auth
+      .command('login')
+      .description('store a key after checking it with the service')
+      .option('--with-key', 'read the key from standard input')
+      .action(action(async () => (await import('./commands.js')).authLogin));
+    auth
+      .command('status')
+      .description('where the key comes from and whether the service accepts it')
+      .action(action(async () => (await import('./commands.js')).authStatus));
+    auth
+      .command('token')
+      .description('print the key in use (for scripts)')
+      .action(action(async () => (await import('./commands.js')).authToken));
+    auth
+      .command('logout')
+      .description("forget this profile's key")
+      .action(action(async () => (await import('./commands.js')).authLogout));
+  };
 
   const config = program.command('config').helpCommand(false).description('read and write the config file');
-  config
-    .command('get')
-    .argument('<key>', 'base-url or api-key')
-    .description('print a setting of the profile (api-key masked)')
-    .action(action(async () => (await import('./commands.js')).configGet));
-  config
-    .command('set')
-    .argument('<key>', 'base-url')
-    .argument('<value>', 'the value')
-    .description('set a setting of the profile (keys are stored with `crawl auth login`)')
-    .action(action(async () => (await import('./commands.js')).configSet));
-  config
-    .command('unset')
-    .argument('<key>', 'base-url or api-key')
-    .description('remove a setting from the profile')
-    .action(action(async () => (await import('./commands.js')).configUnset));
-  config
-    .command('list')
-    .description("the profile's settings (api-key masked)")
-    .action(action(async () => (await import('./commands.js')).configList));
-  config
-    .command('path')
-    .description('print the config file path')
-    .action(action(async () => (await import('./commands.js')).configPath));
+  const configCommands = (): void => {
+    config
+      .command('get')
+      .argument('<key>', 'base-url or api-key')
+      .description('print a setting of the profile (api-key masked)')
+      .action(action(async () => (await import('./commands.js')).configGet));
+    config
+      .command('set')
+      .argument('<key>', 'base-url')
+      .argument('<value>', 'the value')
+      .description('set a setting of the profile (keys are stored with `crawl auth login`)')
+      .action(action(async () => (await import('./commands.js')).configSet));
+    config
+      .command('unset')
+      .argument('<key>', 'base-url or api-key')
+      .description('remove a setting from the profile')
+      .action(action(async () => (await import('./commands.js')).configUnset));
+    config
+      .command('list')
+      .description("the profile's settings (api-key masked)")
+      .action(action(async () => (await import('./commands.js')).configList));
+    config
+      .command('path')
+      .description('print the config file path')
+      .action(action(async () => (await import('./commands.js')).configPath));
+  };
+
+  // A group's subcommands are declared only when the command line names the group, or names
+  // none (help, a mistyped command and its suggestion need them all): commander's start-up is
+  // per command declared, and `crawl job …` then declares 4 instead of 17.
+  const groups = [
+    { name: 'job', declare: jobCommands },
+    { name: 'keys', declare: keysCommands },
+    { name: 'auth', declare: authCommands },
+    { name: 'config', declare: configCommands },
+  ];
+  const named = groups.filter((group) => deps.argv.includes(group.name));
+  for (const group of named.length > 0 ? named : groups) group.declare();
 
   program
     .command('sandbox')
@@ -182,4 +201,27 @@ export function buildProgram(deps: ProgramDeps): Command {
     });
 
   return program;
+}
+
+/**
+ * commander's output, with the streams built only when they are needed (see output/stdio.ts):
+ * help and the version go straight to stdout's descriptor when it is not a terminal. Width and
+ * colour come out as commander's own defaults would: none, unless the environment forces colour.
+ */
+function lazyOutput(deps: ProgramDeps, defaults: OutputConfiguration): OutputConfiguration {
+  const env = deps.env;
+  const colorSet = (): boolean => Boolean(env.NO_COLOR) || env.FORCE_COLOR !== undefined || env.CLICOLOR_FORCE !== undefined;
+  return {
+    outputError: (text) => {
+      deps.state.commanderError = text;
+    },
+    writeOut: writeStdout,
+    writeErr: (text) => void stderr().write(text),
+    // 80 is commander's own width when the stream is not a terminal.
+    getOutHelpWidth: () => (mayBeTerminal(1) && stdout().isTTY ? stdout().columns : 80),
+    getErrHelpWidth: () => (mayBeTerminal(2) && stderr().isTTY ? stderr().columns : 80),
+    // commander's default decides from the environment first and only then asks the stream.
+    getOutHasColors: () => (mayBeTerminal(1) || colorSet() ? (defaults.getOutHasColors?.() ?? false) : false),
+    getErrHasColors: () => (mayBeTerminal(2) || colorSet() ? (defaults.getErrHasColors?.() ?? false) : false),
+  };
 }

@@ -21,6 +21,8 @@ export function loadUndici(): Promise<UndiciParts> {
     // recompile it with TurboFan, whose scratch memory (~35 MB on a worker thread's malloc arena)
     // is never given back, and whose background work keeps a finished process alive for
     // 100 ms or more. Liftoff's code is plenty for a parser that skips bodies by Content-Length.
+    // bin/crawl.js has normally set it already, before compiling anything (load-bundle.cts);
+    // setting it again changes nothing.
     const { setFlagsFromString } = await import('node:v8');
     setFlagsFromString('--liftoff-only');
     const [agent, api, dispatcher] = await Promise.all([

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { stderr, stdout } from './stdio.js';
 
 /**
  * The streams a command talks to, with what it may do on each (after gh's iostreams):
@@ -38,18 +39,36 @@ export function canPrompt(io: IO): boolean {
   return !io.noInput && io.stdinIsTTY && io.stderrIsTTY;
 }
 
+/**
+ * The process's streams, each built only when a command first uses it (see stdio.ts): a status
+ * read builds stdout alone, and never stdin.
+ */
 export function processIO(env: NodeJS.ProcessEnv, options: { noColor: boolean; noInput: boolean }): IO {
-  const stdoutIsTTY = process.stdout.isTTY === true;
-  const stderrIsTTY = process.stderr.isTTY === true;
   return {
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdinIsTTY: process.stdin.isTTY === true,
-    stdoutIsTTY,
-    stderrIsTTY,
-    color: colorEnabled({ env, noColorFlag: options.noColor, isTTY: stdoutIsTTY }),
-    colorStderr: colorEnabled({ env, noColorFlag: options.noColor, isTTY: stderrIsTTY }),
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      return stdout();
+    },
+    get stderr() {
+      return stderr();
+    },
+    get stdinIsTTY() {
+      return process.stdin.isTTY === true;
+    },
+    get stdoutIsTTY() {
+      return stdout().isTTY === true;
+    },
+    get stderrIsTTY() {
+      return stderr().isTTY === true;
+    },
+    get color() {
+      return colorEnabled({ env, noColorFlag: options.noColor, isTTY: this.stdoutIsTTY });
+    },
+    get colorStderr() {
+      return colorEnabled({ env, noColorFlag: options.noColor, isTTY: this.stderrIsTTY });
+    },
     noInput: options.noInput,
   };
 }

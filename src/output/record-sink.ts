@@ -1,8 +1,9 @@
-import { constants, type Stats } from 'node:fs';
-import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { constants, promises as fsp, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { isClosedPipe, writeError } from './write-error.js';
 
 /** The reader of stdout went away (`| head -1`): not a failure, the export just stops. */
 export class OutputClosedError extends Error {
@@ -183,13 +184,13 @@ export interface OutputFile {
  */
 export async function openOutputFile(path: string): Promise<OutputFile> {
   try {
-    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+    const handle = await fsp.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
     return { path, handle, created: true };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError(path, error);
   }
   try {
-    const handle = await open(path, constants.O_WRONLY);
+    const handle = await fsp.open(path, constants.O_WRONLY);
     return { path, handle, created: false };
   } catch (error) {
     throw writeError(path, error);
@@ -210,41 +211,5 @@ export async function beginOutputFile(file: OutputFile): Promise<void> {
 /** The export never started: give back the file as it was (or no file at all). */
 export async function abandonOutputFile(file: OutputFile): Promise<void> {
   await file.handle.close().catch(() => undefined);
-  if (file.created) await unlink(file.path).catch(() => undefined);
-}
-
-export function isClosedPipe(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
-}
-
-const REASONS: Record<string, string> = {
-  ENOENT: 'the folder does not exist',
-  ENOTDIR: 'a part of the path is not a folder',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'read-only file system',
-  EISDIR: 'it is a folder',
-  ENOSPC: 'no space left on device',
-  EDQUOT: 'disk quota exceeded',
-  EFBIG: 'file too large',
-  EIO: 'input/output error',
-  EPIPE: 'the reader closed it',
-  ERR_STREAM_DESTROYED: 'it is closed',
-};
-
-/** A local I/O failure on the output (exit 1). */
-export class OutputWriteError extends CrawlError {
-  constructor(message: string, cause: unknown) {
-    super(message, ExitCode.failure, { cause });
-    this.name = 'OutputWriteError';
-  }
-}
-
-/** A local I/O failure as one line. */
-export function writeError(path: string | undefined, error: unknown): OutputWriteError {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const reason = (code && REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
-  const where = path === undefined ? 'standard output' : path;
-  return new OutputWriteError(`cannot write to ${where}: ${reason}${code && REASONS[code] ? ` (${code})` : ''}`, error);
+  if (file.created) await fsp.unlink(file.path).catch(() => undefined);
 }

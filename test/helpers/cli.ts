@@ -18,6 +18,8 @@ export interface RunOptions {
   /** Kill the process if it has not ended by then (the test then fails on `timedOut`). */
   timeoutMs?: number;
   cwd?: string;
+  /** Another copy of bin/crawl.js (an install in a temp folder); by default this repository's. */
+  bin?: string;
   /** Called once with the child so a test can signal it when a condition shows in its output. */
   onSpawn?: (child: import('node:child_process').ChildProcess, output: { stdout: () => string; stderr: () => string }) => void;
 }
@@ -49,12 +51,12 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<RunRes
   const env = cleanEnv(options.env);
   const started = Date.now();
   const child = options.tty
-    ? spawn('script', ['-qefc', [process.execPath, BIN, ...args].map(shellQuote).join(' '), '/dev/null'], {
+    ? spawn('script', ['-qefc', [process.execPath, options.bin ?? BIN, ...args].map(shellQuote).join(' '), '/dev/null'], {
         env: { ...env, COLUMNS: '120', LINES: '40' },
         cwd: options.cwd ?? ROOT,
         stdio: ['pipe', 'pipe', 'pipe'],
       })
-    : spawn(process.execPath, [BIN, ...args], { env, cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    : spawn(process.execPath, [options.bin ?? BIN, ...args], { env, cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

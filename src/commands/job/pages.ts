@@ -13,10 +13,10 @@ import {
   beginOutputFile,
   openOutputFile,
   OutputClosedError,
-  OutputWriteError,
   RecordSink,
   type OutputFile,
 } from '../../output/record-sink.js';
+import { OutputWriteError } from '../../output/write-error.js';
 import { sanitize } from '../../output/sanitize.js';
 import { followJob } from './follow.js';
 

@@ -1,5 +1,4 @@
-import { lstatSync, statSync } from 'node:fs';
-import { open, unlink } from 'node:fs/promises';
+import { lstatSync, promises as fsp, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describeFsError } from '../../config/store.js';
 import { CrawlError, UsageError } from '../../errors.js';
@@ -38,16 +37,16 @@ export function checkNewKeyFile(path: string, flag = '--output-file'): void {
  * than none, and the caller still holds the key.
  */
 export async function writeKeyFile(path: string, key: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let handle: fsp.FileHandle | undefined;
   try {
-    handle = await open(path, 'wx', 0o600);
+    handle = await fsp.open(path, 'wx', 0o600);
     await handle.writeFile(key + '\n');
     await handle.close();
     handle = undefined;
   } catch (error) {
     if (handle) {
       await handle.close().catch(() => undefined);
-      await unlink(path).catch(() => undefined);
+      await fsp.unlink(path).catch(() => undefined);
     }
     throw new CrawlError(`cannot write the key to ${path}: ${describeFsError(error)}`, ExitCode.failure);
   }

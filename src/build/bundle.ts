@@ -1,0 +1,78 @@
+// Builds dist/bundle: the CLI as a few CommonJS files that bin/crawl.js loads with V8's code
+// cache (see src/launch/load-bundle.cts for why CommonJS and why a code cache).
+//
+// esbuild splits only ES modules, so the CLI is bundled as ESM first (each command's code stays
+// behind the dynamic import that loads it) and every output file is then turned into CommonJS.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { build, transform } from 'esbuild';
+import { deferRequires } from './defer-requires.js';
+import { BUNDLE_DIR, ROOT } from './paths.js';
+
+async function main(): Promise<void> {
+  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  const result = await build({
+    entryPoints: { main: join(ROOT, 'src', 'cli', 'main.ts') },
+    absWorkingDir: ROOT,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outdir: BUNDLE_DIR,
+    outExtension: { '.js': '.cjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    define: { __CRAWL_VERSION__: JSON.stringify(version) },
+    plugins: [deferRequires],
+    write: false,
+    logLevel: 'warning',
+  });
+
+  const files = await Promise.all(
+    result.outputFiles.map(async (file) => ({ path: file.path, code: await toCommonJS(file.text, file.path) })),
+  );
+  // One id for the whole build: a code cache is only ever used with the build it was made from.
+  const id = createHash('sha256')
+    .update(files.map((f) => f.code).join('\0'))
+    .digest('hex')
+    .slice(0, 16);
+  await rm(BUNDLE_DIR, { recursive: true, force: true });
+  for (const file of files) {
+    await mkdir(dirname(file.path), { recursive: true });
+    // Strict, as the ES modules they were: esbuild's CommonJS output does not say so itself.
+    await writeFile(file.path, `// crawl build ${id}\n'use strict';\n${file.code}`);
+  }
+  const size = files.reduce((sum, f) => sum + Buffer.byteLength(f.code), 0);
+  process.stdout.write(`bundle: ${files.length} files, ${Math.round(size / 1024)} KB in ${relative(ROOT, BUNDLE_DIR)} (build ${id})\n`);
+}
+
+/**
+ * One ESM output file as CommonJS. Dynamic imports become requires (the loader serves them from
+ * the code cache), and esbuild wraps those in its Node interop, which treats the module as a
+ * CommonJS export object: right for Node's built-ins, wrong for our own chunks, whose exports
+ * already carry __esModule. Those are unwrapped again, so `(await import('./x')).name` works.
+ */
+async function toCommonJS(code: string, path: string): Promise<string> {
+  const out = await transform(code, {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    supported: { 'dynamic-import': false },
+    sourcefile: relative(ROOT, path),
+    logLevel: 'warning',
+    // version.ts reads package.json through import.meta.url only when unbundled; here the
+    // version is defined at build time and that branch is dead.
+    logOverride: { 'empty-import-meta': 'silent' },
+  });
+  const unwrapped = out.code.replace(/__toESM\(require\(("\.\.?\/[^"]+\.cjs")\), 1\)/g, 'require($1)');
+  const left = /__toESM\(require\("\.\.?\/[^"]+"\), 1\)/.exec(unwrapped);
+  if (left) throw new Error(`${relative(ROOT, path)}: an import of our own chunk esbuild wrapped in an unexpected way`);
+  return unwrapped;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bundle: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+// Which code caches V8 takes when the CLI runs a command, read in a process of its own, as the
+// CLI would be: for the build (src/build/warm.ts), the benchmark and the tests.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { CacheReport } from '../launch/load-bundle.cjs';
+import { BUNDLE_DIR, ROOT } from './paths.js';
+
+export type { CacheReport };
+
+const CHECK = `
+const { loadBundle } = require(process.argv[1]);
+const args = process.argv.slice(3);
+const bundle = loadBundle(process.argv[2], { http: !args.includes('--help') });
+bundle.main(args).then(() => {
+  process.stderr.write('\\n@@' + JSON.stringify(bundle.report()) + '\\n');
+  process.exit(0);
+});
+`;
+
+/** Runs `crawl <args>` (stdout discarded) and says what became of each file's code cache. */
+export async function checkCodeCache(args: string[], env: NodeJS.ProcessEnv, bundleDir = BUNDLE_DIR): Promise<CacheReport[]> {
+  const loader = join(bundleDir, '..', 'launch', 'load-bundle.cjs');
+  const { stderr } = await runNode(['-e', CHECK, loader, bundleDir, ...args], env);
+  const at = stderr.lastIndexOf('\n@@');
+  if (at < 0) throw new Error(`crawl ${args.join(' ')} ended without a report: ${stderr.trim().split('\n').pop() ?? ''}`);
+  return JSON.parse(stderr.slice(at + 3)) as CacheReport[];
+}
+
+export function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, args, { env, cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
