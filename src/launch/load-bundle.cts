@@ -12,18 +12,17 @@ import { Script, constants as vmConstants } from 'node:vm';
 
 type ModuleFunction = (exports: unknown, require: (id: string) => unknown, module: { exports: unknown }, filename: string, dirname: string) => void;
 
-interface Loaded {
-  exports: unknown;
-  script: Script;
+export interface CacheReport {
   file: string;
-  build: string;
-  /** undefined: there was no cache file for it; true: V8 refused the one there was. */
+  /** undefined: there was no cache for it; true: V8 refused the one there was. */
   rejected: boolean | undefined;
 }
 
-export interface CacheReport {
-  file: string;
-  rejected: boolean | undefined;
+interface Loaded extends CacheReport {
+  /** As in Node: a file required again while it is still running gets its exports so far. */
+  module: { exports: unknown };
+  script: Script;
+  build: string;
 }
 
 export interface Bundle {
@@ -63,7 +62,7 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
 
   const load = (file: string): unknown => {
     const known = loaded.get(file);
-    if (known) return known.exports;
+    if (known) return known.module.exports;
     const source = readFileSync(file, 'utf8');
     const build = BUILD_LINE.exec(source)?.[1] ?? '';
     const cachedData = readCache(file + cacheSuffix, build);
@@ -76,13 +75,11 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
       importModuleDynamically: (vmConstants as typeof vmConstants | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
     const module = { exports: {} as unknown };
-    const entry: Loaded = { exports: undefined, script, file, build, rejected: cachedData ? script.cachedDataRejected === true : undefined };
-    loaded.set(file, entry);
+    loaded.set(file, { module, script, file, build, rejected: cachedData ? script.cachedDataRejected === true : undefined });
     // Anything else is one of Node's built-ins: every package is in the bundle.
     const requireFrom = (id: string): unknown => (id.startsWith('./') || id.startsWith('../') ? load(resolve(dirname(file), id)) : require(id));
     const run = script.runInThisContext() as ModuleFunction;
     run.call(module.exports, module.exports, requireFrom, module, file, dirname(file));
-    entry.exports = module.exports;
     return module.exports;
   };
 
