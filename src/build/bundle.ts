@@ -49,10 +49,10 @@ async function main(): Promise<void> {
 }
 
 /**
- * One ESM output file as CommonJS. Dynamic imports become requires (the loader serves them from
- * the code cache), and esbuild wraps those in its Node interop, which treats the module as a
- * CommonJS export object: right for Node's built-ins, wrong for our own chunks, whose exports
- * already carry __esModule. Those are unwrapped again, so `(await import('./x')).name` works.
+ * One ESM output file as CommonJS. Dynamic imports become requires, which the loader serves from
+ * the code cache. esbuild wraps each in its interop helper; for a `.cjs` file it honours the
+ * __esModule mark our chunks carry, so `(await import('./x')).name` still works. Its Node mode
+ * (`__toESM(..., 1)`) would not, and would break every command: the build refuses it.
  */
 async function toCommonJS(code: string, path: string): Promise<string> {
   const out = await transform(code, {
@@ -66,10 +66,10 @@ async function toCommonJS(code: string, path: string): Promise<string> {
     // version is defined at build time and that branch is dead.
     logOverride: { 'empty-import-meta': 'silent' },
   });
-  const unwrapped = out.code.replace(/__toESM\(require\(("\.\.?\/[^"]+\.cjs")\), 1\)/g, 'require($1)');
-  const left = /__toESM\(require\("\.\.?\/[^"]+"\), 1\)/.exec(unwrapped);
-  if (left) throw new Error(`${relative(ROOT, path)}: an import of our own chunk esbuild wrapped in an unexpected way`);
-  return unwrapped;
+  if (/__toESM\(require\("\.\.?\/[^"]+"\), 1\)/.test(out.code)) {
+    throw new Error(`${relative(ROOT, path)}: esbuild imports one of our chunks in Node mode, which loses its named exports`);
+  }
+  return out.code;
 }
 
 main().catch((error: unknown) => {

@@ -2,6 +2,7 @@
 // what separates `crawl job <id>` from a plain node:http GET. The bundle gets, in their place, a
 // stand-in that loads the real module the first time anything of it is used, so the packages'
 // code runs unchanged: only when a module is loaded moves.
+import { relative, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 interface Deferral {
@@ -52,11 +53,15 @@ export const deferRequires: Plugin = {
     const specifiers = [...new Set(DEFERRALS.map((d) => d.specifier))];
     const filter = new RegExp(`^(${specifiers.map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
     const seen = new Set<string>();
+    const root = build.initialOptions.absWorkingDir ?? process.cwd();
     build.onResolve({ filter }, (args) => {
       const deferral = DEFERRALS.find((d) => d.specifier === args.path && d.importer.test(args.importer));
       if (!deferral) return undefined;
       seen.add(deferral.specifier);
-      return { path: `${args.importer}#${args.path}`, namespace: NAMESPACE, pluginData: { resolveDir: args.resolveDir, specifier: args.path } };
+      // A name relative to the project: it appears in the bundle, which should not depend on
+      // where the project was built.
+      const path = `${relative(root, args.importer).split(sep).join('/')}#${args.path}`;
+      return { path, namespace: NAMESPACE, pluginData: { resolveDir: args.resolveDir, specifier: args.path } };
     });
     build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
       const { resolveDir, specifier } = args.pluginData as { resolveDir: string; specifier: string };
