@@ -191,6 +191,20 @@ describe.concurrent('a 2xx too large to read, in answer to a POST', () => {
   });
 });
 
+describe.concurrent('a 2xx too large to read, in answer to a DELETE', () => {
+  it('job cancel: refused unread, and the message says the cancellation may have happened', async ({ expect }) => {
+    const cmd = command('job cancel');
+    const id = identity(fx.sandbox);
+    const fault: Fault = { kind: 'respond', status: 200, headers: { 'content-length': String(200 * 1024 * 1024) }, body: '{"job":' };
+    await withHostile(id, [{ method: 'DELETE', path: cmd.path(id), fault }], async (url, hostile) => {
+      const r = await runCommand(cmd, id, url);
+      checkOutcome(expect, r, { code: 1, message: /\(HTTP 200\) is larger than 64 MiB; refusing to read it/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      expect(r.stderr).toMatch(/^hint: the cancellation may have reached the service: check with `crawl job status /m);
+      expect(hostile.count('DELETE', cmd.path(id))).toBe(1);
+    });
+  });
+});
+
 describe.concurrent('job watch and Retry-After', () => {
   it('waits at least as long as a 429 asks before polling again', async ({ expect }) => {
     const cmd = command('job watch');

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, waitFor } from './helpers/cli.js';
-import { activeKeys, configProfile, fullKeysIn } from './helpers/keys.js';
+import { activeKeys, configProfile, fullKeysIn, storedKey } from './helpers/keys.js';
 import { deadPid, holdConfigLock } from './helpers/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 
@@ -70,7 +70,7 @@ describe('keys rotate against keys rotate', () => {
     try {
       const env = { ...fx.env, ...profile.env };
       const results = await Promise.all([runCli(['keys', 'rotate', '--yes'], { env }), runCli(['keys', 'rotate', '--yes'], { env })]);
-      const stored = JSON.parse(readFileSync(profile.file, 'utf8')).profiles.default['api-key'] as string;
+      const stored = storedKey(profile.file);
       const printed = results.map((r) => r.stdout.trim()).filter((s) => s !== '');
       // The keys this race created (named after the old one) that the service still accepts.
       const fresh = (await activeKeys(fx.sandbox, fx.sandbox.key)).filter((k) => k.name.startsWith(`raced-${race} (rotated `));

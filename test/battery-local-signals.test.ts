@@ -8,7 +8,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, ROOT, runCli, tempDir, waitFor } from './helpers/cli.js';
-import { calls, configProfile, fullKeysIn, keyStatus } from './helpers/keys.js';
+import { calls, configProfile, fullKeysIn, keyStatus, storedKey } from './helpers/keys.js';
 import { cliPid, everyLineJson, holdConfigLock } from './helpers/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 
@@ -195,6 +195,20 @@ describe('keys: a key the service has made survives the signal', () => {
     expect(r.stderr).toBe('crawl: interrupted while creating the key: a key may have been created; check with `crawl keys list`\n');
   });
 
+  it('keys create --json, SIGINT while the POST is out: exit 130, and the one JSON error line says a key may exist', async () => {
+    fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'latency', ms: 3000, times: 1 });
+    const mark = fx.sandbox.requests.length;
+    const r = await runCli(['keys', 'create', 'interrupted-json', '--json'], {
+      env: fx.env,
+      onSpawn: signalWhen('SIGINT', () => calls(fx.sandbox, mark).includes('POST /api/keys')),
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: { message: 'interrupted while creating the key: a key may have been created; check with `crawl keys list`', httpStatus: null, exitCode: 130 },
+    });
+  });
+
   it('keys rotate, SIGTERM while the new key is checked: exit 143, the key printed once, the old one kept', async () => {
     const old = fx.sandbox.addKey('term-at-check');
     const profile = configProfile(fx.sandbox, old.key);
@@ -209,7 +223,7 @@ describe('keys: a key the service has made survives the signal', () => {
       expect(r.stdout).toMatch(KEY_LINE);
       expect(r.stderr).toMatch(/step 3 of 5 .*: interrupted\./);
       expect(fullKeysIn(r.stderr)).toEqual([]);
-      expect(JSON.parse(readFileSync(profile.file, 'utf8')).profiles.default['api-key']).toBe(old.key);
+      expect(storedKey(profile.file)).toBe(old.key);
       expect(await keyStatus(fx.sandbox, r.stdout.trim())).toBe(200);
     } finally {
       profile.cleanup();
@@ -241,7 +255,7 @@ describe('keys: a key the service has made survives the signal', () => {
       expect(Date.now() - interruptedAt).toBeGreaterThan(2500);
       expect(r.code).toBe(130);
       expect(r.stdout).toBe('');
-      const stored = JSON.parse(readFileSync(profile.file, 'utf8')).profiles.default['api-key'] as string;
+      const stored = storedKey(profile.file);
       expect(stored).not.toBe(old.key);
       expect(await keyStatus(fx.sandbox, stored)).toBe(200);
       // Stopped before revoking: the old key still works too, and the message says what is left.

@@ -65,6 +65,8 @@ describe('without --wait', () => {
     const message = await runCli(['job', 'cancel', 'c-json-msg', '--json'], { env: fx.env });
     expect(message.code).toBe(0);
     expect(JSON.parse(message.stdout)).toEqual({ success: true, message: 'Cancellation requested' });
+    // The DELETE's answer is what --json shows: the job is not fetched for nothing.
+    expect(requestsOf('c-json-msg', 'GET')).toHaveLength(0);
   });
 });
 
@@ -138,6 +140,24 @@ describe('--wait', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('status\tcancelled_by_user\n');
     expect(requestsOf('w-now', 'GET')).toHaveLength(1);
+  });
+
+  it.concurrent('the job ends otherwise before the cancel takes effect: that status\'s exit code; with --json, one JSON error line', async ({ expect }) => {
+    for (const id of ['w-other', 'w-other-json']) {
+      fx.sandbox.addJob({ id, status: 'running', pagesTotal: 10, cancel: { lagPolls: 50 } });
+      const body = JSON.stringify({ success: true, job: { id, status: 'errored', pagesTotal: 10, pagesFinished: 3 } });
+      fx.sandbox.inject({ method: 'GET', path: `/api/crawl/${id}`, kind: 'status', status: 200, body });
+    }
+    const plain = await runCli(['job', 'cancel', 'w-other', '--wait', ...FAST], { env: fx.env });
+    expect(plain.code).toBe(10);
+    expect(plain.stdout).toContain('status\terrored\n');
+    expect(plain.stderr.endsWith('crawl: the job ended errored before the cancellation took effect\n')).toBe(true);
+    const json = await runCli(['job', 'cancel', 'w-other-json', '--wait', '--json', ...FAST], { env: fx.env });
+    expect(json.code).toBe(10);
+    expect((ndjson(json.stdout) as Array<{ job: { status: string } }>).map((l) => l.job.status)).toEqual(['running', 'errored']);
+    expect(ndjson(json.stderr)).toEqual([
+      { error: { message: 'the job ended errored before the cancellation took effect', httpStatus: null, exitCode: 10 } },
+    ]);
   });
 
   it.concurrent('--max-wait elapsed while the job still runs: exit 7', async ({ expect }) => {

@@ -52,6 +52,9 @@ describe('help topics', () => {
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
     expectUsageError(unknown, /^crawl: unknown help topic "nonsense"$/);
+    const json = await runCli(['help', 'nonsense', '--json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { message: 'unknown help topic "nonsense"', exitCode: 2 } });
   });
 });
 

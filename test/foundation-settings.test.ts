@@ -279,6 +279,17 @@ describe('config get|set|unset|list|path', () => {
 });
 
 describe('auth login', () => {
+  it.concurrent('a plain http:// base URL to another host is refused before the key is asked for (exit 2)', async ({ expect }) => {
+    const dir = freshDir();
+    // In a terminal the prompt would wait for the key; the refusal comes first, and at once.
+    const r = await runCli(['auth', 'login'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: 'http://crawl.example' }), tty: true, timeoutMs: 5_000 });
+    expect(r.timedOut).toBe(false);
+    expect(r.code).toBe(2);
+    expect(r.stdout).not.toContain('Paste your API key');
+    expect(r.stdout).toMatch(/^crawl: refusing to send the API key over plain http:\/\/ to crawl\.example\n/);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
   it.concurrent('--with-key: a key the service rejects exits 4 and nothing is saved', async ({ expect }) => {
     const dir = freshDir();
     const r = await runCli(['auth', 'login', '--with-key', '--verbose'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }), input: BAD_KEY + '\n' });

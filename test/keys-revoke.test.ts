@@ -147,6 +147,16 @@ describe('crawl keys revoke', () => {
     expect(await keyStatus(fx.sandbox, b.key)).toBe(401);
   });
 
+  it('several keys, one failing, the key in use revoked: the note that this profile needs a new key still comes', async () => {
+    const a = fx.sandbox.addKey('a');
+    const mine = fx.sandbox.addKey('mine');
+    fx.sandbox.inject({ method: 'DELETE', path: `/api/keys/${a.id}`, kind: 'status', status: 500 });
+    const r = await runCli(['keys', 'revoke', a.id, mine.id, '--yes', '--force'], { env: { ...fx.env, CRAWL_API_KEY: mine.key } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the key in use was revoked/);
+    expect(await keyStatus(fx.sandbox, mine.key)).toBe(401);
+  });
+
   it('never retries the DELETE', async () => {
     const ci = fx.sandbox.addKey('ci');
     fx.sandbox.inject({ method: 'DELETE', path: `/api/keys/${ci.id}`, kind: 'status', status: 503, times: 1 });

@@ -4,7 +4,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, waitFor } from './helpers/cli.js';
-import { activeKeys, calls, configKeySetup, fullKeysIn, keyStatus, type ConfigKeySetup } from './helpers/keys.js';
+import { activeKeys, calls, configKeySetup, fullKeysIn, keyStatus, storedKey, type ConfigKeySetup } from './helpers/keys.js';
 import type { SandboxFixture } from './helpers/sandbox.js';
 
 let setup: ConfigKeySetup;
@@ -19,7 +19,6 @@ beforeEach(async () => {
 afterEach(() => setup.close());
 
 const KEY_LINE = /^crk_[A-Za-z0-9]{20,}\n$/;
-const storedKey = (): string => JSON.parse(readFileSync(profile.file, 'utf8')).profiles.default['api-key'];
 const keyCount = async (): Promise<number> => (await activeKeys(fx.sandbox, fx.sandbox.key)).length;
 const deletes = (from: number): string[] => calls(fx.sandbox, from).filter((c) => c.startsWith('DELETE'));
 /** True once `call` has reached the sandbox `nth` times since index `from`. */
@@ -34,7 +33,7 @@ describe('crawl keys rotate, step 2 (create) fails', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/step 2 of 5 \(create the new key\): POST \/api\/keys failed: HTTP 500/);
     expect(r.stderr).toMatch(/Nothing was changed/);
-    expect(storedKey()).toBe(old.key);
+    expect(storedKey(profile.file)).toBe(old.key);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
     expect(await keyCount()).toBe(count);
   });
@@ -46,7 +45,7 @@ describe('crawl keys rotate, step 2 (create) fails', () => {
     expect(r.stderr).toMatch(/a key "ci \(rotated [\d-]+\)" may have been created/);
     expect(r.stderr).toContain('crawl keys list');
     expect(r.stderr).toMatch(/The old key "ci" \(key_\w+\) is still active and still stored/);
-    expect(storedKey()).toBe(old.key);
+    expect(storedKey(profile.file)).toBe(old.key);
   });
 });
 
@@ -62,7 +61,7 @@ describe('crawl keys rotate, step 3 (verify) fails', () => {
     expect(r.stderr).toMatch(/step 3 of 5 \(check that the service accepts the new key\).*HTTP 401/);
     expect(r.stderr).toMatch(/printed on stdout: it is its only copy/);
     expect(fullKeysIn(r.stderr)).toEqual([]);
-    expect(storedKey()).toBe(old.key);
+    expect(storedKey(profile.file)).toBe(old.key);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
     expect(await keyStatus(fx.sandbox, fresh)).toBe(200);
     expect(deletes(before)).toEqual([]);
@@ -126,7 +125,7 @@ describe('crawl keys rotate, step 4 (store) fails', () => {
     renameSync(moved, profile.dir);
     const login = await runCli(['auth', 'login', '--with-key'], { env, input: r.stdout });
     expect(login.code).toBe(0);
-    expect(storedKey()).toBe(fresh);
+    expect(storedKey(profile.file)).toBe(fresh);
     const finish = await runCli(['keys', 'revoke', old.id, '--yes'], { env });
     expect(finish.code).toBe(0);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(401);
@@ -146,7 +145,7 @@ describe('crawl keys rotate, step 5 (revoke) fails', () => {
     expect(error).toMatchObject({ exitCode: 1, httpStatus: 500 });
     expect(error.message).toMatch(/step 5 of 5 \(revoke the old key\)/);
     expect(fullKeysIn(r.stdout + r.stderr)).toEqual([]);
-    const fresh = storedKey();
+    const fresh = storedKey(profile.file);
     expect(fresh).not.toBe(old.key);
     expect(await keyStatus(fx.sandbox, fresh)).toBe(200);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(200);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, waitFor } from './helpers/cli.js';
-import { calls, configKeySetup, fullKeysIn, keyStatus, type ConfigKeySetup } from './helpers/keys.js';
+import { calls, configKeySetup, fullKeysIn, keyStatus, storedKey, type ConfigKeySetup } from './helpers/keys.js';
 import type { SandboxFixture } from './helpers/sandbox.js';
 
 let setup: ConfigKeySetup;
@@ -20,7 +20,6 @@ beforeEach(async () => {
 afterEach(() => setup.close());
 
 const KEY_LINE = /^crk_[A-Za-z0-9]{20,}\n$/;
-const storedKey = (): string => JSON.parse(readFileSync(profile.file, 'utf8')).profiles.default['api-key'];
 /** Sends Ctrl-C (SIGINT) once the check of the new key has reached the sandbox. */
 const interruptAtCheck = (from: number) => (child: import('node:child_process').ChildProcess): void => {
   const checking = (): boolean => calls(fx.sandbox, from).filter((c) => c === 'GET /api/keys').length >= 2;
@@ -39,7 +38,7 @@ describe('crawl keys rotate, interrupted', () => {
     expect(r.stderr).toMatch(/step 3 of 5 .*: interrupted\./);
     expect(r.stderr).toMatch(/only copy/);
     expect(fullKeysIn(r.stderr)).toEqual([]);
-    expect(storedKey()).toBe(old.key);
+    expect(storedKey(profile.file)).toBe(old.key);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
     expect(await keyStatus(fx.sandbox, r.stdout.trim())).toBe(200);
   });

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { activeKeys, calls, configKeySetup, fullKeysIn, keyStatus, type ConfigKeySetup } from './helpers/keys.js';
+import { activeKeys, calls, configKeySetup, fullKeysIn, keyStatus, storedKey, type ConfigKeySetup } from './helpers/keys.js';
 import type { SandboxFixture } from './helpers/sandbox.js';
 
 let setup: ConfigKeySetup;
@@ -17,7 +17,6 @@ beforeEach(async () => {
 afterEach(() => setup.close());
 
 const today = (): string => new Date().toISOString().slice(0, 10);
-const storedKey = (): string => JSON.parse(readFileSync(profile.file, 'utf8')).profiles.default['api-key'];
 const posts = (from: number): string[] => calls(fx.sandbox, from).filter((c) => c.startsWith('POST'));
 
 describe('crawl keys rotate', () => {
@@ -26,7 +25,7 @@ describe('crawl keys rotate', () => {
     const r = await runCli(['keys', 'rotate', '--yes', '--verbose'], { env });
     expect(r.code).toBe(0);
     expect(calls(fx.sandbox, before)).toEqual(['GET /api/keys', 'POST /api/keys', 'GET /api/keys', `DELETE /api/keys/${old.id}`]);
-    const fresh = storedKey();
+    const fresh = storedKey(profile.file);
     expect(fresh).not.toBe(old.key);
     expect(statSync(profile.file).mode & 0o777).toBe(0o600);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(401);
@@ -68,7 +67,7 @@ describe('crawl keys rotate', () => {
     expect(await keyStatus(fx.sandbox, old.key)).toBe(401);
     expect(await keyStatus(fx.sandbox, fresh)).toBe(200);
     // The config file was not touched: it is not where that key came from.
-    expect(storedKey()).toBe(old.key);
+    expect(storedKey(profile.file)).toBe(old.key);
   });
 
   it('a key rotated before gets a fresh date, not a second suffix; plain output tells to update CRAWL_API_KEY', async () => {
@@ -113,13 +112,13 @@ describe('crawl keys rotate', () => {
     expect(no.code).toBe(2);
     expect(no.stdout).toContain(`Rotate key "ci" (${old.id}, ${old.keyPrefix})?`);
     expect(posts(before)).toEqual([]);
-    expect(storedKey()).toBe(old.key);
+    expect(storedKey(profile.file)).toBe(old.key);
 
     const yes = await runCli(['keys', 'rotate', '--name', 'ci-2'], { env, tty: true, input: 'y\n' });
     expect(yes.code).toBe(0);
     expect(yes.stdout).toContain('Created key "ci-2"');
     expect(fullKeysIn(yes.stdout)).toEqual([]);
-    expect(storedKey()).not.toBe(old.key);
+    expect(storedKey(profile.file)).not.toBe(old.key);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sanitize, sanitizeMultiline } from '../src/output/sanitize.js';
+import { sanitize } from '../src/output/sanitize.js';
 
 // Any character a terminal could act on: C0, DEL, C1, and bidi overrides that reorder text.
 // eslint-disable-next-line no-control-regex
@@ -66,20 +66,6 @@ describe('sanitize', () => {
     fc.assert(
       fc.property(risky, (text) => {
         expect(sanitize(sanitize(text))).toBe(sanitize(text));
-      }),
-    );
-  });
-});
-
-describe('sanitizeMultiline', () => {
-  it('keeps line breaks and cleans each line', () => {
-    expect(sanitizeMultiline('one\u001b[1m\r\ntwo\u0007\nthree')).toBe('one[1m\ntwo\nthree');
-  });
-
-  it('lets no control character through but the line feeds', () => {
-    fc.assert(
-      fc.property(fc.oneof(risky, fc.string({ unit: 'binary' })), (text) => {
-        expect(sanitizeMultiline(text).replace(/\n/g, '')).not.toMatch(DANGEROUS);
       }),
     );
   });

@@ -1,3 +1,4 @@
+import { ExitCode } from '../exit-codes.js';
 import type { HttpClient } from '../http/client.js';
 import { isRecord, malformed } from './shape.js';
 
@@ -22,16 +23,22 @@ export interface JobResponse {
   raw: string;
 }
 
-export const TERMINAL_STATUSES = new Set([
-  'completed',
-  'errored',
-  'cancelled_by_user',
-  'cancelled_due_to_timeout',
-  'cancelled_due_to_limits',
+/** The statuses a job never leaves, and the exit code each maps to (the contract's table). */
+const TERMINAL_EXIT_CODES = new Map<string, number>([
+  ['completed', ExitCode.ok],
+  ['errored', ExitCode.errored],
+  ['cancelled_by_user', ExitCode.cancelledByUser],
+  ['cancelled_due_to_timeout', ExitCode.cancelledDueToTimeout],
+  ['cancelled_due_to_limits', ExitCode.cancelledDueToLimits],
 ]);
 
 export function isTerminal(status: string): boolean {
-  return TERMINAL_STATUSES.has(status);
+  return TERMINAL_EXIT_CODES.has(status);
+}
+
+/** The exit code a terminal status maps to; undefined while the job may still change. */
+export function terminalExitCode(status: string): number | undefined {
+  return TERMINAL_EXIT_CODES.get(status);
 }
 
 /** Validates just enough to show a job: an object with a `job` object whose `status` is a string. */

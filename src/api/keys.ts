@@ -1,7 +1,7 @@
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
-import { NetworkError, ResponseTooLargeError } from '../http/errors.js';
+import { answeredUnread } from '../http/errors.js';
 import { isRecord, malformed } from './shape.js';
 
 /** A key as listed by GET /api/keys; unknown fields pass through. */
@@ -43,15 +43,10 @@ export function keyInUse(keys: readonly ApiKey[], fullKey: string | undefined): 
  * (connection lost, timeout) or the answer could not be read. Callers must not assume either way.
  */
 export class OutcomeUnknownError extends CrawlError {
-  constructor(message: string, exitCode: number, hint: string) {
-    super(message, exitCode, { hint });
+  constructor(message: string, exitCode: number, hint?: string) {
+    super(message, exitCode, hint === undefined ? {} : { hint });
     this.name = 'OutcomeUnknownError';
   }
-}
-
-/** Sent, and maybe done: no answer came, or a 2xx came whose body was too large to read. */
-function answeredUnread(error: unknown): error is CrawlError {
-  return (error instanceof NetworkError && error.mayHaveReachedServer) || (error instanceof ResponseTooLargeError && error.status < 300);
 }
 
 /** The answer to POST /api/keys: the only time the service hands the full key over. */

@@ -28,6 +28,18 @@ export function parseSeconds(value: unknown, flag: string, fallback: number): nu
   return n;
 }
 
+/**
+ * --interval and --max-wait of the commands that poll a job. `waits`: whether this run polls at
+ * all (`job watch` always; `pages` and `cancel` with --wait), since --max-wait means nothing else.
+ */
+export function parseWaitFlags(opts: Record<string, unknown>, waits: boolean): { intervalMs: number; maxWaitMs: number | undefined } {
+  if (opts.maxWait !== undefined && !waits) throw new UsageError('--max-wait works with --wait only');
+  return {
+    intervalMs: Math.round(parseSeconds(opts.interval, '--interval', 2) * 1000),
+    maxWaitMs: opts.maxWait === undefined ? undefined : Math.round(parseSeconds(opts.maxWait, '--max-wait', 0) * 1000),
+  };
+}
+
 /** A whole number >= min for flags such as --limit and --port. */
 export function parseInteger(value: unknown, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const text = String(value).trim();

@@ -27,7 +27,13 @@ export function run(argv: string[]): void {
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const interrupter = new AbortController();
   const state: ProgramState = {};
-  const wantsJson = argv.includes('--json');
+  // Errors in the command's mode; before the command has a context (a usage error), as argv asks.
+  const report = (error: unknown): number =>
+    reportError(state.ctx?.io ?? processIO(env, { noColor: true, noInput: true }), error, {
+      json: state.ctx?.globals.json ?? argv.includes('--json'),
+      verbose: state.ctx?.globals.verbose ?? argv.includes('--verbose'),
+      redact: (text) => state.ctx?.redact(text) ?? text,
+    });
   const onSignal = (signal: NodeJS.Signals): void => {
     const code = signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
     // A second Ctrl-C: leave now (once a key or the config is safe; a slow reader is not waited for).
@@ -50,14 +56,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     // The reader went away (`crawl job watch x --json | head -1`): it has what it wanted.
     if (isClosedPipe(error)) process.exit(ExitCode.ok);
     // A full disk or an I/O error: one line, exit 1, instead of a stack trace.
-    const io = state.ctx?.io ?? processIO(env, { noColor: true, noInput: true });
-    process.exit(
-      reportError(io, writeError(undefined, error), {
-        json: state.ctx?.globals.json ?? wantsJson,
-        verbose: state.ctx?.globals.verbose ?? argv.includes('--verbose'),
-        redact: (text) => state.ctx?.redact(text) ?? text,
-      }),
-    );
+    process.exit(report(writeError(undefined, error)));
   };
   onStdioError({
     stdout: onStdoutError,
@@ -79,12 +78,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       const message = (state.commanderError ?? error.message).replace(/^error:\s*/i, '').trim();
       error = new UsageError(message, 'run `crawl --help` for usage');
     }
-    const io = state.ctx?.io ?? processIO(env, { noColor: true, noInput: true });
-    return reportError(io, error, {
-      json: state.ctx?.globals.json ?? wantsJson,
-      verbose: state.ctx?.globals.verbose ?? argv.includes('--verbose'),
-      redact: (text) => state.ctx?.redact(text) ?? text,
-    });
+    return report(error);
   } finally {
     state.ctx?.runCleanups();
     await state.ctx?.close();

@@ -18,6 +18,9 @@ interface ProgramDeps {
 }
 
 type Handler = (ctx: Context, args: string[], opts: Record<string, unknown>) => Promise<number>;
+type Commands = typeof import('./commands.js');
+/** The names under which commands.js exports a command's handler. */
+type HandlerName = { [K in keyof Commands]: Commands[K] extends Handler ? K : never }[keyof Commands];
 
 /**
  * Every command is declared here with its flags, but its code is imported only when it runs,
@@ -42,16 +45,16 @@ export function buildProgram(deps: ProgramDeps): Command {
     .exitOverride()
     .configureOutput(lazyOutput(deps, program.configureOutput()));
 
-  const action = (load: () => Promise<Handler>) =>
+  const action = (name: HandlerName) =>
     async function (this: Command, ...received: unknown[]): Promise<void> {
       const command = received[received.length - 1] as Command;
       const opts = command.optsWithGlobals();
       // Positional arguments in order; a variadic one (keys revoke) is spread.
       const args = command.processedArgs.flatMap((a: unknown) => (Array.isArray(a) ? a : a === undefined ? [] : [a])) as string[];
-      const { createContext } = await import('./commands.js');
-      const ctx = createContext(deps.env, opts, deps.interrupt);
+      const commands = await import('./commands.js');
+      const ctx = commands.createContext(deps.env, opts, deps.interrupt);
       deps.state.ctx = ctx;
-      const handler = await load();
+      const handler: Handler = commands[name];
       deps.state.exitCode = await handler(ctx, args, command.opts());
     };
 
@@ -62,14 +65,14 @@ export function buildProgram(deps: ProgramDeps): Command {
       .description('show a job (also `crawl job <id>`)')
       .argument('<id>', 'job id')
       .option('--exit-status', 'exit with the job status code (10 errored, 11-13 cancelled)')
-      .action(action(async () => (await import('./commands.js')).jobStatus));
+      .action(action('jobStatus'));
     job
       .command('watch')
       .description('poll a job until it reaches a terminal status')
       .argument('<id>', 'job id')
       .option('--interval <seconds>', 'seconds between polls', '2')
       .option('--max-wait <seconds>', 'give up (exit 7) after this many seconds')
-      .action(action(async () => (await import('./commands.js')).jobWatch));
+      .action(action('jobWatch'));
     job
       .command('pages')
       .description('every crawled page of a job, one JSON record a line')
@@ -79,7 +82,7 @@ export function buildProgram(deps: ProgramDeps): Command {
       .option('--output <file>', 'write the records to a file instead of stdout')
       .option('--interval <seconds>', 'seconds between polls with --wait', '2')
       .option('--max-wait <seconds>', 'with --wait: give up (exit 7) after this many seconds')
-      .action(action(async () => (await import('./commands.js')).jobPages));
+      .action(action('jobPages'));
     job
       .command('cancel')
       .description('cancel a job (DELETE) and show the resulting status')
@@ -87,7 +90,7 @@ export function buildProgram(deps: ProgramDeps): Command {
       .option('--wait', 'poll until the job is terminal')
       .option('--interval <seconds>', 'seconds between polls with --wait', '2')
       .option('--max-wait <seconds>', 'with --wait: give up (exit 7) after this many seconds')
-      .action(action(async () => (await import('./commands.js')).jobCancel));
+      .action(action('jobCancel'));
   };
 
   const keys = program.command('keys').helpCommand(false).description('create, list, revoke and rotate API keys');
@@ -98,25 +101,25 @@ export function buildProgram(deps: ProgramDeps): Command {
       .argument('<name>', 'a label for the key')
       .option('--save', "store the new key as this profile's key")
       .option('--output-file <path>', 'also write the key to a new file (mode 0600)')
-      .action(action(async () => (await import('./commands.js')).keysCreate));
+      .action(action('keysCreate'));
     keys
       .command('list')
       .description('list active keys; the key in use is marked')
-      .action(action(async () => (await import('./commands.js')).keysList));
+      .action(action('keysList'));
     keys
       .command('revoke')
       .description('revoke keys by id or unique key prefix (cannot be undone)')
       .argument('<id-or-prefix...>', 'key ids or unique prefixes of keyPrefix')
       .option('--yes', 'do not ask for confirmation')
       .option('--force', 'allow revoking the key in use')
-      .action(action(async () => (await import('./commands.js')).keysRevoke));
+      .action(action('keysRevoke'));
     keys
       .command('rotate')
       .description('replace the key in use without losing access')
       .option('--name <name>', 'name of the new key (default: old name and the date)')
       .option('--output-file <path>', 'where to store the new key when it does not come from the config file')
       .option('--yes', 'do not ask for confirmation')
-      .action(action(async () => (await import('./commands.js')).keysRotate));
+      .action(action('keysRotate'));
   };
 
   const auth = program.command('auth').helpCommand(false).description('store, check, print and forget the API key of a profile');
@@ -125,19 +128,19 @@ export function buildProgram(deps: ProgramDeps): Command {
       .command('login')
       .description('store a key after checking it with the service')
       .option('--with-key', 'read the key from standard input')
-      .action(action(async () => (await import('./commands.js')).authLogin));
+      .action(action('authLogin'));
     auth
       .command('status')
       .description('where the key comes from and whether the service accepts it')
-      .action(action(async () => (await import('./commands.js')).authStatus));
+      .action(action('authStatus'));
     auth
       .command('token')
       .description('print the key in use (for scripts)')
-      .action(action(async () => (await import('./commands.js')).authToken));
+      .action(action('authToken'));
     auth
       .command('logout')
       .description("forget this profile's key")
-      .action(action(async () => (await import('./commands.js')).authLogout));
+      .action(action('authLogout'));
   };
 
   const config = program.command('config').helpCommand(false).description('read and write the config file');
@@ -146,26 +149,26 @@ export function buildProgram(deps: ProgramDeps): Command {
       .command('get')
       .argument('<key>', 'base-url or api-key')
       .description('print a setting of the profile (api-key masked)')
-      .action(action(async () => (await import('./commands.js')).configGet));
+      .action(action('configGet'));
     config
       .command('set')
       .argument('<key>', 'base-url')
       .argument('<value>', 'the value')
       .description('set a setting of the profile (keys are stored with `crawl auth login`)')
-      .action(action(async () => (await import('./commands.js')).configSet));
+      .action(action('configSet'));
     config
       .command('unset')
       .argument('<key>', 'base-url or api-key')
       .description('remove a setting from the profile')
-      .action(action(async () => (await import('./commands.js')).configUnset));
+      .action(action('configUnset'));
     config
       .command('list')
       .description("the profile's settings (api-key masked)")
-      .action(action(async () => (await import('./commands.js')).configList));
+      .action(action('configList'));
     config
       .command('path')
       .description('print the config file path')
-      .action(action(async () => (await import('./commands.js')).configPath));
+      .action(action('configPath'));
   };
 
   // A group's subcommands are declared only when the command line names the group, or names
@@ -188,7 +191,7 @@ export function buildProgram(deps: ProgramDeps): Command {
     .option('--fail-every <n>', 'answer every nth API request with 503')
     .option('--rate-limit-every <n>', 'answer every nth API request with 429 and Retry-After: 1')
     .option('--drop-every <n>', 'drop the connection of every nth API request')
-    .action(action(async () => (await import('./commands.js')).sandbox));
+    .action(action('sandbox'));
 
   program
     .command('help')

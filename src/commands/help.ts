@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
 import { exitCodeTable, ExitCode } from '../exit-codes.js';
 import type { IO } from '../output/io.js';
 
@@ -23,23 +24,20 @@ export function helpTopic(program: Command, topic: string[], io: IO): number {
     return ExitCode.ok;
   }
   if (name === 'environment') {
-    io.stdout.write(renderTable(['VARIABLE', 'MEANING'], environmentTable.map(([v, m]) => [v, m])));
+    io.stdout.write(renderTable(['VARIABLE', 'MEANING'], environmentTable));
     return ExitCode.ok;
   }
   let command: Command = program;
   for (const word of topic) {
     const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!next) {
-      io.stderr.write(`crawl: unknown help topic "${name}"\nhint: topics: exit-codes, environment, or a command name\n`);
-      return ExitCode.usage;
-    }
+    if (!next) throw new UsageError(`unknown help topic "${name}"`, 'topics: exit-codes, environment, or a command name');
     command = next;
   }
   io.stdout.write(command.helpInformation());
   return ExitCode.ok;
 }
 
-function renderTable(headers: string[], rows: string[][]): string {
+function renderTable(headers: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const width = Math.max(headers[0]?.length ?? 0, ...rows.map((r) => r[0]?.length ?? 0));
   return [headers, ...rows].map(([a, b]) => `${(a ?? '').padEnd(width)}  ${b ?? ''}`).join('\n') + '\n';
 }

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isRecord } from '../api/shape.js';
 import { critical } from '../cli/critical.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -162,14 +163,14 @@ function parseDocument(text: string, path: string): Document {
   } catch {
     throw new CrawlError(`config file ${path} is not valid JSON`, ExitCode.failure, { hint });
   }
-  if (!isObject(raw)) {
+  if (!isRecord(raw)) {
     throw new CrawlError(`config file ${path} does not hold a JSON object`, ExitCode.failure, { hint });
   }
   const profiles = raw.profiles;
   if (profiles !== undefined) {
-    if (!isObject(profiles)) throw new CrawlError(`config file ${path}: "profiles" is not an object`, ExitCode.failure, { hint });
+    if (!isRecord(profiles)) throw new CrawlError(`config file ${path}: "profiles" is not an object`, ExitCode.failure, { hint });
     for (const [name, value] of Object.entries(profiles)) {
-      if (!isObject(value)) throw new CrawlError(`config file ${path}: profile "${name}" is not an object`, ExitCode.failure, { hint });
+      if (!isRecord(value)) throw new CrawlError(`config file ${path}: profile "${name}" is not an object`, ExitCode.failure, { hint });
     }
   }
   return raw as Document;
@@ -190,10 +191,6 @@ function knownSettings(raw: Record<string, unknown>): Profile {
     if (typeof v === 'string') profile[key] = v;
   }
   return profile;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function writeFailure(path: string, error: unknown): CrawlError {

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { CrawlError, InterruptedError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { maskKey } from '../output/format.js';
-import { serverMessage } from './error-body.js';
+import { looksLikeHtml, serverMessage } from './error-body.js';
 import { HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus } from './errors.js';
 import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
 import { loadUndici, type UndiciParts } from './undici.js';
@@ -89,11 +89,12 @@ export class HttpClient {
         if (!retryable || !RETRY_STATUSES.has(response.status) || attempt >= MAX_ATTEMPTS) throw failure;
         const retryAfter = statusFailure.retryAfterMs;
         if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS) {
+          const { serverMessage, hint } = statusFailure;
           throw new HttpStatusError(
             `${failure.message} (the service asks to retry after ${Math.ceil(retryAfter / 1000)} s)`,
             response.status,
-            undefined,
-            undefined,
+            serverMessage,
+            hint,
             retryAfter,
           );
         }
@@ -290,7 +291,7 @@ export function parseJsonBody(response: HttpResponse, method: Method): unknown {
     return JSON.parse(response.text);
   } catch {
     // A web page where the API should be: the base URL most likely names a web site, not the service.
-    const page = /html/i.test(headerValue(response.headers['content-type']) ?? '') || /^\s*<(!doctype|html|head|body)/i.test(response.text);
+    const page = looksLikeHtml(response.text, headerValue(response.headers['content-type']));
     throw new CrawlError(
       `malformed response to ${method} ${response.url.pathname}: the body is not valid JSON${page ? ' but an HTML page' : ''} (HTTP ${response.status})`,
       ExitCode.failure,

@@ -23,10 +23,15 @@ export function serverMessage(body: string, contentType: string | undefined): st
       return message === undefined ? undefined : clip(message);
     }
   }
-  if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)/i.test(text)) {
+  if (looksLikeHtml(text, contentType)) {
     return clip(messageFromHtml(text));
   }
   return clip(text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '');
+}
+
+/** A web page (by its content type, or by how it starts): a web site or a proxy answered. */
+export function looksLikeHtml(body: string, contentType: string | undefined): boolean {
+  return /html/i.test(contentType ?? '') || /^\s*<(!doctype|html|head|body)/i.test(body);
 }
 
 /** No real error body nests deeper; a hostile one thousands deep would overflow the stack. */

@@ -45,6 +45,14 @@ export class NetworkError extends CrawlError {
   }
 }
 
+/**
+ * A request that changes something was sent and may have been carried out, but what the service
+ * said is unknown: no answer came, or a 2xx came whose body was too large to read.
+ */
+export function answeredUnread(error: unknown): error is CrawlError {
+  return (error instanceof NetworkError && error.mayHaveReachedServer) || (error instanceof ResponseTooLargeError && error.status < 300);
+}
+
 export function exitCodeForStatus(status: number): number {
   if (status === 401 || status === 403) return ExitCode.auth;
   if (status === 404) return ExitCode.notFound;

@@ -20,8 +20,3 @@ function stringify(value: object): string {
     return '(too deeply nested to show)';
   }
 }
-
-/** Like sanitize, but keeps line breaks (for multi-line messages shown to people). */
-export function sanitizeMultiline(value: string): string {
-  return value.split(/\r?\n/).map((line) => sanitize(line)).join('\n');
-}

@@ -1,4 +1,3 @@
-import { ExitCode } from '../exit-codes.js';
 
 export interface Style {
   bold(text: string): string;
@@ -53,22 +52,4 @@ export function statusKind(status: string): StatusKind {
   if (status === 'running' || status === 'pending') return 'active';
   if (status === 'errored' || status.startsWith('cancelled')) return 'failure';
   return 'unknown';
-}
-
-/** The exit code a terminal status maps to; undefined while the job may still change. */
-export function terminalExitCode(status: string): number | undefined {
-  switch (status) {
-    case 'completed':
-      return ExitCode.ok;
-    case 'errored':
-      return ExitCode.errored;
-    case 'cancelled_by_user':
-      return ExitCode.cancelledByUser;
-    case 'cancelled_due_to_timeout':
-      return ExitCode.cancelledDueToTimeout;
-    case 'cancelled_due_to_limits':
-      return ExitCode.cancelledDueToLimits;
-    default:
-      return undefined;
-  }
 }

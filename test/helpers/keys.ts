@@ -1,6 +1,6 @@
 // Helpers for the `crawl keys` tests: a profile whose key lives in the config file, and
 // observers that ask the sandbox directly (real HTTP) which keys are active.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempDir } from './cli.js';
@@ -14,6 +14,11 @@ export function configProfile(sandbox: Sandbox, key: string): { dir: string; fil
   const file = join(cfg, 'config.json');
   writeFileSync(file, JSON.stringify({ profiles: { default: { 'base-url': sandbox.url, 'api-key': key } } }), { mode: 0o600 });
   return { dir: cfg, file, env: { CRAWL_CONFIG_DIR: cfg, CRAWL_API_KEY: undefined, CRAWL_BASE_URL: undefined }, cleanup };
+}
+
+/** The key the default profile of a config file holds now. */
+export function storedKey(file: string): string {
+  return (JSON.parse(readFileSync(file, 'utf8')) as { profiles: { default: { 'api-key': string } } }).profiles.default['api-key'];
 }
 
 /** The HTTP status the sandbox gives `key` on GET /api/keys: 200 active, 401 revoked or unknown. */

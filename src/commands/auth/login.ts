@@ -2,14 +2,17 @@ import type { Context } from '../../cli/context.js';
 import { readAllStdin } from '../../cli/prompt.js';
 import { CrawlError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { parseBaseUrl } from '../../http/url.js';
+import { checkTransport, parseBaseUrl } from '../../http/url.js';
 import { maskKey } from '../../output/format.js';
+import { storeProfileKey } from '../keys/profile-key.js';
 import { keyAccepted } from './check.js';
 
 /** Stores a key for the profile, but only once the service has accepted it. */
 export async function handler(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<number> {
-  const base = ctx.settings.requireBaseUrl();
-  // A config file that cannot be read or parsed is reported before the user pastes a key for nothing.
+  // A base URL that would be refused, or a config file that cannot be read or parsed, is reported
+  // before the user pastes a key for nothing.
+  const baseUrl = parseBaseUrl(ctx.settings.requireBaseUrl().value);
+  checkTransport(baseUrl, ctx.globals.allowHttp);
   ctx.settings.store.read();
   let key: string;
   if (opts.withKey === true) {
@@ -27,19 +30,12 @@ export async function handler(ctx: Context, _args: string[], opts: Record<string
       hint: 'check that the key is complete and not revoked',
     });
   }
-  const profile = ctx.settings.profile().value;
-  const stored = ctx.settings.store.profile(profile)['base-url'];
-  // Keep the base URL the key was checked against, unless the profile already has one of its own.
-  const saveBase = base.source === 'flag' || stored === undefined;
-  const baseHref = parseBaseUrl(base.value).href;
-  await ctx.settings.store.update(profile, (p) => {
-    p['api-key'] = key;
-    if (saveBase) p['base-url'] = baseHref;
-  });
+  // Keeps the base URL the key was checked against, unless the profile already has one of its own.
+  const { profile } = await storeProfileKey(ctx, key, { withBaseUrl: true });
   if (ctx.globals.json) {
-    ctx.io.stdout.write(JSON.stringify({ profile, baseUrl: baseHref, apiKey: maskKey(key), saved: true }) + '\n');
+    ctx.io.stdout.write(JSON.stringify({ profile, baseUrl: baseUrl.href, apiKey: maskKey(key), saved: true }) + '\n');
   } else {
-    ctx.io.stderr.write(`Logged in to ${baseHref} (profile "${profile}", key ${maskKey(key)})\n`);
+    ctx.io.stderr.write(`Logged in to ${baseUrl.href} (profile "${profile}", key ${maskKey(key)})\n`);
     if (ctx.env.CRAWL_API_KEY) ctx.io.stderr.write('note: CRAWL_API_KEY is set and takes precedence over the stored key\n');
   }
   return ExitCode.ok;

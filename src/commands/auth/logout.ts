@@ -10,8 +10,11 @@ export async function handler(ctx: Context): Promise<number> {
       delete p['api-key'];
     });
   }
-  if (ctx.globals.json) ctx.io.stdout.write(JSON.stringify({ profile, removed: had }) + '\n');
-  else ctx.io.stderr.write(had ? `Removed the key of profile "${profile}"\n` : `No key was stored for profile "${profile}"\n`);
-  if (ctx.env.CRAWL_API_KEY) ctx.io.stderr.write('note: CRAWL_API_KEY is still set in the environment\n');
+  if (ctx.globals.json) {
+    ctx.io.stdout.write(JSON.stringify({ profile, removed: had }) + '\n');
+  } else {
+    ctx.io.stderr.write(had ? `Removed the key of profile "${profile}"\n` : `No key was stored for profile "${profile}"\n`);
+    if (ctx.env.CRAWL_API_KEY) ctx.io.stderr.write('note: CRAWL_API_KEY is still set in the environment\n');
+  }
   return ExitCode.ok;
 }

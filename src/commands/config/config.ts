@@ -7,7 +7,7 @@ import { maskKey } from '../../output/format.js';
 import { printFields } from '../../output/table.js';
 
 function configKey(name: string | undefined): ConfigKey {
-  if (name === 'base-url' || name === 'api-key') return name;
+  if ((CONFIG_KEYS as readonly (string | undefined)[]).includes(name)) return name as ConfigKey;
   throw new UsageError(`unknown config key "${name ?? ''}"`, `known keys: ${CONFIG_KEYS.join(', ')}`);
 }
 

@@ -1,12 +1,11 @@
-import { getJob, isTerminal, parseJobBody, type JobResponse } from '../../api/jobs.js';
+import { getJob, isTerminal, parseJobBody, terminalExitCode, type JobResponse } from '../../api/jobs.js';
 import type { Context } from '../../cli/context.js';
-import { parseSeconds } from '../../cli/globals.js';
-import { CrawlError, UsageError } from '../../errors.js';
+import { parseWaitFlags } from '../../cli/globals.js';
+import { CrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
-import { HttpStatusError, NetworkError } from '../../http/errors.js';
+import { answeredUnread, HttpStatusError } from '../../http/errors.js';
 import { sanitize } from '../../output/sanitize.js';
-import { terminalExitCode } from '../../output/style.js';
 import { followJob } from './follow.js';
 import { writeNdjson, writeRaw } from '../../output/json.js';
 import { printJob } from './view.js';
@@ -33,8 +32,13 @@ export async function runCancel(ctx: Context, options: CancelOptions): Promise<n
   const deleteRaw = deleteBody?.raw;
 
   if (!options.wait) {
+    // --json shows the DELETE's answer when it has one: then the job is not fetched at all.
+    if (json && deleteRaw !== undefined) {
+      writeRaw(ctx.io.stdout, deleteRaw);
+      return ExitCode.ok;
+    }
     const current = fromDelete ?? (await getJob(http, options.id));
-    if (json) writeRaw(ctx.io.stdout, deleteRaw ?? current.raw);
+    if (json) writeRaw(ctx.io.stdout, current.raw);
     else await report(ctx, current);
     return ExitCode.ok;
   }
@@ -46,8 +50,7 @@ export async function runCancel(ctx: Context, options: CancelOptions): Promise<n
   const { status } = final.job;
   if (!json) await printJob(ctx, final.job, { pagesHint: false });
   if (status === 'cancelled_by_user') return ExitCode.ok;
-  ctx.io.stderr.write(`crawl: the job ended ${sanitize(status)} before the cancellation took effect\n`);
-  return terminalExitCode(status) ?? ExitCode.failure;
+  throw new CrawlError(`the job ended ${status} before the cancellation took effect`, terminalExitCode(status) ?? ExitCode.failure);
 }
 
 /** The DELETE, never retried (the HTTP layer retries GETs only); its failures say what to do next. */
@@ -64,7 +67,7 @@ async function sendCancel(http: HttpClient, id: string): Promise<HttpResponse> {
         cause: error,
       });
     }
-    if (error instanceof NetworkError && error.mayHaveReachedServer) {
+    if (answeredUnread(error)) {
       throw new CrawlError(error.message, error.exitCode, {
         hint: `the cancellation may have reached the service: check with \`crawl job status ${id}\``,
         cause: error,
@@ -105,11 +108,5 @@ async function report(ctx: Context, current: JobResponse): Promise<void> {
 
 export async function handler(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
   const wait = opts.wait === true;
-  if (opts.maxWait !== undefined && !wait) throw new UsageError('--max-wait works with --wait only');
-  return runCancel(ctx, {
-    id: args[0] ?? '',
-    wait,
-    intervalMs: Math.round(parseSeconds(opts.interval, '--interval', 2) * 1000),
-    maxWaitMs: opts.maxWait === undefined ? undefined : Math.round(parseSeconds(opts.maxWait, '--max-wait', 0) * 1000),
-  });
+  return runCancel(ctx, { id: args[0] ?? '', wait, ...parseWaitFlags(opts, wait) });
 }

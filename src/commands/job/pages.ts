@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { getJob, type JobResponse } from '../../api/jobs.js';
 import { readPageBatches } from '../../api/pages.js';
 import type { Context } from '../../cli/context.js';
-import { parseInteger, parseSeconds } from '../../cli/globals.js';
+import { parseInteger, parseWaitFlags } from '../../cli/globals.js';
 import { CrawlError, InterruptedError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { HttpClient } from '../../http/client.js';
@@ -181,7 +181,7 @@ class ExportProgress {
 
 export async function handler(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
   const wait = opts.wait === true;
-  if (opts.maxWait !== undefined && !wait) throw new UsageError('--max-wait works with --wait only');
+  const waitFlags = parseWaitFlags(opts, wait);
   let output = typeof opts.output === 'string' ? opts.output : undefined;
   if (output === '') throw new UsageError('--output needs a file name ("-" for standard output)');
   // `-` is standard output, as for most tools that take a file.
@@ -191,7 +191,6 @@ export async function handler(ctx: Context, args: string[], opts: Record<string,
     wait,
     limit: opts.limit === undefined ? undefined : parseInteger(opts.limit, '--limit', 1),
     output,
-    intervalMs: Math.round(parseSeconds(opts.interval, '--interval', 2) * 1000),
-    maxWaitMs: opts.maxWait === undefined ? undefined : Math.round(parseSeconds(opts.maxWait, '--max-wait', 0) * 1000),
+    ...waitFlags,
   });
 }

@@ -1,7 +1,6 @@
-import { getJob } from '../../api/jobs.js';
+import { getJob, terminalExitCode } from '../../api/jobs.js';
 import type { Context } from '../../cli/context.js';
 import { ExitCode } from '../../exit-codes.js';
-import { terminalExitCode } from '../../output/style.js';
 import { writeRaw } from '../../output/json.js';
 import { printJob } from './view.js';
 

@@ -1,7 +1,7 @@
 import type { Context } from '../../cli/context.js';
-import { parseSeconds } from '../../cli/globals.js';
+import { parseWaitFlags } from '../../cli/globals.js';
+import { terminalExitCode } from '../../api/jobs.js';
 import { ExitCode } from '../../exit-codes.js';
-import { terminalExitCode } from '../../output/style.js';
 import { followJob } from './follow.js';
 import { printJob } from './view.js';
 
@@ -24,9 +24,5 @@ export async function runWatch(ctx: Context, options: WatchOptions): Promise<num
 }
 
 export async function handler(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
-  return runWatch(ctx, {
-    id: args[0] ?? '',
-    intervalMs: Math.round(parseSeconds(opts.interval, '--interval', 2) * 1000),
-    maxWaitMs: opts.maxWait === undefined ? undefined : Math.round(parseSeconds(opts.maxWait, '--max-wait', 0) * 1000),
-  });
+  return runWatch(ctx, { id: args[0] ?? '', ...parseWaitFlags(opts, true) });
 }

@@ -1,4 +1,4 @@
-import { createKey } from '../../api/keys.js';
+import { createKey, OutcomeUnknownError } from '../../api/keys.js';
 import type { Context } from '../../cli/context.js';
 import { critical } from '../../cli/critical.js';
 import type { HttpClient } from '../../http/client.js';
@@ -39,8 +39,9 @@ async function createAndHandOver(
   try {
     created = await createKey(http, name);
   } catch (error) {
-    if (error instanceof InterruptedError && !ctx.globals.json) {
-      ctx.io.stderr.write('crawl: interrupted while creating the key: a key may have been created; check with `crawl keys list`\n');
+    // Ctrl-C with the POST in flight: reported like any unknown outcome (as JSON with --json).
+    if (error instanceof InterruptedError) {
+      throw new OutcomeUnknownError('interrupted while creating the key: a key may have been created; check with `crawl keys list`', error.exitCode);
     }
     throw error;
   }

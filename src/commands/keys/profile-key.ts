@@ -4,11 +4,6 @@ import { CrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { parseBaseUrl } from '../../http/url.js';
 
-/**
- * Makes `key` the profile's key in the config file (written atomically, mode 0600, by the store),
- * then reads the file back: a key reported as stored must really be there.
- * `withBaseUrl` keeps the base URL the key belongs to, as `crawl auth login` does.
- */
 /** The profile's key is no longer the one a command set out to replace (another crawl changed it). */
 export class ProfileKeyChangedError extends CrawlError {
   constructor(path: string, profile: string) {
@@ -17,7 +12,12 @@ export class ProfileKeyChangedError extends CrawlError {
   }
 }
 
-/** `replaces`: store only if the profile still holds this key (checked under the config's lock). */
+/**
+ * Makes `key` the profile's key in the config file (written atomically, mode 0600, by the store),
+ * then reads the file back: a key reported as stored must really be there.
+ * `withBaseUrl` keeps the base URL the key belongs to, as `crawl auth login` does.
+ * `replaces`: store only if the profile still holds this key (checked under the config's lock).
+ */
 export async function storeProfileKey(
   ctx: Context,
   key: string,

@@ -36,12 +36,14 @@ export async function handler(ctx: Context, args: string[], opts: Record<string,
   const bodies: unknown[] = [];
   const raws: string[] = [];
   let worst: number = ExitCode.ok;
+  let revokedInUse = false;
   const style = await ctx.style('stderr');
   for (const key of ordered) {
     try {
       const revoked = await revokeKey(http, key.id);
       bodies.push(revoked.body);
       raws.push(revoked.raw);
+      if (key === inUse) revokedInUse = true;
       if (!ctx.globals.json) ctx.io.stderr.write(`${style.green('✓')} Revoked key ${keyLabel(key)}\n`);
     } catch (error) {
       if (error instanceof InterruptedError || !isCrawlError(error)) throw error;
@@ -57,7 +59,7 @@ export async function handler(ctx: Context, args: string[], opts: Record<string,
     // One document: the service's body for one key, an array of the bodies for several.
     if (ordered.length === 1) writeRaw(ctx.io.stdout, (raws[0] ?? '').trim());
     else ctx.io.stdout.write(JSON.stringify(bodies) + '\n');
-  } else if (inUse && ordered.includes(inUse) && worst === ExitCode.ok) {
+  } else if (revokedInUse) {
     ctx.io.stderr.write('note: the key in use was revoked; store a new one with `crawl auth login` before the next command\n');
   }
   return worst;
