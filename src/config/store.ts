@@ -4,6 +4,7 @@ import { isRecord } from '../api/shape.js';
 import { critical } from '../cli/critical.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { checkFileTrusted, checkFoldersTrusted } from './file-trust.js';
 import { describeFsError, notAFolder } from './fs-errors.js';
 import { ConfigLock } from './lock.js';
 import { loadConfigWriter } from './atomic-write.js';
@@ -37,7 +38,8 @@ export interface ConfigStoreOptions {
  * profile, and replaces the file atomically with mode 0600: concurrent writers never lose each
  * other's changes and readers never see half a file. Fields this version does not know are kept.
  * A file that does not parse is never overwritten: reads and writes both stop with an error
- * naming the file, so a hand-edited config is not lost to a silent reset.
+ * naming the file, so a hand-edited config is not lost to a silent reset. A file that other users
+ * could change (see file-trust.ts) is neither read nor written.
  */
 export class ConfigStore {
   readonly path: string;
@@ -70,6 +72,8 @@ export class ConfigStore {
     const write = await loadConfigWriter();
     await critical(async () => {
       ensureFolder(this.path);
+      // A new file would be created in a folder someone else could swap it out of.
+      checkFoldersTrusted(this.path);
       let lock: ConfigLock;
       try {
         lock = await ConfigLock.acquire(this.path, this.#notice);
@@ -137,6 +141,8 @@ function readText(path: string): string {
     if (!stats.isFile()) {
       throw new CrawlError(`config file ${path} is not a regular file`, ExitCode.failure, { hint: fixHint(path) });
     }
+    checkFileTrusted(path, stats);
+    checkFoldersTrusted(path);
     if (stats.size > MAX_CONFIG_BYTES) {
       throw new CrawlError(`config file ${path} is too large (${stats.size} bytes) to be a crawl config`, ExitCode.failure, { hint: fixHint(path) });
     }
