@@ -1,10 +1,12 @@
 import { Settings } from '../config/settings.js';
+import { UsageError } from '../errors.js';
 import { HttpClient } from '../http/client.js';
 import { parseBaseUrl } from '../http/url.js';
 import type { IO } from '../output/io.js';
 import { writeError } from '../output/write-error.js';
 import { loadStyle, type Style } from '../output/style.js';
 import { Prompter } from './prompt.js';
+import { keyDefect } from '../text/api-key-text.js';
 import { VERSION } from '../version.js';
 
 export interface GlobalOptions {
@@ -59,6 +61,10 @@ export class Context {
   http(options: { apiKey?: string } = {}): HttpClient {
     const base = parseBaseUrl(this.settings.requireBaseUrl().value);
     const apiKey = options.apiKey ?? this.settings.requireApiKey().value;
+    // Settings already refuse such a key naming its source; this covers a key given directly
+    // (typed at `auth login`, made by the service), which undici would fail on deep inside.
+    const defect = keyDefect(apiKey);
+    if (defect !== undefined) throw new UsageError(`the API key ${defect}; refusing to send it`, 'a key is one line of printable characters');
     const known = this.#clients.get(apiKey);
     if (known) return known;
     this.secrets.add(apiKey);

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { keyDefect, trimKeyText } from '../text/api-key-text.js';
 import { configFile } from './paths.js';
 import { ConfigStore, type ConfigStoreOptions } from './store.js';
 
@@ -42,11 +43,30 @@ export class Settings {
     return fromConfig ? { value: fromConfig, source: 'config' } : undefined;
   }
 
+  /**
+   * The key, refused (exit 2, before any request) when it cannot be a bearer token: a line break
+   * or another control character would otherwise fail deep in the HTTP layer, retried as if the
+   * network were at fault. Spaces, tabs and line breaks around CRAWL_API_KEY are dropped (what
+   * `$(cat key.txt)` or a CRLF file leaves); the config file holds the key exactly as stored.
+   */
   apiKey(): Resolved<string> | undefined {
-    const fromEnv = this.#env.CRAWL_API_KEY?.trim();
-    if (fromEnv) return { value: fromEnv, source: 'env' };
-    const fromConfig = this.store.profile(this.profile().value)['api-key'];
-    return fromConfig ? { value: fromConfig, source: 'config' } : undefined;
+    const fromEnv = trimKeyText(this.#env.CRAWL_API_KEY ?? '');
+    if (fromEnv) {
+      const defect = keyDefect(fromEnv);
+      if (defect) throw new UsageError(`CRAWL_API_KEY ${defect}; refusing to send it`, 'set CRAWL_API_KEY to the key alone, exactly as it was issued');
+      return { value: fromEnv, source: 'env' };
+    }
+    const profile = this.profile().value;
+    const fromConfig = this.store.profile(profile)['api-key'];
+    if (!fromConfig) return undefined;
+    const defect = keyDefect(fromConfig);
+    if (defect) {
+      throw new UsageError(
+        `the API key of profile "${profile}" in ${this.store.path} ${defect}; refusing to send it`,
+        `store the key again with \`crawl${profile === 'default' ? '' : ` --profile ${profile}`} auth login --with-key < keyfile\``,
+      );
+    }
+    return { value: fromConfig, source: 'config' };
   }
 
   requireBaseUrl(): Resolved<string> {

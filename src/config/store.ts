@@ -4,6 +4,7 @@ import { isRecord } from '../api/shape.js';
 import { critical } from '../cli/critical.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { keyDefect } from '../text/api-key-text.js';
 import { checkFileTrusted, checkFoldersTrusted } from './file-trust.js';
 import { describeFsError, notAFolder } from './fs-errors.js';
 import { ConfigLock } from './lock.js';
@@ -85,7 +86,9 @@ export class ConfigStore {
         const profiles: Record<string, Record<string, unknown>> = { ...(doc.profiles ?? {}) };
         const raw: Record<string, unknown> = { ...(profiles[profileName] ?? {}) };
         const profile = knownSettings(raw);
+        const before = profile['api-key'];
         change(profile);
+        checkStoredKey(this.path, profileName, before, profile['api-key']);
         for (const key of CONFIG_KEYS) {
           if (profile[key] === undefined) delete raw[key];
           else raw[key] = profile[key];
@@ -104,6 +107,19 @@ export class ConfigStore {
       }
     });
   }
+}
+
+/**
+ * A key that every later command would refuse to send is not stored: the caller still holds it
+ * and can say so. A key already there may be removed or replaced, whatever it holds.
+ */
+function checkStoredKey(path: string, profile: string, before: string | undefined, after: string | undefined): void {
+  if (after === undefined || after === before) return;
+  const defect = keyDefect(after);
+  if (defect === undefined) return;
+  throw new CrawlError(`refusing to store the key in profile "${profile}" of ${path}: it ${defect}`, ExitCode.usage, {
+    hint: 'a key is one line of printable characters; give exactly the key',
+  });
 }
 
 /** The folder holds a secret: created private (0700). */

@@ -5,15 +5,21 @@ import { ExitCode } from '../../exit-codes.js';
 import { parseBaseUrl } from '../../http/url.js';
 import { maskKey } from '../../output/format.js';
 import { printFields } from '../../output/table.js';
+import { keyDefect } from '../../text/api-key-text.js';
 
 function configKey(name: string | undefined): ConfigKey {
   if ((CONFIG_KEYS as readonly (string | undefined)[]).includes(name)) return name as ConfigKey;
   throw new UsageError(`unknown config key "${name ?? ''}"`, `known keys: ${CONFIG_KEYS.join(', ')}`);
 }
 
-/** What `get`/`list` show: the key masked, always (`crawl auth token` prints it raw). */
+/**
+ * What `get`/`list` show: the key masked, always (`crawl auth token` prints it raw); a stored key
+ * that no command would send is described instead, so no part of it reaches the terminal.
+ */
 function shown(key: ConfigKey, value: string): string {
-  return key === 'api-key' ? maskKey(value) : value;
+  if (key !== 'api-key') return value;
+  const defect = keyDefect(value);
+  return defect === undefined ? maskKey(value) : `(unusable: it ${defect})`;
 }
 
 export async function get(ctx: Context, args: string[]): Promise<number> {
