@@ -308,7 +308,7 @@ describe('what the file holds beside crawl\'s settings', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
       editor: 'vim',
       profiles: {
-        default: { 'base-url': 'https://b.example/', comment: 'laptop', timeout: 30 },
+        default: { 'base-url': 'https://b.example', comment: 'laptop', timeout: 30 },
         other: { 'base-url': 'https://o.example/', future: { nested: [1, 2] } },
       },
     });
@@ -322,7 +322,7 @@ describe('what the file holds beside crawl\'s settings', () => {
     expect(list.code).toBe(0);
     const set = await runCli(['config', 'set', 'base-url', 'https://b.example'], { env });
     expect(set.code, set.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ profiles: { default: { 'base-url': 'https://b.example/' } } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ profiles: { default: { 'base-url': 'https://b.example' } } });
   });
 
   it.concurrent('a config.json that is a symlink (a dotfiles repo) stays one: its target is updated', async ({ expect }) => {
@@ -333,6 +333,6 @@ describe('what the file holds beside crawl\'s settings', () => {
     const r = await runCli(['config', 'set', 'base-url', 'https://b.example'], { env: { CRAWL_CONFIG_DIR: dir } });
     expect(r.code, r.stderr).toBe(0);
     expect(lstatSync(join(dir, 'config.json')).isSymbolicLink()).toBe(true);
-    expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({ profiles: { default: { 'base-url': 'https://b.example/' } } });
+    expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({ profiles: { default: { 'base-url': 'https://b.example' } } });
   });
 });

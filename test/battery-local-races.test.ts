@@ -43,7 +43,7 @@ describe('config set against config set', () => {
       ]);
       expect([a.code, b.code, a.stderr.startsWith('Set '), b.stderr.startsWith('Set ')]).toEqual([0, 0, true, true]);
       const value = JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url'];
-      expect([`https://a${lane}-${round}.example/`, `https://b${lane}-${round}.example/`]).toContain(value);
+      expect([`https://a${lane}-${round}.example`, `https://b${lane}-${round}.example`]).toContain(value);
       // No temp file or lock left in the folder.
       expect(readdirSync(dir)).toEqual(['config.json']);
     }
@@ -59,7 +59,7 @@ describe('config set against config set', () => {
     }
     const profiles = JSON.parse(readFileSync(file, 'utf8')).profiles as Record<string, unknown>;
     expect(Object.keys(profiles)).toHaveLength(9);
-    expect(profiles.b2).toEqual({ 'base-url': 'https://b2.example/' });
+    expect(profiles.b2).toEqual({ 'base-url': 'https://b2.example' });
   });
 });
 
@@ -100,7 +100,7 @@ describe('the write lock', () => {
     const r = await runCli(['config', 'set', 'base-url', 'https://after-crash.example'], { env: { CRAWL_CONFIG_DIR: dir } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('waiting');
-    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url']).toBe('https://after-crash.example/');
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url']).toBe('https://after-crash.example');
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
 
@@ -124,7 +124,7 @@ describe('the write lock', () => {
       });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(new RegExp(`^crawl: waiting for another crawl process \\(pid ${process.pid}\\) to finish writing ${file}\\n`));
-      expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url']).toBe('https://patient.example/');
+      expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url']).toBe('https://patient.example');
     } finally {
       release();
     }

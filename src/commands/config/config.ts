@@ -41,7 +41,10 @@ export async function set(ctx: Context, args: string[]): Promise<number> {
   if (key === 'api-key') {
     throw new UsageError('keys are never taken on the command line', 'store one with `crawl auth login --with-key < keyfile`');
   }
-  const value = parseBaseUrl(args[1] ?? '').href;
+  // Stored as given (validated first), so `get` answers what `set` was told; every command
+  // normalises the URL where it uses it.
+  const value = (args[1] ?? '').trim();
+  parseBaseUrl(value);
   const profile = ctx.settings.profile().value;
   await ctx.settings.store.update(profile, (p) => {
     p[key] = value;
