@@ -1,8 +1,9 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { shellQuote } from '../text/shell-quote.js';
 
 /** A write holds the lock for milliseconds; this long means the holder is stuck (or stopped). */
 const WAIT_MS = 5_000;
@@ -10,6 +11,8 @@ const WAIT_MS = 5_000;
 const STALE_MS = 10_000;
 const POLL_MS = 20;
 const UNREADABLE_STALE_MS = 1_000;
+/** A lock crawl wrote is one short JSON line; more than this is not read, just judged by age. */
+const MAX_LOCK_BYTES = 4096;
 /** Waits shorter than this go unmentioned. */
 const QUIET_MS = 300;
 
@@ -86,15 +89,9 @@ function tryCreate(path: string, token: string): boolean {
 }
 
 function readHolder(path: string): Holder | undefined {
-  let text: string;
-  let ageMs: number;
-  try {
-    ageMs = Date.now() - statSync(path).mtimeMs;
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const read = readLockFile(path);
+  if (read === undefined) return undefined;
+  const { text, ageMs } = read;
   try {
     const parsed = JSON.parse(text) as Partial<Holder>;
     return {
@@ -107,6 +104,53 @@ function readHolder(path: string): Holder | undefined {
     // Being written this very moment, or garbage: judged by its age alone.
     return { pid: 0, host: '', token: text, ageMs };
   }
+}
+
+/**
+ * Reads what sits at the lock's path without trusting it: never through a symlink (one to
+ * /dev/zero would be read forever), never blocking (a FIFO would wait for a writer beyond
+ * Ctrl-C), and only a few bytes. Anything but a regular file was not made by crawl: refused.
+ */
+function readLockFile(path: string): { text: string; ageMs: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    // O_NOFOLLOW answers ELOOP (EMLINK on some BSDs) for a symlink.
+    if (code === 'ELOOP' || code === 'EMLINK') {
+      const stats = lstatSync(path, { throwIfNoEntry: false });
+      if (stats === undefined) return undefined;
+      if (stats.isSymbolicLink()) throw notALock(path, 'a symbolic link');
+    }
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw notALock(path, kindOf(stats));
+    const buffer = Buffer.alloc(MAX_LOCK_BYTES);
+    const length = readSync(fd, buffer, 0, MAX_LOCK_BYTES, 0);
+    return { text: buffer.subarray(0, length).toString('utf8'), ageMs: Date.now() - stats.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a folder';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'something other than a file';
+}
+
+function notALock(path: string, kind: string): CrawlError {
+  const remove = kind === 'a folder' ? `rm -r ${shellQuote(path)}` : `rm ${shellQuote(path)}`;
+  return new CrawlError(`the config lock ${path} is ${kind}, not a lock file crawl made; nothing was changed`, ExitCode.failure, {
+    hint: `remove it (\`${remove}\`) and try again`,
+  });
 }
 
 function isStale(holder: Holder): boolean {
