@@ -5,10 +5,10 @@ import type { IO } from '../output/io.js';
 
 export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['CRAWL_BASE_URL', 'base URL of the service (flag --base-url wins; config key base-url loses)'],
-  ['CRAWL_API_KEY', 'API key (wins over the config key api-key; never taken as a flag)'],
+  ['CRAWL_API_KEY', 'API key (wins over the config key api-key; never taken as a flag); spaces and line breaks around it are ignored, any inside it are refused'],
   ['CRAWL_PROFILE', 'config profile (flag --profile wins; default "default")'],
   ['CRAWL_CONFIG_DIR', 'config folder (default $XDG_CONFIG_HOME/crawl, else ~/.config/crawl)'],
-  ['XDG_CONFIG_HOME', 'base of the default config folder'],
+  ['XDG_CONFIG_HOME', 'base of the default config folder; ignored unless an absolute path (XDG spec)'],
   ['NO_COLOR', 'any value turns colour off (as --no-color does)'],
   ['FORCE_COLOR', 'colour on a terminal even with TERM=dumb ("0" turns it off); plain output has none'],
   ['HTTPS_PROXY, HTTP_PROXY', 'proxy for https:// and http:// requests'],
