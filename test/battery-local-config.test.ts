@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, waitFor } from './helpers/cli.js';
 import { calls, fullKeysIn, keyStatus } from './helpers/keys.js';
-import { runCliAsUser, unprivileged } from './helpers/local-faults.js';
+import { removeUserInstall, runCliAsUser, unprivileged } from './helpers/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 
 let fx: SandboxFixture;
@@ -18,6 +18,7 @@ beforeAll(async () => {
   tmp = tempDir('crawl-local-config-');
 });
 afterAll(async () => {
+  removeUserInstall();
   tmp.cleanup();
   await fx.close();
 });

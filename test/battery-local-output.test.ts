@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { activeKeys, calls, fullKeysIn, keyStatus } from './helpers/keys.js';
-import { everyLineJson, runCliAsUser, runShell, unprivileged } from './helpers/local-faults.js';
+import { everyLineJson, removeUserInstall, runCliAsUser, runShell, unprivileged } from './helpers/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 
 let fx: SandboxFixture;
@@ -21,6 +21,7 @@ beforeAll(async () => {
   for (let i = 0; i < 1500; i++) fx.sandbox.addKey(`bulk-${i}`);
 });
 afterAll(async () => {
+  removeUserInstall();
   tmp.cleanup();
   await fx.close();
 });

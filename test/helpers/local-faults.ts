@@ -1,8 +1,9 @@
 // Helpers for the local-fault batteries (test/battery-local-*.test.ts): the CLI run through bash
 // (pipes, ulimit), as an unprivileged user, and found inside a pty to be signalled directly.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { chmodSync, copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BIN, cleanEnv, ROOT } from './cli.js';
 
 export interface ShellResult {
@@ -32,16 +33,72 @@ export function unprivileged(): string[] {
   return ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--'];
 }
 
-/** The built CLI as an unprivileged user (see unprivileged()). */
+/** The built CLI as an unprivileged user (see unprivileged()), run from a copy that user can read. */
 export function runCliAsUser(args: string[], env: Record<string, string | undefined>, timeoutMs = 15_000): Promise<ShellResult> {
   const prefix = unprivileged();
-  const [command, ...rest] = [...prefix, process.execPath, BIN, ...args];
-  return runProcess(command ?? process.execPath, rest, env, timeoutMs);
+  if (prefix.length === 0) return runProcess(process.execPath, [BIN, ...args], env, timeoutMs);
+  const copy = userInstall(prefix);
+  const [command, ...rest] = [...prefix, copy.node, copy.bin, ...args];
+  return runProcess(command ?? copy.node, rest, env, timeoutMs, copy.dir);
 }
 
-function runProcess(command: string, args: string[], env: Record<string, string | undefined>, timeoutMs: number): Promise<ShellResult> {
+interface UserInstall {
+  dir: string;
+  bin: string;
+  node: string;
+}
+let install: UserInstall | undefined;
+
+/**
+ * A copy of the built CLI (bin/, the bundle and its loader, package.json: the bundle needs nothing
+ * from node_modules) in a 0755 temp folder, made once per test file. The checkout itself may sit
+ * in a folder only root can enter (a clone in /root or in a `mktemp -d`), and so may node (an nvm
+ * install under /root): then node is copied too. Each candidate is proven by running it as that
+ * user.
+ */
+function userInstall(prefix: string[]): UserInstall {
+  if (install) return install;
+  const tried: string[] = [];
+  for (const base of [...new Set([tmpdir(), '/tmp', '/var/tmp', '/dev/shm'])]) {
+    let dir: string;
+    try {
+      dir = mkdtempSync(join(base, 'crawl-as-user-'));
+    } catch {
+      continue;
+    }
+    chmodSync(dir, 0o755);
+    for (const part of ['bin', join('dist', 'launch'), join('dist', 'bundle'), 'package.json']) {
+      cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+    }
+    const candidate = { dir, bin: join(dir, 'bin', 'crawl.js'), node: process.execPath };
+    if (!runsAsUser(prefix, candidate)) {
+      candidate.node = join(dir, 'node');
+      copyFileSync(process.execPath, candidate.node);
+      chmodSync(candidate.node, 0o755);
+    }
+    if (runsAsUser(prefix, candidate)) return (install = candidate);
+    tried.push(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  throw new Error(`no folder the unprivileged user can run the CLI from (tried ${tried.join(', ') || 'none'})`);
+}
+
+function runsAsUser(prefix: string[], copy: UserInstall): boolean {
+  // `config path` loads the bundle (`--version` alone would not) and touches no config.
+  const [command, ...rest] = [...prefix, copy.node, copy.bin, 'config', 'path'];
+  const done = spawnSync(command ?? copy.node, rest, { cwd: copy.dir, env: cleanEnv({ CRAWL_CONFIG_DIR: copy.dir }), encoding: 'utf8' });
+  return done.status === 0 && done.stdout === join(copy.dir, 'config.json') + '\n';
+}
+
+/** Removes the copy runCliAsUser made, if any (call from the file's afterAll). */
+export function removeUserInstall(): void {
+  if (install) rmSync(install.dir, { recursive: true, force: true });
+  install = undefined;
+}
+
+function runProcess(command: string, args: string[], env: Record<string, string | undefined>, timeoutMs: number, cwd = ROOT): Promise<ShellResult> {
   const started = Date.now();
-  const child = spawn(command, args, { env: cleanEnv(env), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { env: cleanEnv(env), cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
