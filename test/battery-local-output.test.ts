@@ -19,6 +19,8 @@ beforeAll(async () => {
   chmodSync(tmp.dir, 0o755);
   // Enough keys that `keys list` overflows a pipe's buffer: a reader that leaves really hangs up.
   for (let i = 0; i < 1500; i++) fx.sandbox.addKey(`bulk-${i}`);
+  // Not demo-running: that one finishes on its own after some seconds, and a slow run then cancels a finished job.
+  fx.sandbox.addJob({ id: 'still-running', status: 'running', pagesTotal: 100 });
 });
 afterAll(async () => {
   removeUserInstall();
@@ -242,7 +244,7 @@ describe('stdout closed early (`| head -1`)', () => {
     ['job watch --json', 'job watch demo-small --json | true'],
     ['job status', 'job status demo-large | true'],
     ['job status --json', 'job status demo-large --json | true'],
-    ['job cancel --wait --json', 'job cancel demo-running --wait --interval 0.05 --json | true'],
+    ['job cancel --wait --json', 'job cancel still-running --wait --interval 0.05 --json | true'],
     ['help', 'help | true'],
     ['help environment', 'help environment | head -1'],
     ['--help', '--help | true'],
