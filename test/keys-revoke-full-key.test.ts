@@ -51,6 +51,20 @@ describe('keys revoke refuses a full key before any request', () => {
     }
   });
 
+  it('the profile\'s stored key while CRAWL_API_KEY holds another of a different shape: still known, no request', async () => {
+    const stored = fx.sandbox.addKey('stored', { key: `zz_${'s'.repeat(30)}` });
+    const profile = configProfile(fx.sandbox, stored.key);
+    try {
+      const before = fx.sandbox.requests.length;
+      const r = await runCli(['keys', 'revoke', stored.key, '--yes'], { env: { ...fx.env, ...profile.env, CRAWL_API_KEY: fx.sandbox.key } });
+      expect(r.code).toBe(2);
+      notEchoed(r.stderr, stored.key);
+      expect(calls(fx.sandbox, before)).toEqual([]);
+    } finally {
+      profile.cleanup();
+    }
+  });
+
   it("another key of the configured key's shape, with white space around it, or longer", async () => {
     const other = fx.sandbox.addKey('other');
     for (const arg of [other.key, ` ${other.key}\n`, `${other.key}XYZ`, `crk_${'A'.repeat(40)}`]) {

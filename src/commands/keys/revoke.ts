@@ -22,7 +22,7 @@ export async function handler(ctx: Context, args: string[], opts: Record<string,
   const trimmed = args.map((a) => a.trim());
   const configured = ctx.settings.apiKey()?.value;
   // A key pasted as an argument: refused before any request when that can be told without the list.
-  refuseKeys(ctx, trimmed, (arg) => isKnownKeyOrShape(arg, [...ctx.secrets, ...(configured === undefined ? [] : [configured])], configured));
+  refuseKeys(ctx, trimmed, (arg) => isKnownKeyOrShape(arg, knownKeys(ctx), configured));
   const http = ctx.http();
   const { keys } = await listKeys(http);
   refuseKeys(ctx, trimmed, (arg) => looksLikeFullKey(keys, arg));
@@ -98,6 +98,20 @@ function refuseKeys(ctx: Context, args: readonly string[], isKey: (arg: string) 
     `${which} like a full API key, not a key's id or prefix: not shown, not used, and nothing was revoked. Keys never belong on the command line, where shell history and process lists keep them`,
     `give the id or the prefix that \`${crawlCommand(ctx, ['keys', 'list'])}\` shows; if that key was exposed, revoke it by its id`,
   );
+}
+
+/** The keys this run knows: from CRAWL_API_KEY and from the profile, whichever is in use. */
+function knownKeys(ctx: Context): string[] {
+  const keys: string[] = [];
+  const fromEnv = ctx.env.CRAWL_API_KEY?.trim();
+  if (fromEnv) keys.push(fromEnv);
+  try {
+    const stored = ctx.settings.store.profile(ctx.settings.profile().value)['api-key'];
+    if (stored) keys.push(stored);
+  } catch {
+    // An unreadable config holds no key to compare with; the command reports it when it needs the file.
+  }
+  return keys;
 }
 
 /** Every id is checked as a path segment before the first DELETE: a bad one must not stop a batch midway. */
