@@ -117,7 +117,7 @@ describe.each(FORMS)('the key in use cannot be told apart: $form', ({ make }) =>
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^crawl: the key in use \(crk_\S+\) cannot be told apart: the prefixes of 2 listed keys begin it .*rotating could revoke the wrong key, so nothing was changed\n/);
-    expect(r.stderr).toMatch(/hint: replace it by hand: `crawl keys create '<name>' --output-file '<path>'`/);
+    expect(r.stderr).toMatch(/hint: replace it by hand: `crawl keys create <name> --output-file <path>`, then revoke the old key by its id once you know which it is/);
     expect(calls(fx.sandbox, before)).toEqual(['GET /api/keys']);
     expect(existsSync(out)).toBe(false);
     expect([await keyStatus(fx.sandbox, mine.key), await keyStatus(fx.sandbox, twin.key)]).toEqual([200, 200]);

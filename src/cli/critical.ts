@@ -29,7 +29,6 @@ export function noCriticalOpen(): Promise<void> {
   return new Promise((resolve) => waiters.push(resolve));
 }
 
-
 /** When each request that changes something, now on the wire, is due to be answered at the latest. */
 const inFlight = new Set<{ dueAt: number }>();
 let lastSettledAt = 0;

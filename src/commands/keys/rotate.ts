@@ -76,7 +76,7 @@ async function prepare(ctx: Context, opts: Record<string, unknown>): Promise<Rot
       `the key in use (${maskKey(key.value)}) cannot be told apart: the prefixes of ${found.candidates.length} listed keys begin it (${found.candidates.map(keyLabel).join(', ')}); rotating could revoke the wrong key, so nothing was changed`,
       ExitCode.failure,
       {
-        hint: `replace it by hand: \`${crawlCommand(ctx, ['keys', 'create'], ['<name>'], target.kind === 'config' ? ['--save'] : ['--output-file', '<path>'])}\`, then revoke the old key by its id once you know which it is`,
+        hint: `replace it by hand: \`${crawlCommand(ctx, ['keys', 'create'])} <name> ${target.kind === 'config' ? '--save' : '--output-file <path>'}\`, then revoke the old key by its id once you know which it is`,
       },
     );
   }
