@@ -183,7 +183,7 @@ describe('auth login at the hidden prompt', () => {
 });
 
 describe('keys: a key the service has made survives the signal', () => {
-  it('keys create, SIGINT while the POST is out: exit 130, and the message says a key may exist', async () => {
+  it('keys create, SIGINT while the POST is out: its answer is read, the key handed over on stdout, exit 130', async () => {
     fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'latency', ms: 3000, times: 1 });
     const mark = fx.sandbox.requests.length;
     const r = await runCli(['keys', 'create', 'interrupted'], {
@@ -191,11 +191,13 @@ describe('keys: a key the service has made survives the signal', () => {
       onSpawn: signalWhen('SIGINT', () => calls(fx.sandbox, mark).includes('POST /api/keys')),
     });
     expect(r.code).toBe(130);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('crawl: interrupted while creating the key: a key may have been created; check with `crawl keys list`\n');
+    expect(r.stdout).toMatch(KEY_LINE);
+    expect(await keyStatus(fx.sandbox, r.stdout.trim())).toBe(200);
+    expect(r.stderr).toMatch(/crawl: interrupted after the key was created: it was handed over first \(on stdout\)\n$/);
+    expect(fullKeysIn(r.stderr)).toEqual([]);
   });
 
-  it('keys create --json, SIGINT while the POST is out: exit 130, and the one JSON error line says a key may exist', async () => {
+  it('keys create --json, SIGINT while the POST is out: the body on stdout, and one JSON error line with exit code 130', async () => {
     fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'latency', ms: 3000, times: 1 });
     const mark = fx.sandbox.requests.length;
     const r = await runCli(['keys', 'create', 'interrupted-json', '--json'], {
@@ -203,9 +205,9 @@ describe('keys: a key the service has made survives the signal', () => {
       onSpawn: signalWhen('SIGINT', () => calls(fx.sandbox, mark).includes('POST /api/keys')),
     });
     expect(r.code).toBe(130);
-    expect(r.stdout).toBe('');
+    expect(await keyStatus(fx.sandbox, (JSON.parse(r.stdout) as { key: string }).key)).toBe(200);
     expect(JSON.parse(r.stderr)).toEqual({
-      error: { message: 'interrupted while creating the key: a key may have been created; check with `crawl keys list`', httpStatus: null, exitCode: 130 },
+      error: { message: 'interrupted after the key was created: it was handed over first (on stdout)', httpStatus: null, exitCode: 130 },
     });
   });
 

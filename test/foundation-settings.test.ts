@@ -306,7 +306,7 @@ describe('auth login', () => {
     const r = await runCli(['auth', 'login', '--with-key'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }), input: `  ${key}\n` });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`Logged in to ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)})\n`);
+    expect(r.stderr).toBe(`Logged in to ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}): the service accepts the key\n`);
     expect(readConfig(dir)).toEqual({ profiles: { default: { 'api-key': key, 'base-url': fx.sandbox.url + '/' } } });
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
     // The check happened against the service with that very key.

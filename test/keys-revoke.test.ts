@@ -168,10 +168,10 @@ describe('crawl keys revoke', () => {
     expect(deletes(before)).toEqual([`DELETE /api/keys/${ci.id}`]);
   });
 
-  it('a full key pasted as an argument is never echoed back, even with --verbose', async () => {
+  it('a full key pasted as an argument is refused (exit 2) and never echoed back, even with --verbose', async () => {
     const ci = fx.sandbox.addKey('ci');
     const r = await runCli(['keys', 'revoke', ci.key, '--yes', '--verbose'], { env: fx.env });
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(2);
     expect(fullKeysIn(r.stdout + r.stderr)).toEqual([]);
     expect(await keyStatus(fx.sandbox, ci.key)).toBe(200);
   });

@@ -1,7 +1,8 @@
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
-import { answeredUnread } from '../http/errors.js';
+import { answeredUnread, HttpStatusError } from '../http/errors.js';
+import { isUsableKey } from '../text/keys.js';
 import { isRecord, malformed } from './shape.js';
 
 /** A key as listed by GET /api/keys; unknown fields pass through. */
@@ -21,8 +22,9 @@ export interface KeyList {
   status: number;
 }
 
-export async function listKeys(http: HttpClient): Promise<KeyList> {
-  const { response, body } = await http.requestJson({ method: 'GET', path: ['api', 'keys'] });
+export async function listKeys(http: HttpClient, options: { sameOriginOnly?: boolean } = {}): Promise<KeyList> {
+  const spec = { method: 'GET', path: ['api', 'keys'], ...(options.sameOriginOnly ? { sameOriginOnly: true } : {}) } as const;
+  const { response, body } = await http.requestJson(spec);
   const what = `GET ${response.url.pathname}`;
   if (!isRecord(body)) throw malformed(what, 'expected a JSON object');
   if (!Array.isArray(body.keys)) throw malformed(what, 'no "keys" array in the body');
@@ -30,12 +32,51 @@ export async function listKeys(http: HttpClient): Promise<KeyList> {
   return { keys, raw: response.text, status: response.status };
 }
 
-/** The listed key that the given full key belongs to: its keyPrefix begins the key. */
-export function keyInUse(keys: readonly ApiKey[], fullKey: string | undefined): ApiKey | undefined {
-  if (!fullKey) return undefined;
-  const matches = keys.filter((k) => typeof k.keyPrefix === 'string' && k.keyPrefix !== '' && fullKey.startsWith(k.keyPrefix));
-  // The longest prefix is the most specific claim, should several ever match.
-  return matches.sort((a, b) => String(b.keyPrefix).length - String(a.keyPrefix).length)[0];
+/**
+ * Which listed key a full key is. The list shows only prefixes, so a key is the one in use when
+ * its keyPrefix begins the full key; two keys with the same keyPrefix, or one prefix beginning
+ * another, both match, and then nobody can tell which of them is in use: `ambiguous`. Whatever
+ * depends on the answer (marking, revoking, rotating) must treat every candidate as possibly in use.
+ */
+export type KeyInUse =
+  | { kind: 'unique'; key: ApiKey }
+  | { kind: 'none' }
+  | { kind: 'ambiguous'; candidates: ApiKey[] };
+
+export function identifyKeyInUse(keys: readonly ApiKey[], fullKey: string | undefined): KeyInUse {
+  if (!fullKey) return { kind: 'none' };
+  const candidates = keys.filter((k) => typeof k.keyPrefix === 'string' && k.keyPrefix !== '' && fullKey.startsWith(k.keyPrefix));
+  if (candidates.length === 0) return { kind: 'none' };
+  if (candidates.length === 1 && candidates[0]) return { kind: 'unique', key: candidates[0] };
+  return { kind: 'ambiguous', candidates };
+}
+
+/** The keys that are, or may be, the key in use. */
+export function mayBeInUse(found: KeyInUse): ApiKey[] {
+  if (found.kind === 'unique') return [found.key];
+  if (found.kind === 'ambiguous') return found.candidates;
+  return [];
+}
+
+export type KeyVerdict = { accepted: true; list: KeyList } | { accepted: false; status: number };
+
+/**
+ * Whether the service accepts the key of `http`: one GET /api/keys with it. 401/403 mean no; any
+ * other failure is not an answer and is thrown as it is, and so is a 200 that is not a key list
+ * (a web site at the base URL answers 200 to anything). Only the base URL's own origin can
+ * answer: the key is never sent elsewhere, so an answer from another origin (after a redirect)
+ * proves nothing either way, and the HTTP layer refuses to follow one.
+ */
+export async function verifyKey(http: HttpClient): Promise<KeyVerdict> {
+  try {
+    const list = await listKeys(http, { sameOriginOnly: true });
+    return { accepted: true, list };
+  } catch (error) {
+    if (error instanceof HttpStatusError && (error.status === 401 || error.status === 403)) {
+      return { accepted: false, status: error.status };
+    }
+    throw error;
+  }
 }
 
 /**
@@ -60,7 +101,37 @@ export interface CreatedKey {
 
 const CHECK_CREATED = 'check with `crawl keys list` before creating another one';
 
-/** POST /api/keys, sent once: a retry could create a second key the user never sees. */
+/**
+ * The service made a key that no Authorization header can carry (control characters, white space,
+ * anything outside visible ASCII): it cannot authenticate, and printed it would act on the
+ * terminal. It is never printed or stored; the key exists at the service all the same.
+ */
+export class UnusableKeyError extends CrawlError {
+  readonly keyName: string;
+  readonly #key: string;
+
+  constructor(keyName: string, key: string) {
+    super(
+      `the service returned an unusable key named "${keyName}": it holds characters that no Authorization header can carry (control characters, white space or non-ASCII), so it was neither printed nor stored`,
+      ExitCode.failure,
+      { hint: `the key exists at the service: find it by its name with \`crawl keys list\` and revoke it with \`crawl keys revoke <id> --yes\`` },
+    );
+    this.name = 'UnusableKeyError';
+    this.keyName = keyName;
+    this.#key = key;
+  }
+
+  /** The key, for the caller to keep out of every later output; never part of the message. */
+  secret(): string {
+    return this.#key;
+  }
+}
+
+/**
+ * POST /api/keys, sent once: a retry could create a second key the user never sees. Once the
+ * request is on the wire, the HTTP layer reads its answer even after Ctrl-C, so the key the
+ * service made is known (and the caller hands it over) unless the answer itself is lost.
+ */
 export async function createKey(http: HttpClient, name: string): Promise<CreatedKey> {
   let response: HttpResponse;
   try {
@@ -84,6 +155,7 @@ export async function createKey(http: HttpClient, name: string): Promise<Created
       CHECK_CREATED,
     );
   }
+  if (!isUsableKey(body.key)) throw new UnusableKeyError(name, body.key);
   return {
     key: body.key,
     prefix: typeof body.prefix === 'string' ? body.prefix : undefined,

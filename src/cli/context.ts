@@ -5,6 +5,7 @@ import { parseBaseUrl } from '../http/url.js';
 import type { IO } from '../output/io.js';
 import { writeError } from '../output/write-error.js';
 import { loadStyle, type Style } from '../output/style.js';
+import { mutationInFlight } from './critical.js';
 import { Prompter } from './prompt.js';
 import { keyDefect } from '../text/api-key-text.js';
 import { VERSION } from '../version.js';
@@ -76,6 +77,7 @@ export class Context {
       userAgent: `crawl/${VERSION} node/${process.versions.node}`,
       trace: this.globals.verbose ? (line) => this.io.stderr.write(`* ${this.redact(line)}\n`) : undefined,
       interrupt: this.interrupt,
+      onMutation: mutationInFlight,
     });
     this.#clients.set(apiKey, client);
     return client;

@@ -4,7 +4,7 @@ import { ExitCode } from '../exit-codes.js';
 import { processIO } from '../output/io.js';
 import { builtStdout, onStdioError } from '../output/stdio.js';
 import { isClosedPipe, writeError } from '../output/write-error.js';
-import { criticalOpen, noCriticalOpen } from './critical.js';
+import { criticalOpen, exitHoldMs, noCriticalOpen } from './critical.js';
 import { buildProgram, type ProgramState } from './program.js';
 import { reportError } from './report.js';
 
@@ -92,19 +92,26 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
 const FORCED_EXIT_MS = 2000;
 /** Once a critical section closes, the command gets this long to report before the exit. */
 const GRACE_MS = 1000;
-/** However long a critical section takes, the process is gone this long after the signal. */
+/**
+ * However long a critical section takes, the process is gone this long after the signal, or after
+ * the answer to a POST or DELETE that was on the wire (each bounded by --timeout).
+ */
 const HARD_LIMIT_MS = 10_000;
 
 /**
  * Exits with `code` after `delayMs`, but never inside a critical section (a key between the
  * service and its only copy, the config half-replaced): then it waits for the section to close and
  * gives the command a moment to say where things stand. Nor, unless told to hurry, with half a
- * line on stdout (a slow reader): what was handed to stdout is flushed first. By HARD_LIMIT_MS it
- * exits regardless.
+ * line on stdout (a slow reader): what was handed to stdout is flushed first. By HARD_LIMIT_MS
+ * it exits regardless, unless a POST or DELETE is still being answered (exitHoldMs).
  */
 function exitWhenSafe(code: number, delayMs: number, flushStdout: boolean): void {
-  const hardLimit = setTimeout(() => process.exit(code), HARD_LIMIT_MS);
-  hardLimit.unref();
+  const expire = (): void => {
+    const hold = exitHoldMs(HARD_LIMIT_MS);
+    if (hold > 0) setTimeout(expire, hold).unref();
+    else process.exit(code);
+  };
+  setTimeout(expire, HARD_LIMIT_MS).unref();
   const attempt = (): void => {
     if (criticalOpen()) return void noCriticalOpen().then(() => setTimeout(attempt, GRACE_MS).unref());
     const stdout = builtStdout();

@@ -100,7 +100,7 @@ export function buildProgram(deps: ProgramDeps): Command {
       .description('create a key; the full key is printed once, on stdout')
       .argument('<name>', 'a label for the key')
       .option('--save', "store the new key as this profile's key")
-      .option('--output-file <path>', 'also write the key to a new file (mode 0600)')
+      .option('--output-file <path>', 'also write the key to a new file (mode 0600); - is stdout, where it goes anyway')
       .action(action('keysCreate'));
     keys
       .command('list')
@@ -111,13 +111,13 @@ export function buildProgram(deps: ProgramDeps): Command {
       .description('revoke keys by id or unique key prefix (cannot be undone)')
       .argument('<id-or-prefix...>', 'key ids or unique prefixes of keyPrefix')
       .option('--yes', 'do not ask for confirmation')
-      .option('--force', 'allow revoking the key in use')
+      .option('--force', 'allow revoking the key in use (or a key that may be)')
       .action(action('keysRevoke'));
     keys
       .command('rotate')
       .description('replace the key in use without losing access')
       .option('--name <name>', 'name of the new key (default: old name and the date)')
-      .option('--output-file <path>', 'where to store the new key when it does not come from the config file')
+      .option('--output-file <path>', 'where to store the new key when it does not come from the config file (- for stdout)')
       .option('--yes', 'do not ask for confirmation')
       .action(action('keysRotate'));
   };
@@ -128,6 +128,7 @@ export function buildProgram(deps: ProgramDeps): Command {
       .command('login')
       .description('store a key after checking it with the service')
       .option('--with-key', 'read the key from standard input')
+      .option('--no-verify', 'save the key without asking the service whether it accepts it')
       .action(action('authLogin'));
     auth
       .command('status')

@@ -3,7 +3,7 @@ import { CrawlError, InterruptedError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { maskKey } from '../output/format.js';
 import { looksLikeHtml, serverMessage } from './error-body.js';
-import { HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus } from './errors.js';
+import { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus } from './errors.js';
 import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
 import { loadUndici, type UndiciParts } from './undici.js';
 import { buildUrl, checkTransport, displayUrl, sameOrigin } from './url.js';
@@ -23,6 +23,12 @@ export interface HttpClientOptions {
   trace?: ((line: string) => void) | undefined;
   /** Aborted on Ctrl-C / SIGTERM; its reason is the InterruptedError to throw. */
   interrupt?: AbortSignal | undefined;
+  /**
+   * Called when a request that changes something (POST, DELETE) goes out, with the time by which
+   * its answer is due (the deadline); the returned function is called once it has settled. The
+   * process's forced exit after a signal waits for it (src/cli/critical.ts).
+   */
+  onMutation?: ((dueAt: number) => () => void) | undefined;
   maxBodyBytes?: number;
 }
 
@@ -36,6 +42,11 @@ export interface RequestSpec {
   body?: unknown;
   /** GETs are retried unless this is false; other methods never are. */
   retry?: boolean;
+  /**
+   * Only the base URL's origin may answer: a redirect elsewhere fails (CrossOriginAnswerError)
+   * instead of being followed without the key. For checks whose answer is about the key.
+   */
+  sameOriginOnly?: boolean;
 }
 
 export interface HttpResponse {
@@ -162,6 +173,12 @@ export class HttpClient {
         throw new CrawlError(`redirect to an unsupported URL scheme (${next.protocol})`, ExitCode.failure);
       }
       checkTransport(next, this.#options.allowHttp);
+      if (spec.sameOriginOnly && !sameOrigin(next, this.baseUrl)) {
+        throw new CrossOriginAnswerError(
+          `${spec.method} ${start.pathname} was redirected (HTTP ${response.status}) to another origin (${next.origin}), where the key is not sent: no answer from there can tell whether ${this.baseUrl.origin} accepts the key`,
+          response.status,
+        );
+      }
       this.#trace(`following redirect (HTTP ${response.status}) to ${displayUrl(next)}`);
       url = next;
     }
@@ -171,9 +188,14 @@ export class HttpClient {
   async #send(method: Method, url: URL, body: unknown): Promise<HttpResponse> {
     const undici = await loadUndici();
     const interrupt = this.#options.interrupt;
+    // Ctrl-C before a request is sent: it is not sent.
     if (interrupt?.aborted) throw interrupt.reason;
     const deadline = AbortSignal.timeout(this.#options.timeoutMs);
-    const signal = interrupt ? AbortSignal.any([deadline, interrupt]) : deadline;
+    // A request that changes something is not abandoned once sent, Ctrl-C or not: its answer is
+    // read to the end (bounded by the deadline), so the caller knows what the service did (a
+    // key it created is handed over instead of lost). Reads stop at once.
+    const mutation = method !== 'GET';
+    const signal = interrupt && !mutation ? AbortSignal.any([deadline, interrupt]) : deadline;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     // The key is for the service's origin only: never for a redirect target or link elsewhere.
     const withKey = this.#options.apiKey !== undefined && sameOrigin(url, this.baseUrl);
@@ -188,6 +210,7 @@ export class HttpClient {
     // Date.now, not performance.now: the latter loads perf_hooks' internals, for a trace in ms.
     const started = Date.now();
     let status = 0;
+    const settled = mutation ? this.#options.onMutation?.(started + this.#options.timeoutMs) : undefined;
     try {
       const response = await undici.request.call(this.#getDispatcher(undici), {
         origin: url.origin,
@@ -213,7 +236,8 @@ export class HttpClient {
       if (withKey && this.#options.apiKey && this.#options.apiKey.length >= 8) text = text.split(this.#options.apiKey).join('[redacted]');
       return { status, url, headers: response.headers, text };
     } catch (error) {
-      if (interrupt?.aborted) throw interrupt.reason;
+      // A mutation's failure is reported as it is (a timeout: the outcome is unknown), not as the interrupt.
+      if (interrupt?.aborted && !mutation) throw interrupt.reason;
       if (error instanceof CrawlError) throw error;
       const ms = Date.now() - started;
       if (deadline.aborted) {
@@ -227,6 +251,8 @@ export class HttpClient {
       const { reason, sent, hint } = describeNetworkFailure(error);
       this.#trace(`failed after ${ms} ms: ${reason}`);
       throw new NetworkError(`${reason}: ${method} ${displayUrl(url)}`, sent || status !== 0, hint);
+    } finally {
+      settled?.();
     }
   }
 

@@ -34,6 +34,17 @@ export class ResponseTooLargeError extends CrawlError {
   }
 }
 
+/**
+ * A request that only the base URL's origin may answer (the check of a key) was redirected to
+ * another origin. The key is never sent there, so whatever it answers proves nothing.
+ */
+export class CrossOriginAnswerError extends CrawlError {
+  constructor(message: string, status: number) {
+    super(message, ExitCode.failure, { httpStatus: status });
+    this.name = 'CrossOriginAnswerError';
+  }
+}
+
 /** No usable response: refused, reset, DNS, TLS, timeout. `mayHaveReachedServer` matters for POST. */
 export class NetworkError extends CrawlError {
   readonly mayHaveReachedServer: boolean;

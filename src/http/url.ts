@@ -55,13 +55,32 @@ export function buildUrl(base: URL, segments: readonly string[], query?: Record<
   return url;
 }
 
-function encodeSegment(segment: string): string {
-  // The URL parser treats "%2E" like "." (and "%2E%2E" like ".."), so no encoding keeps these
-  // from being dot-segments; an empty one would address the collection instead of an item.
-  if (segment === '' || segment === '.' || segment === '..') {
-    throw new UsageError(`invalid id "${segment}": it cannot be sent as a path segment`);
+/**
+ * Why `segment` cannot be sent as one path segment, or undefined when it can. The URL parser
+ * treats "%2E" like "." (and "%2E%2E" like ".."), so no encoding keeps these from being
+ * dot-segments; an empty one would address the collection instead of an item; and a lone UTF-16
+ * surrogate has no UTF-8 form to percent-encode.
+ */
+export function pathSegmentProblem(segment: string): string | undefined {
+  if (segment === '') return 'it is empty';
+  if (segment === '.' || segment === '..') return 'it is a dot-segment, which would name another path';
+  if (LONE_SURROGATE.test(segment)) return 'it is not well-formed Unicode';
+  return undefined;
+}
+
+/** Refuses (exit 2) an id that cannot be sent as one path segment; callers check early with it too. */
+export function checkPathSegment(segment: string): string {
+  const problem = pathSegmentProblem(segment);
+  if (problem !== undefined) {
+    throw new UsageError(`invalid id ${JSON.stringify(segment)}: it cannot be sent as a path segment (${problem})`);
   }
-  return encodeURIComponent(segment);
+  return segment;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function encodeSegment(segment: string): string {
+  return encodeURIComponent(checkPathSegment(segment));
 }
 
 export function sameOrigin(a: URL, b: URL): boolean {

@@ -3,8 +3,8 @@ import { sanitize } from './sanitize.js';
 
 export interface Column {
   header: string;
-  /** Applied after sanitising, for colour on a TTY. */
-  style?: (text: string) => string;
+  /** Applied after sanitising, for colour on a TTY; `row` is the row's index. */
+  style?: (text: string, row: number) => string;
 }
 
 /**
@@ -28,9 +28,9 @@ export async function printTable(io: IO, columns: Column[], rows: unknown[][]): 
     },
     style: { head: io.color ? ['bold'] : [], border: [], 'padding-left': 0, 'padding-right': 0 },
   });
-  for (const row of cells) {
-    table.push(row.map((text, i) => columns[i]?.style?.(text) ?? text));
-  }
+  cells.forEach((row, r) => {
+    table.push(row.map((text, i) => columns[i]?.style?.(text, r) ?? text));
+  });
   io.stdout.write(table.toString().split('\n').map((line) => line.trimEnd()).join('\n') + '\n');
 }
 

@@ -24,14 +24,14 @@ export class KeyStore {
   private readonly byId = new Map<string, KeyEntry>();
   private readonly byValue = new Map<string, KeyEntry>();
 
-  create(name: string, value: string = KEY_PREFIX + randomBase62(40)): KeyEntry {
+  create(name: string, value: string = KEY_PREFIX + randomBase62(40), keyPrefix: string = value.slice(0, PREFIX_LENGTH)): KeyEntry {
     let id = 'key_' + randomHex(12);
     while (this.byId.has(id)) id = 'key_' + randomHex(12);
     const entry: KeyEntry = {
       id,
       name,
       key: value,
-      keyPrefix: value.slice(0, PREFIX_LENGTH),
+      keyPrefix,
       createdAt: new Date().toISOString(),
       lastUsedAt: null,
       revoked: false,

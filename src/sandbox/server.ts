@@ -68,8 +68,8 @@ export class SandboxServer implements Sandbox {
     return this.jobs.get(id);
   }
 
-  addKey(name: string): { id: string; key: string; keyPrefix: string; name: string } {
-    const { id, key, keyPrefix } = this.keys.create(name);
+  addKey(name: string, options: { key?: string; keyPrefix?: string } = {}): { id: string; key: string; keyPrefix: string; name: string } {
+    const { id, key, keyPrefix } = this.keys.create(name, options.key, options.keyPrefix);
     return { id, key, keyPrefix, name };
   }
 

@@ -19,7 +19,11 @@ export interface Sandbox {
   close(): Promise<void>;
   addJob(spec: JobSpec): SandboxJob;
   getJob(id: string): SandboxJob | undefined;
-  addKey(name: string): { id: string; key: string; keyPrefix: string; name: string };
+  /**
+   * A new active key. `key` and `keyPrefix` make keys a real service could hand out too: two with
+   * the same listed prefix, or prefixes of different lengths (one beginning another).
+   */
+  addKey(name: string, options?: { key?: string; keyPrefix?: string }): { id: string; key: string; keyPrefix: string; name: string };
   /** Faults are checked in injection order; the first that applies wins (latency excepted, see faults.ts). */
   inject(fault: Fault): void;
   clearFaults(): void;

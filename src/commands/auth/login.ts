@@ -2,13 +2,19 @@ import type { Context } from '../../cli/context.js';
 import { readAllStdin } from '../../cli/prompt.js';
 import { CrawlError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
+import { CrossOriginAnswerError } from '../../http/errors.js';
 import { checkTransport, parseBaseUrl } from '../../http/url.js';
 import { maskKey } from '../../output/format.js';
-import { storeProfileKey } from '../keys/profile-key.js';
+import { isUsableKey } from '../../text/keys.js';
+import { describeBaseUrlChange, storeProfileKey } from '../keys/profile-key.js';
 import { keyAccepted } from './check.js';
 
-/** Stores a key for the profile, but only once the service has accepted it. */
+/**
+ * Stores a key for the profile with the base URL it belongs to, once the service (at that base
+ * URL's own origin) has accepted it; `--no-verify` saves it unchecked, and says so.
+ */
 export async function handler(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<number> {
+  const verify = opts.verify !== false;
   // A base URL that would be refused, or a config file that cannot be read or parsed, is reported
   // before the user pastes a key for nothing.
   const baseUrl = parseBaseUrl(ctx.settings.requireBaseUrl().value);
@@ -21,21 +27,45 @@ export async function handler(ctx: Context, _args: string[], opts: Record<string
     key = (await ctx.prompt.secret('Paste your API key:', 'pipe the key in with `crawl auth login --with-key < keyfile`')).trim();
   }
   if (key === '') throw new UsageError('no key given', 'pipe the key in with `crawl auth login --with-key < keyfile`');
-  if (/\s/.test(key)) throw new UsageError('the key contains white space; give exactly one key');
   ctx.secrets.add(key);
-  const { accepted, status } = await keyAccepted(ctx, key);
-  if (!accepted) {
-    throw new CrawlError(`the service rejected the key (HTTP ${status}); nothing was saved`, ExitCode.auth, {
-      httpStatus: status,
-      hint: 'check that the key is complete and not revoked',
-    });
+  if (/\s/.test(key)) throw new UsageError('the key contains white space; give exactly one key');
+  if (!isUsableKey(key)) {
+    throw new UsageError('the key holds characters that no Authorization header can carry (control characters or non-ASCII); nothing was saved');
   }
-  // Keeps the base URL the key was checked against, unless the profile already has one of its own.
-  const { profile } = await storeProfileKey(ctx, key, { withBaseUrl: true });
+  if (verify) {
+    const { accepted, status } = await keyAccepted(ctx, key).catch((error: unknown) => {
+      if (error instanceof CrossOriginAnswerError) {
+        throw new CrawlError(`${error.message}; nothing was saved`, error.exitCode, error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus });
+      }
+      throw error;
+    });
+    if (!accepted) {
+      throw new CrawlError(`the service rejected the key (HTTP ${status}); nothing was saved`, ExitCode.auth, {
+        httpStatus: status,
+        hint: 'check that the key is complete and not revoked',
+      });
+    }
+  }
+  const { profile, baseUrlChange } = await storeProfileKey(ctx, key, { withBaseUrl: true });
   if (ctx.globals.json) {
-    ctx.io.stdout.write(JSON.stringify({ profile, baseUrl: baseUrl.href, apiKey: maskKey(key), saved: true }) + '\n');
+    ctx.io.stdout.write(
+      JSON.stringify({
+        profile,
+        baseUrl: baseUrl.href,
+        apiKey: maskKey(key),
+        saved: true,
+        verified: verify,
+        accepted: verify ? true : null,
+        baseUrlChangedFrom: baseUrlChange?.from ?? null,
+      }) + '\n',
+    );
   } else {
-    ctx.io.stderr.write(`Logged in to ${baseUrl.href} (profile "${profile}", key ${maskKey(key)})\n`);
+    ctx.io.stderr.write(
+      verify
+        ? `Logged in to ${baseUrl.href} (profile "${profile}", key ${maskKey(key)}): the service accepts the key\n`
+        : `Saved the key for ${baseUrl.href} (profile "${profile}", key ${maskKey(key)}) without checking it (--no-verify): whether the service accepts it is not known\n`,
+    );
+    if (baseUrlChange) ctx.io.stderr.write(`note: ${describeBaseUrlChange(baseUrlChange)}\n`);
     if (ctx.env.CRAWL_API_KEY) ctx.io.stderr.write('note: CRAWL_API_KEY is set and takes precedence over the stored key\n');
   }
   return ExitCode.ok;

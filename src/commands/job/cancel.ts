@@ -9,6 +9,7 @@ import { sanitize } from '../../output/sanitize.js';
 import { followJob } from './follow.js';
 import { writeNdjson, writeRaw } from '../../output/json.js';
 import { printJob } from './view.js';
+import { crawlCommand } from '../suggest.js';
 
 export interface CancelOptions {
   id: string;
@@ -26,7 +27,7 @@ export interface CancelOptions {
 export async function runCancel(ctx: Context, options: CancelOptions): Promise<number> {
   const http = ctx.http();
   const json = ctx.globals.json;
-  const deleted = await sendCancel(http, options.id);
+  const deleted = await sendCancel(ctx, http, options.id);
   const deleteBody = jsonBody(deleted.text);
   const fromDelete = deleteBody && jobFromBody(deleteBody, deleted, options.id);
   const deleteRaw = deleteBody?.raw;
@@ -54,13 +55,14 @@ export async function runCancel(ctx: Context, options: CancelOptions): Promise<n
 }
 
 /** The DELETE, never retried (the HTTP layer retries GETs only); its failures say what to do next. */
-async function sendCancel(http: HttpClient, id: string): Promise<HttpResponse> {
+async function sendCancel(ctx: Context, http: HttpClient, id: string): Promise<HttpResponse> {
+  const statusCommand = (): string => crawlCommand(ctx, ['job', 'status'], [id]);
   try {
     return await http.request({ method: 'DELETE', path: ['api', 'crawl', id], retry: false });
   } catch (error) {
     if (error instanceof HttpStatusError) {
       const detail = error.serverMessage ? `: ${error.serverMessage}` : '';
-      const hint = error.hint ?? (error.status === 409 ? `see where it stands with \`crawl job status ${id}\`` : undefined);
+      const hint = error.hint ?? (error.status === 409 ? `see where it stands with \`${statusCommand()}\`` : undefined);
       throw new CrawlError(`cannot cancel job ${id}: HTTP ${error.status}${detail}`, error.exitCode, {
         httpStatus: error.status,
         ...(hint === undefined ? {} : { hint }),
@@ -69,7 +71,7 @@ async function sendCancel(http: HttpClient, id: string): Promise<HttpResponse> {
     }
     if (answeredUnread(error)) {
       throw new CrawlError(error.message, error.exitCode, {
-        hint: `the cancellation may have reached the service: check with \`crawl job status ${id}\``,
+        hint: `the cancellation may have reached the service: check with \`${statusCommand()}\``,
         cause: error,
       });
     }
@@ -101,7 +103,7 @@ async function report(ctx: Context, current: JobResponse): Promise<void> {
   await printJob(ctx, job, { pagesHint: false });
   if (!isTerminal(job.status)) {
     ctx.io.stderr.write(
-      `Cancellation requested; the job is still ${sanitize(job.status)}. Follow it with \`crawl job watch ${sanitize(job.id)}\`.\n`,
+      `Cancellation requested; the job is still ${sanitize(job.status)}. Follow it with \`${crawlCommand(ctx, ['job', 'watch'], [job.id])}\`.\n`,
     );
   }
 }

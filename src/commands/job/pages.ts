@@ -19,6 +19,7 @@ import {
 import { OutputWriteError } from '../../output/write-error.js';
 import { sanitize } from '../../output/sanitize.js';
 import { followJob } from './follow.js';
+import { crawlCommand } from '../suggest.js';
 
 export interface PagesOptions {
   id: string;
@@ -65,7 +66,7 @@ async function readyJob(ctx: Context, http: HttpClient, options: PagesOptions): 
     throw new CrawlError(
       `job ${job.id} is still ${job.status}, ${formatProgress(job.pagesFinished, job.pagesTotal)}: its pages are exported once it has finished`,
       ExitCode.usage,
-      { hint: `wait for it with \`crawl job pages ${job.id} --wait\`` },
+      { hint: `wait for it with \`${crawlCommand(ctx, ['job', 'pages'], [options.id], ['--wait'])}\`` },
     );
   }
   return followJob(ctx, http, options.id, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, ndjson: false });

@@ -3,6 +3,7 @@ import type { Context } from '../../cli/context.js';
 import { formatProgress, humanTime, rfc3339, toCount } from '../../output/format.js';
 import { sanitize } from '../../output/sanitize.js';
 import { printFields } from '../../output/table.js';
+import { crawlCommand } from '../suggest.js';
 
 const DOCUMENTED = new Set(['id', 'url', 'status', 'pagesTotal', 'pagesFinished', 'creditsUsed', 'createdAt', 'errorMessage']);
 
@@ -47,12 +48,8 @@ export async function printJob(ctx: Context, job: Job, options: { pagesHint: boo
   if (options.pagesHint && (toCount(job.pagesFinished) ?? 0) > 0) {
     // `job pages` refuses a job that is still going: point to --wait then.
     const unfinished = job.status === 'pending' || job.status === 'running';
-    const command = `crawl job pages ${shellQuote(sanitize(job.id))}${unfinished ? ' --wait' : ''}`;
+    const command = crawlCommand(ctx, ['job', 'pages'], [job.id], unfinished ? ['--wait'] : []);
     const text = unfinished ? `Export the pages once it finishes with: ${command}` : `Export the pages with: ${command}`;
     ctx.io.stdout.write('\n' + style.dim(text) + '\n');
   }
-}
-
-function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,4 +1,4 @@
-import { createKey, OutcomeUnknownError } from '../../api/keys.js';
+import { createKey, OutcomeUnknownError, UnusableKeyError, type CreatedKey } from '../../api/keys.js';
 import type { Context } from '../../cli/context.js';
 import { critical } from '../../cli/critical.js';
 import type { HttpClient } from '../../http/client.js';
@@ -6,8 +6,9 @@ import { CrawlError, InterruptedError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { maskKey } from '../../output/format.js';
 import { sanitize } from '../../output/sanitize.js';
-import { checkNewKeyFile, writeKeyFile } from './key-file.js';
-import { storeProfileKey } from './profile-key.js';
+import { crawlCommand } from '../suggest.js';
+import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './key-file.js';
+import { describeBaseUrlChange, storeProfileKey } from './profile-key.js';
 import { rawLine } from '../../output/json.js';
 
 const DEFAULT_WARNING = 'This key will not be shown again. Store it securely.';
@@ -19,7 +20,12 @@ const DEFAULT_WARNING = 'This key will not be shown again. Store it securely.';
 export async function handler(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
   const name = (args[0] ?? '').trim();
   if (name === '') throw new UsageError('the key needs a name', 'crawl keys create <name>');
-  const outputFile = typeof opts.outputFile === 'string' ? opts.outputFile : undefined;
+  const outputFlag = typeof opts.outputFile === 'string' ? opts.outputFile : undefined;
+  // `--output-file -` is stdout, where the key goes alone anyway: it is printed once, not twice.
+  if (outputFlag === STDOUT_PATH && ctx.globals.json) {
+    throw new UsageError('--output-file - puts the key alone on stdout, where --json puts the service\'s document: give a file, or drop one of the two');
+  }
+  const outputFile = outputFlag === STDOUT_PATH ? undefined : outputFlag;
   const save = opts.save === true;
   // Everything that can be refused is refused before the key exists.
   if (outputFile !== undefined) checkNewKeyFile(outputFile);
@@ -35,16 +41,7 @@ async function createAndHandOver(
   name: string,
   { outputFile, save }: { outputFile: string | undefined; save: boolean },
 ): Promise<number> {
-  let created;
-  try {
-    created = await createKey(http, name);
-  } catch (error) {
-    // Ctrl-C with the POST in flight: reported like any unknown outcome (as JSON with --json).
-    if (error instanceof InterruptedError) {
-      throw new OutcomeUnknownError('interrupted while creating the key: a key may have been created; check with `crawl keys list`', error.exitCode);
-    }
-    throw error;
-  }
+  const created = await create(ctx, http, name);
   ctx.secrets.add(created.key);
 
   let notPrinted: string | undefined;
@@ -75,9 +72,10 @@ async function createAndHandOver(
   }
   if (save) {
     try {
-      const { profile, path } = await storeProfileKey(ctx, created.key, { withBaseUrl: true });
+      const { profile, path, baseUrlChange } = await storeProfileKey(ctx, created.key, { withBaseUrl: true });
       keptIn.push(`the config file ${path}`);
       say(`Saved as the key of profile "${profile}" in ${path}`);
+      if (baseUrlChange) say(`note: ${describeBaseUrlChange(baseUrlChange)}`);
       if (ctx.env.CRAWL_API_KEY) say('note: CRAWL_API_KEY is set and takes precedence over the saved key');
     } catch (error) {
       failures.push(describe(error));
@@ -90,17 +88,57 @@ async function createAndHandOver(
     }
     // Nobody holds this key: say so, and how to get rid of it (never print it on stderr instead).
     throw new CrawlError(`the key ${label} was created, but nobody has a copy of it: ${notPrinted}`, ExitCode.failure, {
-      hint: `revoke it with \`crawl keys revoke ${sanitize(shownPrefix)} --yes\`, then create another`,
+      hint: created.prefix !== undefined
+        ? `revoke it with \`${crawlCommand(ctx, ['keys', 'revoke'], [created.prefix], ['--yes'])}\`, then create another`
+        : `find it by its name with \`${crawlCommand(ctx, ['keys', 'list'])}\`, revoke it with \`${crawlCommand(ctx, ['keys', 'revoke'])} <id> --yes\`, then create another`,
     });
   }
   if (failures.length > 0) {
     throw new CrawlError(
       `the key was created, but ${failures.join('; and ')}; ${keptIn.length > 0 ? `it is on stdout and in ${keptIn.join(' and ')}` : 'the key on stdout is its only copy'}`,
-      ExitCode.failure,
-      { hint: save ? 'store it with `crawl auth login --with-key` (the key on standard input)' : 'keep the printed key somewhere safe now' },
+      interrupted(ctx) ?? ExitCode.failure,
+      { hint: save ? `store it with \`${crawlCommand(ctx, ['auth', 'login'], [], ['--with-key'])}\` (the key on standard input)` : 'keep the printed key somewhere safe now' },
     );
   }
+  // Ctrl-C came while the POST was on the wire: its answer was read and the key handed over first.
+  const code = interrupted(ctx);
+  if (code !== undefined) {
+    throw new CrawlError(`interrupted after the key was created: it was handed over first (on stdout${keptIn.length > 0 ? ` and in ${keptIn.join(' and ')}` : ''})`, code);
+  }
   return ExitCode.ok;
+}
+
+/** The POST, with what an interrupt while it was out means for the message and the exit code. */
+async function create(ctx: Context, http: HttpClient, name: string): Promise<CreatedKey> {
+  try {
+    return await createKey(http, name);
+  } catch (error) {
+    if (error instanceof UnusableKeyError) {
+      ctx.secrets.add(error.secret());
+      throw new CrawlError(error.message, interrupted(ctx) ?? error.exitCode, {
+        hint: `the key exists at the service: find it by its name with \`${crawlCommand(ctx, ['keys', 'list'])}\` and revoke it with \`${crawlCommand(ctx, ['keys', 'revoke'])} <id> --yes\``,
+      });
+    }
+    // Interrupted before the POST was sent: nothing was created, and nothing is said.
+    if (error instanceof InterruptedError) throw error;
+    const code = interrupted(ctx);
+    if (code !== undefined && error instanceof OutcomeUnknownError) {
+      throw new OutcomeUnknownError(`interrupted while creating the key, and its answer was lost: ${error.message}`, code, error.hint);
+    }
+    if (code !== undefined && error instanceof CrawlError) {
+      throw new CrawlError(`interrupted while creating the key, and it failed: ${error.message}`, code, {
+        ...(error.hint === undefined ? {} : { hint: error.hint }),
+        ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+      });
+    }
+    throw error;
+  }
+}
+
+/** The exit code of the interrupt (130 Ctrl-C, 143 SIGTERM) once one came, else undefined. */
+function interrupted(ctx: Context): number | undefined {
+  if (!ctx.interrupt.aborted) return undefined;
+  return ctx.interrupt.reason instanceof InterruptedError ? ctx.interrupt.reason.exitCode : ExitCode.interrupted;
 }
 
 function describe(error: unknown): string {

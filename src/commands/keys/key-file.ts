@@ -4,12 +4,16 @@ import { describeFsError } from '../../config/store.js';
 import { CrawlError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 
+/** `--output-file -`: standard output, never a file of that name. */
+export const STDOUT_PATH = '-';
+
 /**
  * Checked before a key is created: once the service has made it, a file that cannot be written
  * leaves the key on stdout only. A key file is always new, so nothing is ever overwritten.
  */
 export function checkNewKeyFile(path: string, flag = '--output-file'): void {
   if (path.trim() === '') throw new UsageError(`${flag} needs a path`);
+  if (path === STDOUT_PATH) throw new UsageError(`${flag} - means standard output, not a file`);
   let exists = true;
   try {
     lstatSync(path);
@@ -37,6 +41,8 @@ export function checkNewKeyFile(path: string, flag = '--output-file'): void {
  * than none, and the caller still holds the key.
  */
 export async function writeKeyFile(path: string, key: string): Promise<void> {
+  // `-` is standard output: callers hand the key over there instead; no file of that name is made.
+  if (path === STDOUT_PATH) throw new CrawlError(`cannot write the key to a file named "-": it means standard output`, ExitCode.failure);
   let handle: fsp.FileHandle | undefined;
   try {
     handle = await fsp.open(path, 'wx', 0o600);

@@ -1,16 +1,19 @@
-import { keyInUse, listKeys, type ApiKey } from '../../api/keys.js';
+import { identifyKeyInUse, listKeys, mayBeInUse, type ApiKey } from '../../api/keys.js';
 import type { Context } from '../../cli/context.js';
 import { ExitCode } from '../../exit-codes.js';
 import { relativeTime, rfc3339 } from '../../output/format.js';
 import { printTable } from '../../output/table.js';
 import { writeRaw } from '../../output/json.js';
+import { keyLabel } from './label.js';
 
 const IN_USE = ' (in use)';
+const MAYBE_IN_USE = ' (in use?)';
 
 /**
  * GET /api/keys. People get a table with relative times and the key in use marked after its
  * name; scripts get tab-separated rows (id, name, keyPrefix, lastUsedAt, createdAt, in use as
- * true/false) or, with --json, the body as received.
+ * true/false, or `unknown` for each key that cannot be told apart from another) or, with --json,
+ * the body as received.
  */
 export async function handler(ctx: Context): Promise<number> {
   const http = ctx.http();
@@ -19,9 +22,18 @@ export async function handler(ctx: Context): Promise<number> {
     writeRaw(ctx.io.stdout, list.raw);
     return ExitCode.ok;
   }
-  const inUse = keyInUse(list.keys, ctx.settings.apiKey()?.value);
+  const found = identifyKeyInUse(list.keys, ctx.settings.apiKey()?.value);
+  const candidates = new Set(mayBeInUse(found));
+  const certain = found.kind === 'unique';
+  if (found.kind === 'ambiguous') {
+    const labels = found.candidates.map(keyLabel).join(', ');
+    ctx.io.stderr.write(
+      ctx.redact(`crawl: warning: the key in use cannot be told apart: the prefixes of ${found.candidates.length} listed keys begin it (${labels}); each is marked as possibly in use\n`),
+    );
+  }
   if (!ctx.io.stdoutIsTTY) {
-    const rows = list.keys.map((k) => [k.id, k.name, k.keyPrefix, rfc3339(k.lastUsedAt), rfc3339(k.createdAt), String(k === inUse)]);
+    const inUseCell = (k: ApiKey): string => (candidates.has(k) ? (certain ? 'true' : 'unknown') : 'false');
+    const rows = list.keys.map((k) => [k.id, k.name, k.keyPrefix, rfc3339(k.lastUsedAt), rfc3339(k.createdAt), inUseCell(k)]);
     await printTable(ctx.io, [], rows);
     return ExitCode.ok;
   }
@@ -31,16 +43,19 @@ export async function handler(ctx: Context): Promise<number> {
   }
   const style = await ctx.style();
   const now = ctx.now();
-  const rows = list.keys.map((k) => [
+  const mark = certain ? IN_USE : MAYBE_IN_USE;
+  const marked = list.keys.map((k) => candidates.has(k));
+  const rows = list.keys.map((k, i) => [
     k.id,
-    `${typeof k.name === 'string' ? k.name : ''}${k === inUse ? IN_USE : ''}`,
+    `${typeof k.name === 'string' ? k.name : ''}${marked[i] ? mark : ''}`,
     k.keyPrefix,
     lastUsed(k, now),
     created(k, now),
   ]);
   await printTable(ctx.io, [
     { header: 'ID' },
-    { header: 'NAME', style: (text) => (text.endsWith(IN_USE) ? text.slice(0, -IN_USE.length) + style.green(IN_USE) : text) },
+    // By row, not by text: a name that itself ends in "(in use)" is not coloured as the key in use.
+    { header: 'NAME', style: (text, row) => (marked[row] && text.endsWith(mark) ? text.slice(0, -mark.length) + style.green(mark) : text) },
     { header: 'PREFIX' },
     { header: 'LAST USED', style: (text) => (text === 'never' ? style.dim(text) : text) },
     { header: 'CREATED' },

@@ -3,6 +3,7 @@ import { ConfigStore } from '../../config/store.js';
 import { CrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { parseBaseUrl } from '../../http/url.js';
+import { sanitize } from '../../output/sanitize.js';
 
 /** The profile's key is no longer the one a command set out to replace (another crawl changed it). */
 export class ProfileKeyChangedError extends CrawlError {
@@ -12,28 +13,42 @@ export class ProfileKeyChangedError extends CrawlError {
   }
 }
 
+/** The profile held another base URL, replaced by the one the key belongs to. */
+export interface BaseUrlChange {
+  from: string;
+  to: string;
+}
+
 /**
  * Makes `key` the profile's key in the config file (written atomically, mode 0600, by the store),
  * then reads the file back: a key reported as stored must really be there.
- * `withBaseUrl` keeps the base URL the key belongs to, as `crawl auth login` does.
+ * `withBaseUrl`: the key is saved with the base URL it was made or checked against (from
+ * --base-url or CRAWL_BASE_URL), replacing another one the profile held, which is reported: a
+ * profile must never pair one service's URL with another service's key.
  * `replaces`: store only if the profile still holds this key (checked under the config's lock).
  */
 export async function storeProfileKey(
   ctx: Context,
   key: string,
   options: { withBaseUrl: boolean; replaces?: string },
-): Promise<{ profile: string; path: string }> {
+): Promise<{ profile: string; path: string; baseUrlChange: BaseUrlChange | undefined }> {
   const profile = ctx.settings.profile().value;
   const store = ctx.settings.store;
   let baseHref: string | undefined;
   if (options.withBaseUrl) {
     const base = ctx.settings.requireBaseUrl();
-    if (base.source === 'flag' || store.profile(profile)['base-url'] === undefined) baseHref = parseBaseUrl(base.value).href;
+    // From the config, it is already the profile's own (kept as it was written).
+    if (base.source !== 'config') baseHref = parseBaseUrl(base.value).href;
   }
+  let baseUrlChange: BaseUrlChange | undefined;
   await store.update(profile, (p) => {
     if (options.replaces !== undefined && p['api-key'] !== options.replaces) throw new ProfileKeyChangedError(store.path, profile);
     p['api-key'] = key;
-    if (baseHref !== undefined) p['base-url'] = baseHref;
+    if (baseHref === undefined) return;
+    const before = p['base-url'];
+    if (before !== undefined && sameBaseUrl(before, baseHref)) return;
+    if (before !== undefined) baseUrlChange = { from: before, to: baseHref };
+    p['base-url'] = baseHref;
   });
   let readBack: string | undefined;
   try {
@@ -44,5 +59,17 @@ export async function storeProfileKey(
   if (readBack !== key) {
     throw new CrawlError(`the config file ${store.path} does not hold the new key after writing it`, ExitCode.failure);
   }
-  return { profile, path: store.path };
+  return { profile, path: store.path, baseUrlChange };
+}
+
+export function describeBaseUrlChange(change: BaseUrlChange): string {
+  return `base URL changed from ${sanitize(change.from)} to ${sanitize(change.to)}: the key belongs to that service`;
+}
+
+function sameBaseUrl(stored: string, href: string): boolean {
+  try {
+    return parseBaseUrl(stored).href === href;
+  } catch {
+    return false;
+  }
 }

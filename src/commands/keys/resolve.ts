@@ -1,4 +1,5 @@
 import type { ApiKey } from '../../api/keys.js';
+import { shapedLike } from '../../text/keys.js';
 
 export type Resolution =
   | { kind: 'found'; key: ApiKey }
@@ -16,6 +17,16 @@ export function resolveKey(keys: readonly ApiKey[], arg: string): Resolution {
   if (candidates.length === 1 && candidates[0]) return { kind: 'found', key: candidates[0] };
   if (candidates.length > 1) return { kind: 'ambiguous', candidates };
   return { kind: 'missing' };
+}
+
+/**
+ * An argument that is a key rather than an id or a prefix, judged without the list: equal to a key
+ * this run knows (the configured one, any other secret), or of the configured key's shape (the
+ * same `<letters>_` start, and at least as long).
+ */
+export function isKnownKeyOrShape(arg: string, knownKeys: Iterable<string>, configured: string | undefined): boolean {
+  for (const key of knownKeys) if (key !== '' && arg === key) return true;
+  return configured !== undefined && shapedLike(arg, configured);
 }
 
 /** An argument that is longer than a listed prefix and begins with it is a full key pasted by mistake. */

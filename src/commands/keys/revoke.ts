@@ -1,11 +1,13 @@
-import { keyInUse, listKeys, revokeKey, type ApiKey } from '../../api/keys.js';
+import { identifyKeyInUse, listKeys, mayBeInUse, revokeKey, type ApiKey } from '../../api/keys.js';
 import type { Context } from '../../cli/context.js';
 import { reportError } from '../../cli/report.js';
 import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
+import { pathSegmentProblem } from '../../http/url.js';
 import { sanitize } from '../../output/sanitize.js';
+import { crawlCommand } from '../suggest.js';
 import { keyLabel } from './label.js';
-import { looksLikeFullKey, resolveKey } from './resolve.js';
+import { isKnownKeyOrShape, looksLikeFullKey, resolveKey } from './resolve.js';
 import { writeRaw } from '../../output/json.js';
 
 /**
@@ -17,22 +19,31 @@ export async function handler(ctx: Context, args: string[], opts: Record<string,
   if (args.length === 0 || args.some((a) => a.trim() === '')) {
     throw new UsageError('give the id or a unique prefix of each key to revoke', 'see them with `crawl keys list`');
   }
+  const trimmed = args.map((a) => a.trim());
+  const configured = ctx.settings.apiKey()?.value;
+  // A key pasted as an argument: refused before any request when that can be told without the list.
+  refuseKeys(ctx, trimmed, (arg) => isKnownKeyOrShape(arg, knownKeys(ctx), configured));
   const http = ctx.http();
   const { keys } = await listKeys(http);
-  for (const arg of args) if (looksLikeFullKey(keys, arg)) ctx.secrets.add(arg);
+  refuseKeys(ctx, trimmed, (arg) => looksLikeFullKey(keys, arg));
 
-  const targets = resolveAll(ctx, keys, args.map((a) => a.trim()));
-  const inUse = keyInUse(keys, ctx.settings.apiKey()?.value);
-  if (inUse && targets.includes(inUse) && opts.force !== true) {
+  const targets = resolveAll(ctx, keys, trimmed);
+  checkIds(targets);
+  const found = identifyKeyInUse(keys, configured);
+  const inUse = targets.filter((k) => mayBeInUse(found).includes(k));
+  if (inUse.length > 0 && opts.force !== true) {
+    const labels = inUse.map(keyLabel).join(', ');
     throw new UsageError(
-      `${keyLabel(inUse)} is the key in use; revoking it would lock this profile out: nothing was revoked`,
-      'replace it without losing access with `crawl keys rotate`, or pass --force to revoke it anyway',
+      found.kind === 'unique'
+        ? `${labels} is the key in use; revoking it would lock this profile out: nothing was revoked`
+        : `${labels} may be the key in use (the prefixes of ${mayBeInUse(found).length} listed keys begin it, so it cannot be told apart); revoking it could lock this profile out: nothing was revoked`,
+      `replace it without losing access with \`${crawlCommand(ctx, ['keys', 'rotate'])}\`, or pass --force to revoke it anyway`,
     );
   }
   await confirm(ctx, targets, opts.yes === true);
 
-  // The key in use goes last: once it is revoked, the other DELETEs could no longer authenticate.
-  const ordered = [...targets.filter((k) => k !== inUse), ...targets.filter((k) => k === inUse)];
+  // The key in use (or any that may be) goes last: once it is revoked, the other DELETEs could no longer authenticate.
+  const ordered = [...targets.filter((k) => !inUse.includes(k)), ...inUse];
   const bodies: unknown[] = [];
   const raws: string[] = [];
   let worst: number = ExitCode.ok;
@@ -43,7 +54,7 @@ export async function handler(ctx: Context, args: string[], opts: Record<string,
       const revoked = await revokeKey(http, key.id);
       bodies.push(revoked.body);
       raws.push(revoked.raw);
-      if (key === inUse) revokedInUse = true;
+      if (inUse.includes(key)) revokedInUse = true;
       if (!ctx.globals.json) ctx.io.stderr.write(`${style.green('✓')} Revoked key ${keyLabel(key)}\n`);
     } catch (error) {
       if (error instanceof InterruptedError || !isCrawlError(error)) throw error;
@@ -60,9 +71,57 @@ export async function handler(ctx: Context, args: string[], opts: Record<string,
     if (ordered.length === 1) writeRaw(ctx.io.stdout, (raws[0] ?? '').trim());
     else ctx.io.stdout.write(JSON.stringify(bodies) + '\n');
   } else if (revokedInUse) {
-    ctx.io.stderr.write('note: the key in use was revoked; store a new one with `crawl auth login` before the next command\n');
+    const login = crawlCommand(ctx, ['auth', 'login']);
+    ctx.io.stderr.write(
+      found.kind === 'unique'
+        ? `note: the key in use was revoked; store a new one with \`${login}\` before the next command\n`
+        : `note: the key in use may have been revoked; check with \`${crawlCommand(ctx, ['auth', 'status'])}\`, and store a new one with \`${login}\` if it was\n`,
+    );
   }
   return worst;
+}
+
+/**
+ * Keys never belong on the command line (shell history, process lists): an argument that looks
+ * like one is refused without being shown, and kept out of every later output.
+ */
+function refuseKeys(ctx: Context, args: readonly string[], isKey: (arg: string) => boolean): void {
+  const positions: number[] = [];
+  args.forEach((arg, i) => {
+    if (!isKey(arg)) return;
+    ctx.secrets.add(arg);
+    positions.push(i + 1);
+  });
+  if (positions.length === 0) return;
+  const which = positions.length === 1 ? `argument ${positions[0]} looks` : `arguments ${positions.join(', ')} look`;
+  throw new UsageError(
+    `${which} like a full API key, not a key's id or prefix: not shown, not used, and nothing was revoked. Keys never belong on the command line, where shell history and process lists keep them`,
+    `give the id or the prefix that \`${crawlCommand(ctx, ['keys', 'list'])}\` shows; if that key was exposed, revoke it by its id`,
+  );
+}
+
+/** The keys this run knows: from CRAWL_API_KEY and from the profile, whichever is in use. */
+function knownKeys(ctx: Context): string[] {
+  const keys: string[] = [];
+  const fromEnv = ctx.env.CRAWL_API_KEY?.trim();
+  if (fromEnv) keys.push(fromEnv);
+  try {
+    const stored = ctx.settings.store.profile(ctx.settings.profile().value)['api-key'];
+    if (stored) keys.push(stored);
+  } catch {
+    // An unreadable config holds no key to compare with; the command reports it when it needs the file.
+  }
+  return keys;
+}
+
+/** Every id is checked as a path segment before the first DELETE: a bad one must not stop a batch midway. */
+function checkIds(targets: readonly ApiKey[]): void {
+  for (const key of targets) {
+    const problem = pathSegmentProblem(key.id);
+    if (problem !== undefined) {
+      throw new CrawlError(`the service lists key ${keyLabel(key)} with an id that cannot be sent in a URL path (${problem}): nothing was revoked`, ExitCode.failure);
+    }
+  }
 }
 
 /** Every argument to one key, or one error naming every argument that does not resolve. */

@@ -1,3 +1,5 @@
+import { CrawlError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
 import { sanitize } from '../../output/sanitize.js';
 
 export type Step = 'create' | 'verify' | 'store' | 'revoke';
@@ -5,8 +7,14 @@ export type Step = 'create' | 'verify' | 'store' | 'revoke';
 /** Steps 2-5 of a rotation (step 1, finding the key in use, changes nothing). */
 export const STEP_NUMBER: Record<Step, number> = { create: 2, verify: 3, store: 4, revoke: 5 };
 
-/** For the config, `replaces` is the key being rotated: the new one is stored only over it. */
-export type Target = { kind: 'config'; path: string; profile: string; replaces: string } | { kind: 'file'; path: string };
+/**
+ * Where the new key goes. For the config, `replaces` is the key being rotated: the new one is
+ * stored only over it. `stdout` is `--output-file -`: the key alone on standard output.
+ */
+export type Target =
+  | { kind: 'config'; path: string; profile: string; replaces: string }
+  | { kind: 'file'; path: string }
+  | { kind: 'stdout' };
 
 /** Everything a rotation has done so far: what its report, its JSON and its advice are made of. */
 export interface RotationState {
@@ -21,6 +29,22 @@ export interface RotationState {
   unprinted?: string;
 }
 
+/**
+ * Before step 5, the list seen with the new key no longer shows the old key as step 1 found it:
+ * `gone` (its id is not listed: revoked meanwhile, perhaps), `changed` (listed with another
+ * prefix), or `new` (the new key is listed under the old key's id). Revoking it could hit a key
+ * other than the one that was in use, so nothing is revoked.
+ */
+export class OldKeyUncertainError extends CrawlError {
+  readonly kind: 'gone' | 'changed' | 'new';
+
+  constructor(kind: 'gone' | 'changed' | 'new', message: string) {
+    super(message, kind === 'gone' ? ExitCode.notFound : ExitCode.failure);
+    this.name = 'OldKeyUncertainError';
+    this.kind = kind;
+  }
+}
+
 export interface Failure {
   step: Step;
   reason: string;
@@ -31,8 +55,20 @@ export interface Failure {
   rejected: boolean;
   /** The profile's key in the config file was changed by someone else during the rotation. */
   configChanged?: boolean;
+  /** Step 2: the service made a key no Authorization header can carry; it was not kept. */
+  unusableKey?: boolean;
+  /** Step 5: the DELETE answered 404: the service no longer has the old key. */
+  oldKeyNotFound?: boolean;
+  /** Step 5: the check before the DELETE found the old key gone or changed. */
+  oldKeyUncertain?: OldKeyUncertainError['kind'];
   hint: string | undefined;
 }
+
+/**
+ * The commands a report suggests, as the user would type them (profile and base URL flags
+ * repeated, every value quoted for the shell): `crawl` + subcommand + operands + flags.
+ */
+export type Suggest = (subcommand: readonly string[], operands?: readonly unknown[], flags?: readonly string[]) => string;
 
 /** `--json`: old and new key, the steps done, and where the new key is; its value only when not stored. */
 export function rotationDocument(s: RotationState): Record<string, unknown> {
@@ -43,19 +79,27 @@ export function rotationDocument(s: RotationState): Record<string, unknown> {
       ? { id: created.id ?? null, name: created.name, prefix: created.prefix, ...(s.done.store ? {} : { key: created.key }) }
       : null,
     steps: { ...s.done },
-    storedIn: s.done.store ? (s.target.kind === 'config' ? 'config' : s.target.path) : null,
+    storedIn: s.done.store ? storedIn(s.target) : null,
   };
 }
 
+function storedIn(target: Target): string {
+  if (target.kind === 'config') return 'config';
+  if (target.kind === 'stdout') return '-';
+  return target.path;
+}
+
 export function where(target: Target): string {
-  return target.kind === 'config' ? `the config file ${target.path} (profile "${target.profile}")` : target.path;
+  if (target.kind === 'config') return `the config file ${target.path} (profile "${target.profile}")`;
+  if (target.kind === 'stdout') return 'standard output';
+  return target.path;
 }
 
 /**
  * The one-line account of a rotation that stopped: which step failed and why, what was done,
  * where the new key is and whether the old one still works; and the hint, the command(s) to run next.
  */
-export function describeFailure(s: RotationState, f: Failure, json: boolean): { message: string; hint: string | undefined } {
+export function describeFailure(s: RotationState, f: Failure, json: boolean, suggest: Suggest): { message: string; hint: string | undefined } {
   const oldLabel = `"${sanitize(s.old.name ?? '')}" (${sanitize(s.old.id)})`;
   const titles: Record<Step, string> = {
     create: 'create the new key',
@@ -63,7 +107,9 @@ export function describeFailure(s: RotationState, f: Failure, json: boolean): { 
     store: `store the new key in ${where(s.target)}`,
     revoke: 'revoke the old key',
   };
-  const parts = [`key rotation stopped at step ${STEP_NUMBER[f.step]} of 5 (${titles[f.step]}): ${f.interrupted ? 'interrupted' : f.reason}.`];
+  // Interrupted while a request was on the wire: its own outcome (a timeout, an error) is said too.
+  const why = !f.interrupted ? f.reason : f.reason === 'interrupted' ? 'interrupted' : `interrupted, and ${f.reason}`;
+  const parts = [`key rotation stopped at step ${STEP_NUMBER[f.step]} of 5 (${titles[f.step]}): ${why}.`];
 
   const done: string[] = [];
   const c = s.created;
@@ -72,6 +118,7 @@ export function describeFailure(s: RotationState, f: Failure, json: boolean): { 
   if (s.done.store) done.push(`stored it in ${where(s.target)}`);
   if (s.done.revoke) done.push('revoked the old key');
   if (done.length > 0) parts.push(`Done: ${done.join(', ')}.`);
+  else if (f.step === 'create' && f.unusableKey) parts.push(`A key "${sanitize(s.newName)}" was created at the service, unusable: it was not kept.`);
   else if (f.step === 'create' && f.outcomeUnknown) parts.push(`Nothing else was changed, but a key "${sanitize(s.newName)}" may have been created.`);
   else parts.push('Nothing was changed.');
 
@@ -84,47 +131,61 @@ export function describeFailure(s: RotationState, f: Failure, json: boolean): { 
   if (c && f.step === 'verify' && !s.done.store && s.target.kind === 'config') {
     parts.push('It was not stored: a key the service has not accepted must not replace one that works.');
   }
-  if (!s.done.revoke) {
-    if (f.step === 'revoke' && f.outcomeUnknown) parts.push(`The old key ${oldLabel} may have been revoked.`);
-    else if (f.configChanged) parts.push(`The old key ${oldLabel} was not revoked by this rotation; the config file holds the key another crawl process stored meanwhile, left as it is.`);
-    else if (s.target.kind === 'config' && !s.done.store) parts.push(`The old key ${oldLabel} is still active and still stored.`);
-    else parts.push(`The old key ${oldLabel} is still active.`);
-  }
-  return { message: parts.join(' '), hint: nextSteps(s, f) };
+  if (!s.done.revoke) parts.push(oldKeyState(s, f, oldLabel));
+  return { message: parts.join(' '), hint: nextSteps(s, f, suggest) };
 }
 
-function nextSteps(s: RotationState, f: Failure): string | undefined {
-  const revokeOld = `\`crawl keys revoke ${s.old.id} --yes\``;
+/** What is known about the old key: only what the service said, never more. */
+function oldKeyState(s: RotationState, f: Failure, oldLabel: string): string {
+  if (f.step === 'revoke' && f.outcomeUnknown) return `The old key ${oldLabel} may have been revoked.`;
+  if (f.oldKeyNotFound) return `The service no longer has the old key ${oldLabel} (HTTP 404): it may have been revoked meanwhile; this rotation did not revoke it.`;
+  if (f.oldKeyUncertain === 'gone') return `The service no longer lists the old key ${oldLabel}: it may have been revoked meanwhile; nothing was revoked.`;
+  if (f.oldKeyUncertain === 'changed') {
+    return `The service now lists ${sanitize(s.old.id)} with another prefix than the key in use had (${sanitize(s.old.prefix ?? '')}): it may not be that key any more, so nothing was revoked.`;
+  }
+  if (f.oldKeyUncertain === 'new') return `The service lists the new key under the old key's id ${sanitize(s.old.id)}, so revoking that id could revoke the new key: nothing was revoked.`;
+  if (f.configChanged) return `The old key ${oldLabel} was not revoked by this rotation; the config file holds the key another crawl process stored meanwhile, left as it is.`;
+  if (s.target.kind === 'config' && !s.done.store) return `The old key ${oldLabel} is still active and still stored.`;
+  return `The old key ${oldLabel} is still active.`;
+}
+
+function nextSteps(s: RotationState, f: Failure, suggest: Suggest): string | undefined {
+  const revokeOld = `\`${suggest(['keys', 'revoke'], [s.old.id], ['--yes'])}\``;
+  const list = `\`${suggest(['keys', 'list'])}\``;
+  const rotateAgain = `\`${suggest(['keys', 'rotate'])}\``;
+  const revokeAny = `\`${suggest(['keys', 'revoke'])} <id> --yes\``;
   const c = s.created;
   if (f.step === 'create') {
+    if (f.unusableKey) return `find the key named "${sanitize(s.newName)}" with ${list} and revoke it with ${revokeAny}; the old key still works`;
     if (f.outcomeUnknown) {
-      return `run \`crawl keys list\` and revoke any key named "${sanitize(s.newName)}" (\`crawl keys revoke <id> --yes\`), then run \`crawl keys rotate\` again`;
+      return `run ${list} and revoke any key named "${sanitize(s.newName)}" (${revokeAny}), then run ${rotateAgain} again`;
     }
-    return f.hint ?? 'the old key still works: run `crawl keys rotate` again later';
+    return f.hint ?? `the old key still works: run ${rotateAgain} again later`;
   }
   if (!c) return f.hint;
-  const newRef = sanitize(c.id ?? c.prefix);
+  const revokeNew = `\`${suggest(['keys', 'revoke'], [c.id ?? c.prefix], ['--yes'])}\``;
   if (f.step === 'verify' && f.rejected) {
-    return `the old key still works: revoke the new one with \`crawl keys revoke ${newRef} --yes\`, then run \`crawl keys rotate\` again`;
+    return `the old key still works: revoke the new one with ${revokeNew}, then run ${rotateAgain} again`;
   }
   if (!s.done.store && s.unprinted !== undefined) {
-    return `revoke the new key with \`crawl keys revoke ${newRef} --yes\`, then run \`crawl keys rotate\` again`;
+    return `revoke the new key with ${revokeNew}, then run ${rotateAgain} again`;
   }
   if (!s.done.store && f.configChanged) {
-    return `see which key the profile holds now with \`crawl auth status\`; keep the printed key or revoke it with \`crawl keys revoke ${newRef} --yes\``;
+    return `see which key the profile holds now with \`${suggest(['auth', 'status'])}\`; keep the printed key or revoke it with ${revokeNew}`;
   }
+  const setEnv = s.target.kind === 'file' ? `set CRAWL_API_KEY from ${s.target.path}, ` : s.target.kind === 'stdout' ? 'set CRAWL_API_KEY to the key printed on stdout, ' : '';
   if (!s.done.store) {
     return s.target.kind === 'config'
-      ? `store the printed key with \`crawl auth login --with-key\` (it checks the key), then run ${revokeOld}`
+      ? `store the printed key with \`${suggest(['auth', 'login'], [], ['--with-key'])}\` (it checks the key), then run ${revokeOld}`
       : `keep the printed key, set CRAWL_API_KEY to it, then run ${revokeOld}`;
   }
   if (f.step === 'revoke' && f.outcomeUnknown) {
-    return s.target.kind === 'config'
-      ? `check with \`crawl keys list\`: if ${sanitize(s.old.id)} is still listed, run ${revokeOld}`
-      : `set CRAWL_API_KEY from ${s.target.path}, check with \`crawl keys list\`: if ${sanitize(s.old.id)} is still listed, run ${revokeOld}`;
+    return `${setEnv}check with ${list}: if ${sanitize(s.old.id)} is still listed, run ${revokeOld}`;
   }
-  const check = s.done.verify ? '' : 'check it with `crawl auth status`, ';
-  return s.target.kind === 'config'
-    ? `${check}then finish with ${revokeOld}`.replace(/^then f/, 'f')
-    : `set CRAWL_API_KEY from ${s.target.path}, ${check}then finish with ${revokeOld}`;
+  if (f.oldKeyNotFound || f.oldKeyUncertain === 'gone') return `${setEnv}check with ${list} that the old key is gone`;
+  if (f.oldKeyUncertain !== undefined) {
+    return `${setEnv}check with ${list} which key is which, and revoke the old one by its id (${revokeAny}) once you are sure`;
+  }
+  const check = s.done.verify ? '' : `check it with \`${suggest(['auth', 'status'])}\`, `;
+  return s.target.kind === 'config' ? `${check}then finish with ${revokeOld}`.replace(/^then f/, 'f') : `${setEnv}${check}then finish with ${revokeOld}`;
 }

@@ -1,15 +1,26 @@
-import { createKey, keyInUse, listKeys, OutcomeUnknownError, revokeKey } from '../../api/keys.js';
+import { createKey, identifyKeyInUse, listKeys, OutcomeUnknownError, revokeKey, UnusableKeyError, type KeyList } from '../../api/keys.js';
 import type { Context } from '../../cli/context.js';
 import { critical } from '../../cli/critical.js';
 import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { HttpStatusError } from '../../http/errors.js';
+import { pathSegmentProblem } from '../../http/url.js';
 import { maskKey } from '../../output/format.js';
 import { sanitize } from '../../output/sanitize.js';
-import { checkNewKeyFile, writeKeyFile } from './key-file.js';
+import { crawlCommand } from '../suggest.js';
+import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './key-file.js';
 import { keyLabel } from './label.js';
 import { ProfileKeyChangedError, storeProfileKey } from './profile-key.js';
-import { describeFailure, rotationDocument, where, type RotationState, type Step, type Target } from './rotate-state.js';
+import {
+  describeFailure,
+  OldKeyUncertainError,
+  rotationDocument,
+  where,
+  type RotationState,
+  type Step,
+  type Suggest,
+  type Target,
+} from './rotate-state.js';
 
 /**
  * Replaces the key in use without losing access: (1) find it and decide where the new key goes,
@@ -33,27 +44,50 @@ async function prepare(ctx: Context, opts: Record<string, unknown>): Promise<Rot
     if (outputFile !== undefined) {
       throw new UsageError(
         "--output-file is for a key that comes from CRAWL_API_KEY; this profile's key is in the config file, and the new key replaces it there",
-        'run `crawl keys rotate` without --output-file',
+        `run \`${crawlCommand(ctx, ['keys', 'rotate'])}\` without --output-file`,
       );
     }
     target = { kind: 'config', path: ctx.settings.store.path, profile: ctx.settings.profile().value, replaces: key.value };
-  } else {
-    if (outputFile === undefined) {
-      throw new UsageError(
-        'the key in use comes from CRAWL_API_KEY, which crawl cannot change: say where the new key goes',
-        'pass --output-file <path> (a new file, mode 0600), then set CRAWL_API_KEY from it',
-      );
+  } else if (outputFile === undefined) {
+    throw new UsageError(
+      'the key in use comes from CRAWL_API_KEY, which crawl cannot change: say where the new key goes',
+      'pass --output-file <path> (a new file, mode 0600), then set CRAWL_API_KEY from it; or --output-file - for standard output',
+    );
+  } else if (outputFile === STDOUT_PATH) {
+    if (ctx.globals.json) {
+      throw new UsageError('--output-file - puts the new key on stdout, where --json puts its document: give a file, or drop --json');
     }
+    target = { kind: 'stdout' };
+  } else {
     checkNewKeyFile(outputFile);
     target = { kind: 'file', path: outputFile };
   }
 
   const { keys } = await listKeys(ctx.http());
-  const old = keyInUse(keys, key.value);
-  if (!old) {
+  const found = identifyKeyInUse(keys, key.value);
+  if (found.kind === 'none') {
     throw new CrawlError(`the key in use (${maskKey(key.value)}) is not among the active keys the service lists; nothing was changed`, ExitCode.notFound, {
-      hint: 'check it with `crawl auth status`',
+      hint: `check it with \`${crawlCommand(ctx, ['auth', 'status'])}\``,
     });
+  }
+  if (found.kind === 'ambiguous') {
+    // Rotating would revoke one of them: perhaps not the one in use.
+    throw new CrawlError(
+      `the key in use (${maskKey(key.value)}) cannot be told apart: the prefixes of ${found.candidates.length} listed keys begin it (${found.candidates.map(keyLabel).join(', ')}); rotating could revoke the wrong key, so nothing was changed`,
+      ExitCode.failure,
+      {
+        hint: `replace it by hand: \`${crawlCommand(ctx, ['keys', 'create'])} <name> ${target.kind === 'config' ? '--save' : '--output-file <path>'}\`, then revoke the old key by its id once you know which it is`,
+      },
+    );
+  }
+  const old = found.key;
+  const problem = pathSegmentProblem(old.id);
+  if (problem !== undefined) {
+    // The id comes from the service, not from the user: a malformed answer (exit 1), not a usage error.
+    throw new CrawlError(
+      `the service lists the key in use ${keyLabel(old)} with an id that cannot be sent in a URL path (${problem}), so it could not be revoked: nothing was changed`,
+      ExitCode.failure,
+    );
   }
   const newName = nameFlag ?? rotatedName(old.name, ctx.now());
 
@@ -95,8 +129,13 @@ async function steps(ctx: Context, s: RotationState): Promise<number> {
   const progress = (line: string): void => {
     if (!ctx.globals.json) ctx.io.stderr.write(`${style.green('✓')} ${line}\n`);
   };
+  const stopIfInterrupted = (): void => {
+    if (ctx.interrupt.aborted) throw ctx.interrupt.reason;
+  };
   let step: Step = 'create';
   try {
+    // Sent even if Ctrl-C comes meanwhile: its answer is read (src/http/client.ts), so a key the
+    // service made is kept like any other, below.
     const created = await createKey(ctx.http(), s.newName);
     ctx.secrets.add(created.key);
     s.created = { key: created.key, id: undefined, name: created.name ?? s.newName, prefix: created.prefix ?? maskKey(created.key) };
@@ -104,19 +143,24 @@ async function steps(ctx: Context, s: RotationState): Promise<number> {
     progress(`Created key "${sanitize(s.created.name)}" (${sanitize(s.created.prefix)})`);
 
     step = 'verify';
-    // The same GET also names the new key's id, which the create response does not carry.
-    const seen = await listKeys(ctx.http({ apiKey: created.key }));
-    s.created.id = keyInUse(seen.keys, created.key)?.id;
+    stopIfInterrupted();
+    // Answered by the service's own origin only; the same list names the new key's id, which the
+    // create response does not carry, and shows the old key as it is now.
+    const seen = await listKeys(ctx.http({ apiKey: created.key }), { sameOriginOnly: true });
+    const fresh = identifyKeyInUse(seen.keys, created.key);
+    s.created.id = fresh.kind === 'unique' ? fresh.key.id : undefined;
     s.done.verify = true;
     progress('The service accepts the new key');
 
     step = 'store';
-    if (ctx.interrupt.aborted) throw ctx.interrupt.reason;
+    stopIfInterrupted();
     await store(ctx, s.target, created.key);
     s.done.store = true;
     progress(`Stored the new key in ${where(s.target)}`);
 
     step = 'revoke';
+    stopIfInterrupted();
+    checkOldKey(s, seen);
     // With the new key: it is the one that will be used from now on, and this proves it can act.
     await revokeKey(ctx.http({ apiKey: created.key }), s.old.id);
     s.done.revoke = true;
@@ -129,27 +173,50 @@ async function steps(ctx: Context, s: RotationState): Promise<number> {
     ctx.io.stdout.write(JSON.stringify(rotationDocument(s)) + '\n');
   } else if (s.target.kind === 'file') {
     ctx.io.stderr.write(`note: CRAWL_API_KEY still holds the old key, which no longer works: set it from ${s.target.path}\n`);
+  } else if (s.target.kind === 'stdout') {
+    ctx.io.stderr.write('note: CRAWL_API_KEY still holds the old key, which no longer works: set it to the new key printed on stdout\n');
+  }
+  // Ctrl-C came while the revocation was on the wire, and it went through: all is done, but the
+  // run was interrupted all the same.
+  if (ctx.interrupt.aborted) {
+    const code = ctx.interrupt.reason instanceof InterruptedError ? ctx.interrupt.reason.exitCode : ExitCode.interrupted;
+    throw new CrawlError('interrupted, but the rotation had completed: all five steps were done', code);
   }
   return ExitCode.ok;
+}
+
+/**
+ * Step 5 revokes the old key by id, so that id must still name the key step 1 found: listed in the
+ * list seen with the new key, with the same prefix, and not the new key itself.
+ */
+function checkOldKey(s: RotationState, seen: KeyList): void {
+  const label = keyLabel({ id: s.old.id, name: s.old.name, keyPrefix: s.old.prefix });
+  const listed = seen.keys.find((k) => k.id === s.old.id);
+  if (!listed) throw new OldKeyUncertainError('gone', `the service no longer lists the old key ${label}`);
+  if (listed.keyPrefix !== s.old.prefix) throw new OldKeyUncertainError('changed', `the service lists ${sanitize(s.old.id)} with another prefix than before`);
+  if (s.created?.id === s.old.id) throw new OldKeyUncertainError('new', `the service lists the new key under the old key's id ${sanitize(s.old.id)}`);
 }
 
 async function store(ctx: Context, target: Target, key: string): Promise<void> {
   // Only over the key this rotation replaces: a concurrent rotation or login may have stored its own.
   if (target.kind === 'config') await storeProfileKey(ctx, key, { withBaseUrl: false, replaces: target.replaces });
-  else await writeKeyFile(target.path, key);
+  else if (target.kind === 'file') await writeKeyFile(target.path, key);
+  // `--output-file -`: the key alone on stdout is where it is kept (nothing checks the reader kept it).
+  else await ctx.handOver(key + '\n');
 }
 
 /** The "nothing lost" path, for failures and Ctrl-C alike. Always throws. */
 async function fail(ctx: Context, s: RotationState, step: Step, error: unknown, progress: (line: string) => void): Promise<never> {
-  const interrupted = error instanceof InterruptedError;
+  const interrupted = error instanceof InterruptedError || ctx.interrupt.aborted;
+  if (error instanceof UnusableKeyError) ctx.secrets.add(error.secret());
   const c = s.created;
   if (c && !s.done.store) {
-    // A new file replaces nothing, so an unchecked key may go there; the config's working key may not be replaced by one.
-    if (s.target.kind === 'file' && step !== 'store') {
+    // A new file (or stdout) replaces nothing, so an unchecked key may go there; the config's working key may not be replaced by one.
+    if (s.target.kind !== 'config' && step !== 'store') {
       try {
-        await writeKeyFile(s.target.path, c.key);
+        await store(ctx, s.target, c.key);
         s.done.store = true;
-        progress(`Stored the new key in ${s.target.path}`);
+        progress(`Stored the new key in ${where(s.target)}`);
       } catch {
         // Falls through to printing it.
       }
@@ -163,20 +230,26 @@ async function fail(ctx: Context, s: RotationState, step: Step, error: unknown, 
 
   const known = isCrawlError(error);
   const reason = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  const suggest: Suggest = (subcommand, operands, flags) => crawlCommand(ctx, subcommand, operands, flags);
   const { message, hint } = describeFailure(
     s,
     {
       step,
       reason,
       interrupted,
-      outcomeUnknown: error instanceof OutcomeUnknownError || (interrupted && (step === 'create' || step === 'revoke')),
+      outcomeUnknown: error instanceof OutcomeUnknownError,
       rejected: error instanceof HttpStatusError && (error.status === 401 || error.status === 403),
       configChanged: error instanceof ProfileKeyChangedError,
+      unusableKey: error instanceof UnusableKeyError,
+      oldKeyNotFound: step === 'revoke' && error instanceof HttpStatusError && error.status === 404,
+      ...(error instanceof OldKeyUncertainError ? { oldKeyUncertain: error.kind } : {}),
       hint: known ? error.hint : undefined,
     },
     ctx.globals.json,
+    suggest,
   );
-  const exitCode = known ? error.exitCode : ExitCode.failure;
+  const interruptCode = ctx.interrupt.reason instanceof InterruptedError ? ctx.interrupt.reason.exitCode : ExitCode.interrupted;
+  const exitCode = interrupted ? interruptCode : known ? error.exitCode : ExitCode.failure;
   const httpStatus = known ? error.httpStatus : undefined;
   throw new CrawlError(message, exitCode, { ...(hint === undefined ? {} : { hint }), ...(httpStatus === undefined ? {} : { httpStatus }) });
 }
