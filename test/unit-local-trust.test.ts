@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { distrust } from '../src/config/file-trust.js';
-import { describeChar, keyDefect, trimKeyText } from '../src/text/api-key-text.js';
-import { shellQuote } from '../src/text/shell-quote.js';
+import { describeChar, keyDefect, trimKeyText } from '../src/text/keys.js';
+import { shellQuote } from '../src/text/shell.js';
 
 describe('keyDefect', () => {
   it('accepts keys of printable ASCII without spaces', () => {

@@ -7,7 +7,7 @@ import { writeError } from '../output/write-error.js';
 import { loadStyle, type Style } from '../output/style.js';
 import { mutationInFlight } from './critical.js';
 import { Prompter } from './prompt.js';
-import { keyDefect } from '../text/api-key-text.js';
+import { keyDefect } from '../text/keys.js';
 import { VERSION } from '../version.js';
 
 export interface GlobalOptions {

@@ -2,7 +2,7 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { shellQuote } from '../text/shell-quote.js';
+import { shellQuote } from '../text/shell.js';
 
 /**
  * As ssh does with its own files: settings (a key, the URL it is sent to) are taken only from a

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { shellQuote } from '../text/shell-quote.js';
+import { shellQuote } from '../text/shell.js';
 
 /** A write holds the lock for milliseconds; this long means the holder is stuck (or stopped). */
 const WAIT_MS = 5_000;

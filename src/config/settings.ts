@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { keyDefect, trimKeyText } from '../text/api-key-text.js';
+import { keyDefect, trimKeyText } from '../text/keys.js';
 import { configFile } from './paths.js';
 import { ConfigStore, type ConfigStoreOptions } from './store.js';
 

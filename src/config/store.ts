@@ -4,7 +4,7 @@ import { isRecord } from '../api/shape.js';
 import { critical } from '../cli/critical.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { keyDefect } from '../text/api-key-text.js';
+import { keyDefect } from '../text/keys.js';
 import { checkFileTrusted, checkFoldersTrusted } from './file-trust.js';
 import { describeFsError, notAFolder } from './fs-errors.js';
 import { ConfigLock } from './lock.js';

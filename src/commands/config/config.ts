@@ -5,7 +5,7 @@ import { ExitCode } from '../../exit-codes.js';
 import { parseBaseUrl } from '../../http/url.js';
 import { maskKey } from '../../output/format.js';
 import { printFields } from '../../output/table.js';
-import { keyDefect } from '../../text/api-key-text.js';
+import { keyDefect } from '../../text/keys.js';
 
 function configKey(name: string | undefined): ConfigKey {
   if ((CONFIG_KEYS as readonly (string | undefined)[]).includes(name)) return name as ConfigKey;
