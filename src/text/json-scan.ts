@@ -271,8 +271,8 @@ export function* documentMembers(text: string): Generator<JsonMember, JsonKind, 
 
 /**
  * The elements of an array that scanValue (or documentMembers) has checked, in order, as spans.
- * The text is known to be JSON by then, so this only follows strings and nesting, at about
- * twice the speed of checking. On a span that was not checked it still stays inside the span and
+ * The text is known to be JSON by then, so this only follows strings and nesting, which is much
+ * cheaper than checking again. On a span that was not checked it still stays inside the span and
  * ends, but what it yields means nothing.
  */
 export function* arrayElements(text: string, array: JsonSpan): Generator<JsonSpan, void, undefined> {
