@@ -119,7 +119,7 @@ export class RecordSink {
     // Every line is a record: what the pipe took, counted piece by piece.
     this.written = this.#lines?.linesWritten ?? this.#confirmed.records;
     this.#stream.destroy();
-    closeFd(this.#file);
+    this.#releaseFd(this.#file);
   }
 
   async #closeQuietly(): Promise<void> {
@@ -177,7 +177,16 @@ export class RecordSink {
       stream.once('close', resolve);
       stream.destroy();
     });
-    closeFd(file);
+    this.#releaseFd(file);
+  }
+
+  /**
+   * A pipe or terminal stream owns its descriptor and closes it itself: closing it again could
+   * close whatever was opened since under the same number. A file stream here does not own it.
+   */
+  #releaseFd(file: OutputFile): void {
+    if (file.kind === 'fifo' || file.kind === 'tty') file.fd = undefined;
+    else closeFd(file);
   }
 
   #drained(interrupt = this.#interrupt): Promise<void> {
