@@ -1,6 +1,6 @@
 // Other ways a server can lead the client astray: the Authorization header echoed back (in an
 // error, with --verbose, and in a 200's job or records), redirect loops, redirects and `next` links
-// to another origin, bodies past the 64 MiB cap, a watch told by Retry-After how long to wait, and
+// to another origin, bodies past the size caps, a watch told by Retry-After how long to wait, and
 // answers that are not HTTP at all.
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
@@ -153,26 +153,26 @@ describe.concurrent('links that are not URLs', () => {
   });
 });
 
-describe.concurrent('bodies larger than any real one (the 64 MiB cap)', () => {
-  it('65 MiB streamed without a length: refused once the cap is passed, exit 1, not retried', async ({ expect }) => {
+describe.concurrent('bodies larger than any real one (the size caps)', () => {
+  it('9 MiB streamed without a length: refused once the 8 MiB cap of a parsed body is passed, exit 1, not retried', async ({ expect }) => {
     const cmd = command('job status');
     const id = identity(fx.sandbox);
-    await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'flood', bytes: 65 * 1024 * 1024 } }], async (url, hostile) => {
+    await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'flood', bytes: 9 * 1024 * 1024 } }], async (url, hostile) => {
       const r = await runCommand(cmd, id, url);
       // Bounded by the one attempt's --timeout: on an idle machine it takes under a second.
-      checkOutcome(expect, r, { code: 1, message: /larger than 64 MiB; refusing to read it/, withinMs: SAFE_TIMEOUT_S * 1000, from: hostile.seen[0]?.at }, [id.key]);
+      checkOutcome(expect, r, { code: 1, message: /larger than 8 MiB; refusing to read it/, withinMs: SAFE_TIMEOUT_S * 1000, from: hostile.seen[0]?.at }, [id.key]);
       expect(hostile.count('GET', cmd.path(id))).toBe(1);
     });
   });
 
-  it('a Content-Length past the cap: refused before reading, exit 1', async ({ expect }) => {
+  it('a Content-Length past the 32 MiB cap of a batch of pages: refused before reading, exit 1', async ({ expect }) => {
     const cmd = command('job pages');
     const id = identity(fx.sandbox);
     const fault: Fault = { kind: 'respond', status: 200, headers: { 'content-length': String(200 * 1024 * 1024) }, body: '{"pages":[' };
     await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault }], async (url, hostile) => {
       // A --timeout longer than the bound: waiting for the 200 MiB it was promised would fail the bound.
       const r = await runCommand(cmd, id, url, { timeoutS: 4 * SLACK_MS / 1000 });
-      checkOutcome(expect, r, { code: 1, message: /larger than 64 MiB; refusing to read it/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      checkOutcome(expect, r, { code: 1, message: /larger than 32 MiB; refusing to read it/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
     });
   });
 });
@@ -184,7 +184,7 @@ describe.concurrent('a 2xx too large to read, in answer to a POST', () => {
     const fault: Fault = { kind: 'respond', status: 201, headers: { 'content-length': String(200 * 1024 * 1024) }, body: '{"key":"' };
     await withHostile(id, [{ method: 'POST', path: cmd.path(id), fault }], async (url, hostile) => {
       const r = await runCommand(cmd, id, url);
-      checkOutcome(expect, r, { code: 1, message: /\(HTTP 201\) is larger than 64 MiB; refusing to read it; a key may have been created/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      checkOutcome(expect, r, { code: 1, message: /\(HTTP 201\) is larger than 8 MiB; refusing to read it; a key may have been created/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
       expect(r.stderr).toMatch(/^hint: check with `crawl keys list`/m);
       expect(hostile.count('POST', cmd.path(id))).toBe(1);
     });
@@ -198,7 +198,7 @@ describe.concurrent('a 2xx too large to read, in answer to a DELETE', () => {
     const fault: Fault = { kind: 'respond', status: 200, headers: { 'content-length': String(200 * 1024 * 1024) }, body: '{"job":' };
     await withHostile(id, [{ method: 'DELETE', path: cmd.path(id), fault }], async (url, hostile) => {
       const r = await runCommand(cmd, id, url);
-      checkOutcome(expect, r, { code: 1, message: /\(HTTP 200\) is larger than 64 MiB; refusing to read it/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      checkOutcome(expect, r, { code: 1, message: /\(HTTP 200\) is larger than 8 MiB; refusing to read it/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
       expect(r.stderr).toMatch(/^hint: the cancellation may have reached the service: check with `crawl job status /m);
       expect(hostile.count('DELETE', cmd.path(id))).toBe(1);
     });

@@ -305,7 +305,7 @@ describe('jobs not finished', () => {
   it.concurrent('--wait --max-wait elapsed: exit 7, nothing on stdout', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'never-done', status: 'running', pagesTotal: 10 });
     const file = join(out.dir, 'never.ndjson');
-    const r = await runCli(['job', 'pages', 'never-done', '--wait', '--interval', '0.05', '--max-wait', '0.3', '--output', file], {
+    const r = await runCli(['job', 'pages', 'never-done', '--wait', '--interval', '0.05', '--max-wait', '2', '--output', file], {
       env: fx.env,
     });
     expect(r.code).toBe(7);

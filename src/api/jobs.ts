@@ -1,5 +1,6 @@
 import { ExitCode } from '../exit-codes.js';
 import type { HttpClient } from '../http/client.js';
+import { documentMembers, type JsonSpan } from '../text/json-scan.js';
 import { isRecord, malformed } from './shape.js';
 
 /** A crawl job as documented; fields the interface does not show pass through untouched. */
@@ -54,4 +55,20 @@ export function parseJobBody(body: unknown, raw: string, id: string, what: strin
 export async function getJob(http: HttpClient, id: string, options: { retry?: boolean } = {}): Promise<JobResponse> {
   const { response, body } = await http.requestJson({ method: 'GET', path: ['api', 'crawl', id], retry: options.retry ?? true });
   return parseJobBody(body, response.text, id, `GET ${response.url.pathname}`);
+}
+
+/**
+ * Where the inline `pages` array lies in the job's raw body, for writing its records as they were
+ * sent (`pages` in JobResponse is the same array parsed, for counting). Undefined when the body
+ * has no array there. The body has been parsed already, so it is known to be JSON.
+ */
+export function inlinePagesSpan(raw: string): JsonSpan | undefined {
+  let pages: JsonSpan | undefined;
+  try {
+    // The last `pages` counts, as with JSON.parse.
+    for (const { key, value } of documentMembers(raw)) if (key === 'pages') pages = value;
+  } catch {
+    return undefined;
+  }
+  return pages?.kind === 'array' ? pages : undefined;
 }

@@ -1,7 +1,8 @@
 // Benchmark of `crawl job pages` on the sandbox's million-page job, side by side with a minimal
 // node:http client doing the same work (same endpoint, same page size, same NDJSON to /dev/null).
-// Targets: crawl's peak RSS at most 120 MB, its throughput at least 0.8 times the minimal
-// client's. Run by `npm run bench` (src/bench/index.ts).
+// Targets: crawl's peak RSS at most 100 MB, its throughput at least that of the minimal client
+// (which parses and re-serialises; crawl copies each record's text out of the body instead).
+// Run by `npm run bench` (src/bench/index.ts).
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +12,8 @@ import { BIN, benchEnv, fmt, median, type SandboxProcess } from './common.js';
 
 const JOB = 'demo-huge';
 const EXPECTED_RECORDS = 1_000_000;
-const MAX_RSS_MB = 120;
-const MIN_RATIO = 0.8;
+const MAX_RSS_MB = 100;
+const MIN_RATIO = 1.0;
 
 /** Loaded into each measured process: its own peak RSS (KiB), on fd 3, as it exits. */
 const RSS_PRELOAD = `import { writeSync } from 'node:fs';

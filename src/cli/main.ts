@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { InterruptedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { processIO } from '../output/io.js';
-import { builtStdout, onStdioError } from '../output/stdio.js';
+import { builtStdout, onStdioError, settleStdout } from '../output/stdio.js';
 import { isClosedPipe, writeError } from '../output/write-error.js';
 import { criticalOpen, exitHoldMs, noCriticalOpen } from './critical.js';
 import { buildProgram, type ProgramState } from './program.js';
@@ -14,11 +14,19 @@ import { reportError } from './report.js';
  */
 export function run(argv: string[]): void {
   void main(argv).then((code) => {
+    finished = true;
+    // After a signal the reader is not waited for: it has whole lines, and that is all it gets.
+    if (signalled) return void settleStdout(LONG_LINE_GRACE_MS).then(() => process.exit(code));
     const out = builtStdout();
     if (out && out.writableLength > 0) out.once('drain', () => process.exit(code));
     else process.exit(code);
   });
 }
+
+/** A signal came: stdout is no longer flushed to a slow reader, only settled (see settleStdout). */
+let signalled = false;
+/** main() has returned: a signal now only waits for stdout to settle. */
+let finished = false;
 
 /**
  * Runs the CLI for argv (without node and script) and resolves with the exit code. Only a signal
@@ -38,10 +46,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     const code = signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
     // A second Ctrl-C: leave now (once a key or the config is safe; a slow reader is not waited for).
     if (interrupter.signal.aborted) return exitWhenSafe(code, 0, false);
+    signalled = true;
     state.ctx?.runCleanups();
     interrupter.abort(new InterruptedError(code));
     // Whatever the command is doing, the process ends promptly.
-    exitWhenSafe(code, FORCED_EXIT_MS, true);
+    exitWhenSafe(code, finished ? 0 : FORCED_EXIT_MS, true);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -85,13 +94,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     // A write error that has not surfaced yet (help or a table sent to a full disk) reaches the
     // handler above, which reports it, before this exit code is used.
     const out = builtStdout();
-    if (out && !stdoutFailed) await flushed(out);
+    if (out && !stdoutFailed && !signalled) await flushed(out);
   }
 }
 
 const FORCED_EXIT_MS = 2000;
 /** Once a critical section closes, the command gets this long to report before the exit. */
 const GRACE_MS = 1000;
+/**
+ * On a signal, a line longer than PIPE_BUF that is half in the pipe gets this long to finish, so
+ * the reader's last line parses; a reader that does not read in that time gets half a line.
+ */
+const LONG_LINE_GRACE_MS = 1000;
 /**
  * However long a critical section takes, the process is gone this long after the signal, or after
  * the answer to a POST or DELETE that was on the wire (each bounded by --timeout).
@@ -102,8 +116,9 @@ const HARD_LIMIT_MS = 10_000;
  * Exits with `code` after `delayMs`, but never inside a critical section (a key between the
  * service and its only copy, the config half-replaced): then it waits for the section to close and
  * gives the command a moment to say where things stand. Nor, unless told to hurry, with half a
- * line on stdout (a slow reader): what was handed to stdout is flushed first. By HARD_LIMIT_MS
- * it exits regardless, unless a POST or DELETE is still being answered (exitHoldMs).
+ * line on stdout: what stdout still holds is dropped once its reader has whole lines (settleStdout),
+ * never waited out for a slow reader. By HARD_LIMIT_MS it exits regardless, unless a POST or
+ * DELETE is still being answered (exitHoldMs).
  */
 function exitWhenSafe(code: number, delayMs: number, flushStdout: boolean): void {
   const expire = (): void => {
@@ -114,10 +129,7 @@ function exitWhenSafe(code: number, delayMs: number, flushStdout: boolean): void
   setTimeout(expire, HARD_LIMIT_MS).unref();
   const attempt = (): void => {
     if (criticalOpen()) return void noCriticalOpen().then(() => setTimeout(attempt, GRACE_MS).unref());
-    const stdout = builtStdout();
-    if (flushStdout && stdout && stdout.writableLength > 0 && !stdout.destroyed && !stdout.writableEnded) {
-      return void flushed(stdout).then(attempt);
-    }
+    if (flushStdout) return void settleStdout(LONG_LINE_GRACE_MS).then(() => process.exit(code));
     process.exit(code);
   };
   if (delayMs === 0) attempt();

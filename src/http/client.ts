@@ -8,7 +8,15 @@ import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRe
 import { loadUndici, type UndiciParts } from './undici.js';
 import { buildUrl, checkTransport, displayUrl, sameOrigin } from './url.js';
 
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+// The most crawl reads of one response; a larger body is refused, not buffered (README: "Limits").
+// Chosen by measuring the peak memory of a body made of empty objects (`[{},{},...]`), the worst
+// case for its size: see the README for the numbers.
+/** A body parsed into objects (a job, the key list, any other JSON): parsing costs many times its size. */
+export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+/** One batch of pages: checked and copied out as text, never parsed, so it may be larger. */
+export const MAX_BATCH_BYTES = 32 * 1024 * 1024;
+/** An error body only ever gives a one-line message: past this it is not read, and the status stands alone. */
+export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 5;
 
 export type Method = 'GET' | 'POST' | 'DELETE';
@@ -29,6 +37,7 @@ export interface HttpClientOptions {
    * process's forced exit after a signal waits for it (src/cli/critical.ts).
    */
   onMutation?: ((dueAt: number) => () => void) | undefined;
+  /** The cap of a 2xx body when a request does not set its own (default MAX_DOCUMENT_BYTES). */
   maxBodyBytes?: number;
 }
 
@@ -47,6 +56,8 @@ export interface RequestSpec {
    * instead of being followed without the key. For checks whose answer is about the key.
    */
   sameOriginOnly?: boolean;
+  /** The cap of a 2xx body (default: the client's, MAX_DOCUMENT_BYTES); error bodies have their own. */
+  maxBodyBytes?: number;
 }
 
 export interface HttpResponse {
@@ -54,6 +65,8 @@ export interface HttpResponse {
   url: URL;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** An error (or redirect) body larger than MAX_ERROR_BODY_BYTES: not read, `text` is empty. */
+  bodyOmitted?: boolean;
 }
 
 /**
@@ -151,7 +164,7 @@ export class HttpClient {
   async #followRedirects(spec: RequestSpec, start: URL): Promise<HttpResponse> {
     let url = start;
     for (let hop = 0; ; hop++) {
-      const response = await this.#send(spec.method, url, spec.body);
+      const response = await this.#send(spec.method, url, spec.body, spec.maxBodyBytes);
       const location = response.headers.location;
       if (response.status < 300 || response.status >= 400 || response.status === 304 || location === undefined) {
         return response;
@@ -185,7 +198,7 @@ export class HttpClient {
   }
 
   /** One exchange: connect, send, read the whole body within the deadline and the size cap. */
-  async #send(method: Method, url: URL, body: unknown): Promise<HttpResponse> {
+  async #send(method: Method, url: URL, body: unknown, maxBodyBytes: number | undefined): Promise<HttpResponse> {
     const undici = await loadUndici();
     const interrupt = this.#options.interrupt;
     // Ctrl-C before a request is sent: it is not sent.
@@ -221,15 +234,25 @@ export class HttpClient {
         signal,
       });
       status = response.statusCode;
-      const max = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      const success = status >= 200 && status < 300;
+      const max = success ? maxBodyBytes ?? this.#options.maxBodyBytes ?? MAX_DOCUMENT_BYTES : MAX_ERROR_BODY_BYTES;
       // A body announced as too large is refused before a byte of it is read.
-      if (Number(headerValue(response.headers['content-length'])) > max) {
+      const announced = Number(headerValue(response.headers['content-length']));
+      let text: string | undefined;
+      if (announced > max) {
         response.body.destroy();
-        throw tooLarge(max, method, url, status);
+        if (success) throw tooLarge(max, method, url, status);
+      } else {
+        text = await readBody(response.body, max);
+        if (text === undefined && success) throw tooLarge(max, method, url, status);
       }
-      let text = await readBody(response.body, max, method, url, status);
-      const ms = Date.now() - started;
-      this.#trace(`${status} in ${ms} ms, ${Buffer.byteLength(text)} bytes`);
+      if (text === undefined) {
+        // An error body that large holds no message worth the memory: the status speaks alone.
+        this.#trace(`${status} in ${Date.now() - started} ms, body larger than ${formatMiB(max)}, not read`);
+        return { status, url, headers: response.headers, text: '', bodyOmitted: true };
+      }
+      // Counted only for the trace: on a batch of pages it is a pass over megabytes.
+      if (this.#options.trace) this.#trace(`${status} in ${Date.now() - started} ms, ${Buffer.byteLength(text)} bytes`);
       // A server (or a proxy) that echoes the request's Authorization header back, in an error or
       // in a job's errorMessage, would put the key on the terminal or into --json output. The key
       // it was sent is never data the user asked for: it is redacted before anything reads the body.
@@ -275,19 +298,23 @@ export class HttpClient {
   }
 }
 
-async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, max: number, method: Method, url: URL, status: number): Promise<string> {
-  const chunks: Buffer[] = [];
+/** The whole body as text, or undefined (the rest unread) once it passes `max` bytes. */
+async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, max: number): Promise<string | undefined> {
+  let chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
     if (size > max) {
       body.destroy?.();
-      throw tooLarge(max, method, url, status);
+      return undefined;
     }
     chunks.push(chunk);
   }
+  const whole = Buffer.concat(chunks, size);
+  // Let the chunks go before the text is made: at the cap, that is the body's size less at the peak.
+  chunks = [];
   // Invalid UTF-8 becomes U+FFFD rather than an exception: the text is still shown or parsed.
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks, size));
+  return new TextDecoder('utf-8').decode(whole);
 }
 
 /** A URL the server gave (a redirect, a next page); one that does not parse is a malformed response. */
@@ -301,13 +328,18 @@ function parseLink(link: string, base: URL, what: string): URL {
 }
 
 function tooLarge(max: number, method: Method, url: URL, status: number): ResponseTooLargeError {
-  return new ResponseTooLargeError(`response to ${method} ${url.pathname} (HTTP ${status}) is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`, status);
+  return new ResponseTooLargeError(`response to ${method} ${url.pathname} (HTTP ${status}) is larger than ${formatMiB(max)}; refusing to read it`, status);
+}
+
+function formatMiB(bytes: number): string {
+  return `${Math.round(bytes / 1024 / 1024)} MiB`;
 }
 
 function statusError(response: HttpResponse, label: string): HttpStatusError {
   const contentType = headerValue(response.headers['content-type']);
   const message = serverMessage(response.text, contentType);
-  const text = `${label} failed: HTTP ${response.status}${message ? `: ${message}` : ''}`;
+  const omitted = response.bodyOmitted ? ` (its body is larger than ${formatMiB(MAX_ERROR_BODY_BYTES)} and was not read)` : '';
+  const text = `${label} failed: HTTP ${response.status}${message ? `: ${message}` : ''}${omitted}`;
   const retryAfter = parseRetryAfter(response.headers['retry-after'], Date.now());
   return new HttpStatusError(text, response.status, message, hintForStatus(response.status), retryAfter);
 }
@@ -316,17 +348,22 @@ export function parseJsonBody(response: HttpResponse, method: Method): unknown {
   try {
     return JSON.parse(response.text);
   } catch {
-    // A web page where the API should be: the base URL most likely names a web site, not the service.
-    const page = looksLikeHtml(response.text, headerValue(response.headers['content-type']));
-    throw new CrawlError(
-      `malformed response to ${method} ${response.url.pathname}: the body is not valid JSON${page ? ' but an HTML page' : ''} (HTTP ${response.status})`,
-      ExitCode.failure,
-      {
-        httpStatus: response.status,
-        ...(page ? { hint: `a web site or a proxy answered: is ${response.url.origin} the crawl service's API? (--base-url, CRAWL_BASE_URL)` } : {}),
-      },
-    );
+    throw notJsonError(response, method);
   }
+}
+
+/** A 2xx whose body is not JSON: a malformed response (exit 1). */
+export function notJsonError(response: HttpResponse, method: Method): CrawlError {
+  // A web page where the API should be: the base URL most likely names a web site, not the service.
+  const page = looksLikeHtml(response.text, headerValue(response.headers['content-type']));
+  return new CrawlError(
+    `malformed response to ${method} ${response.url.pathname}: the body is not valid JSON${page ? ' but an HTML page' : ''} (HTTP ${response.status})`,
+    ExitCode.failure,
+    {
+      httpStatus: response.status,
+      ...(page ? { hint: `a web site or a proxy answered: is ${response.url.origin} the crawl service's API? (--base-url, CRAWL_BASE_URL)` } : {}),
+    },
+  );
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -1,8 +1,9 @@
-import { constants, promises as fsp, type Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { close, constants, createWriteStream, fstat, ftruncate, open, stat, unlink, type Stats } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { CrawlError } from '../errors.js';
-import { ExitCode } from '../exit-codes.js';
+import { InterruptedError } from '../errors.js';
+import type { JsonSpan } from '../text/json-scan.js';
+import { ndjsonChunks } from '../text/ndjson.js';
+import { alignLines, type LineAlignment } from './line-pipe.js';
 import { isClosedPipe, writeError } from './write-error.js';
 
 /** The reader of stdout went away (`| head -1`): not a failure, the export just stops. */
@@ -13,11 +14,15 @@ export class OutputClosedError extends Error {
   }
 }
 
+/** On a signal, a line longer than PIPE_BUF half in a FIFO gets this long to finish (see line-pipe.ts). */
+const LONG_LINE_GRACE_MS = 1000;
+
 /**
- * Writes NDJSON records to stdout or a file, one write per batch, waiting for 'drain' whenever
- * the stream says its buffer is full: however fast the service answers, at most one batch is held.
- * A write error (EPIPE on stdout, ENOSPC on a file) is remembered and thrown by the next call.
- * A file is left holding whole records only: a batch the disk took half of is cut off again.
+ * Writes NDJSON records to stdout or a file, waiting for 'drain' whenever the stream says its
+ * buffer is full: however fast the service answers, about one batch is held. A write error (EPIPE
+ * on stdout, ENOSPC on a file) is remembered and thrown by the next call. A regular file is left
+ * holding whole records only: a chunk the disk took half of is cut off again. Waits end at once
+ * on Ctrl-C or SIGTERM (the interrupt signal), so a reader that stalls never holds the process.
  */
 export class RecordSink {
   /** Records handed to the stream. After close() they are the records written (whole lines). */
@@ -26,69 +31,67 @@ export class RecordSink {
   readonly path: string | undefined;
   readonly #stream: Writable;
   readonly #file: OutputFile | undefined;
+  readonly #lines: LineAlignment | undefined;
+  readonly #interrupt: AbortSignal | undefined;
   #failure: Error | undefined;
   #closed: Promise<void> | undefined;
-  /** What the system confirmed written: whole batches, so always a line boundary. */
+  /** What the system confirmed written: whole chunks, so always a line boundary. */
   #confirmed = { records: 0, bytes: 0 };
   readonly #onError = (error: Error): void => {
     this.#failure ??= error;
   };
 
-  private constructor(stream: Writable, path: string | undefined, file: OutputFile | undefined) {
+  private constructor(stream: Writable, file: OutputFile | undefined, lines: LineAlignment | undefined, interrupt: AbortSignal | undefined) {
     this.#stream = stream;
-    this.path = path;
+    this.path = file?.path;
     this.#file = file;
+    this.#lines = lines;
+    this.#interrupt = interrupt;
     stream.on('error', this.#onError);
   }
 
   /** stdout: never ended (the process owns it), only flushed. */
-  static toStream(stream: Writable): RecordSink {
-    return new RecordSink(stream, undefined, undefined);
+  static toStream(stream: Writable, interrupt?: AbortSignal): RecordSink {
+    return new RecordSink(stream, undefined, undefined, interrupt);
   }
 
-  static toFile(file: OutputFile): RecordSink {
-    // The handle stays open after a failure, to cut a half-written batch off before closing it.
-    return new RecordSink(file.handle.createWriteStream({ encoding: 'utf8', autoClose: false }), file.path, file);
-  }
-
-  /** Writes each record as one JSON line. */
-  write(records: readonly unknown[]): Promise<void> {
-    if (records.length === 0) return Promise.resolve();
-    let text = '';
-    try {
-      for (const record of records) text += JSON.stringify(record) + '\n';
-    } catch {
-      return this.#writeUntilUnwritable(records);
+  /** A file begun with beginOutputFile. */
+  static async toFile(file: OutputFile, interrupt?: AbortSignal): Promise<RecordSink> {
+    const fd = file.fd;
+    if (fd === undefined) throw new Error('the output file is not open');
+    if (file.kind === 'fifo') {
+      // A pipe handle on the event loop, not fs writes in the thread pool: a blocked write there
+      // would hold the process past any signal. Whole lines, as on stdout.
+      const { Socket } = await import('node:net');
+      const socket = new Socket({ fd, readable: false, writable: true });
+      return new RecordSink(socket, file, alignLines(socket, { atomic: true }), interrupt);
     }
-    return this.writeLines(text, records.length);
+    if (file.kind === 'tty') {
+      const { WriteStream } = await import('node:tty');
+      return new RecordSink(new WriteStream(fd), file, undefined, interrupt);
+    }
+    // The fd stays open after a failure, to cut a half-written chunk off before closing it.
+    return new RecordSink(createWriteStream('', { fd, autoClose: false }), file, undefined, interrupt);
   }
 
   /**
-   * A record nested thousands deep overflows JSON.stringify's stack: the records before it are
-   * written, then the export fails as a malformed response, not as a crash.
+   * Writes the first `max` elements of the checked JSON array at `array` in `text`, one a line, each
+   * as the service sent it. Returns how many it wrote.
    */
-  async #writeUntilUnwritable(records: readonly unknown[]): Promise<void> {
-    let text = '';
+  async writeArray(text: string, array: JsonSpan, max = Infinity): Promise<number> {
     let count = 0;
-    for (const record of records) {
-      let line: string;
-      try {
-        line = JSON.stringify(record);
-      } catch {
-        if (count > 0) await this.writeLines(text, count);
-        throw new CrawlError('malformed response: a page record is nested too deeply to write as JSON', ExitCode.failure);
-      }
-      text += line + '\n';
-      count++;
+    for (const chunk of ndjsonChunks(text, array, max)) {
+      await this.writeLines(chunk.bytes, chunk.count);
+      count += chunk.count;
     }
-    await this.writeLines(text, count);
+    return count;
   }
 
-  /** Writes `count` records already rendered as NDJSON text. */
-  async writeLines(text: string, count: number): Promise<void> {
+  /** Writes `count` records already rendered as NDJSON. */
+  async writeLines(lines: Buffer | string, count: number): Promise<void> {
     this.#check();
-    const bytes = Buffer.byteLength(text);
-    const ready = this.#stream.write(text, (error) => {
+    const bytes = typeof lines === 'string' ? Buffer.byteLength(lines) : lines.length;
+    const ready = this.#stream.write(lines, (error) => {
       if (error) return;
       this.#confirmed.records += count;
       this.#confirmed.bytes += bytes;
@@ -104,19 +107,53 @@ export class RecordSink {
     return this.#closed;
   }
 
-  async #close(): Promise<void> {
+  /**
+   * Stops at once on a signal. A regular file is still flushed and closed (the disk does not
+   * stall), so it holds whole records; a FIFO gets nothing more once its reader has whole lines;
+   * stdout is left to the process's exit, which does the same for it.
+   */
+  async abandon(): Promise<void> {
+    if (this.#file === undefined) return;
+    if (this.#file.kind === 'file') return this.#closeQuietly();
+    await this.#lines?.settle(LONG_LINE_GRACE_MS);
+    // Every line is a record: what the pipe took, counted piece by piece.
+    this.written = this.#lines?.linesWritten ?? this.#confirmed.records;
+    this.#stream.destroy();
+    this.#releaseFd(this.#file);
+  }
+
+  async #closeQuietly(): Promise<void> {
+    // No interrupt here: the flush of a regular file is short.
+    try {
+      await this.#closeWith(undefined);
+    } catch {
+      // The interruption is what gets reported.
+    }
+  }
+
+  #close(): Promise<void> {
+    return this.#closeWith(this.#interrupt);
+  }
+
+  async #closeWith(interrupt: AbortSignal | undefined): Promise<void> {
     const stream = this.#stream;
     try {
       if (this.#file) {
         await new Promise<void>((resolve) => {
-          stream.once('finish', resolve);
-          stream.once('error', () => resolve());
+          const done = (): void => {
+            interrupt?.removeEventListener('abort', done);
+            resolve();
+          };
+          stream.once('finish', done);
+          stream.once('error', done);
+          interrupt?.addEventListener('abort', done, { once: true });
           if (!stream.writableEnded) stream.end();
-          if (stream.writableFinished || stream.destroyed || this.#failure) resolve();
+          if (stream.writableFinished || stream.destroyed || this.#failure || interrupt?.aborted) done();
         });
         await this.#closeFile(this.#file);
+        if (interrupt?.aborted) throw interrupt.reason;
       } else if (stream.writableLength > 0 && !stream.destroyed) {
-        await this.#drained();
+        await this.#drained(interrupt);
       }
       this.#check();
     } finally {
@@ -126,42 +163,52 @@ export class RecordSink {
     }
   }
 
-  /** After a failure, a regular file is cut back to the last whole batch, so every line is a record. */
+  /** After a failure, a regular file is cut back to the last whole chunk, so every line is a record. */
   async #closeFile(file: OutputFile): Promise<void> {
-    if (this.#failure) {
+    if (this.#failure || !this.#stream.writableFinished) {
       this.written = this.#confirmed.records;
-      try {
-        if ((await file.handle.stat()).isFile()) await file.handle.truncate(this.#confirmed.bytes);
-      } catch {
-        // The write's own failure is the one to report.
+      if (file.kind === 'file' && file.fd !== undefined) {
+        await new Promise<void>((resolve) => ftruncate(file.fd as number, this.#confirmed.bytes, () => resolve()));
       }
     }
-    // Destroying the stream closes the handle (file.handle.close() alone would wait on the stream).
     const stream = this.#stream;
     await new Promise<void>((resolve) => {
       if (stream.closed) return resolve();
       stream.once('close', resolve);
       stream.destroy();
     });
+    this.#releaseFd(file);
   }
 
-  #drained(): Promise<void> {
+  /**
+   * A pipe or terminal stream owns its descriptor and closes it itself: closing it again could
+   * close whatever was opened since under the same number. A file stream here does not own it.
+   */
+  #releaseFd(file: OutputFile): void {
+    if (file.kind === 'fifo' || file.kind === 'tty') file.fd = undefined;
+    else closeFd(file);
+  }
+
+  #drained(interrupt = this.#interrupt): Promise<void> {
     const stream = this.#stream;
     return new Promise((resolve) => {
       const done = (): void => {
         stream.off('drain', done);
         stream.off('error', done);
         stream.off('close', done);
+        interrupt?.removeEventListener('abort', done);
         resolve();
       };
       stream.on('drain', done);
       stream.on('error', done);
       stream.on('close', done);
-      if (this.#failure || stream.destroyed) done();
+      interrupt?.addEventListener('abort', done, { once: true });
+      if (this.#failure || stream.destroyed || interrupt?.aborted) done();
     });
   }
 
   #check(): void {
+    if (this.#interrupt?.aborted) throw this.#interrupt.reason ?? new InterruptedError();
     const toStdout = this.#file === undefined;
     const failure = this.#failure ?? (this.#stream.destroyed && toStdout ? new OutputClosedError() : undefined);
     if (failure === undefined) return;
@@ -172,44 +219,134 @@ export class RecordSink {
 
 export interface OutputFile {
   path: string;
-  handle: FileHandle;
+  /** Undefined for a FIFO no reader has opened yet (beginOutputFile waits for one). */
+  fd: number | undefined;
+  kind: 'file' | 'fifo' | 'tty' | 'other';
   /** The file did not exist before: removed again if the export never starts. */
   created: boolean;
 }
 
+// Non-blocking: opening a FIFO for writing would otherwise wait for a reader inside libuv's thread
+// pool, where neither Ctrl-C nor process.exit() can end it. For regular files it changes nothing.
+const WRITE = constants.O_WRONLY | constants.O_NONBLOCK;
+
 /**
  * Opens --output before any request, so a missing folder or a read-only file fails at once.
  * An existing file is not truncated yet (`begin` does that), so a job that turns out not to exist
- * does not cost the user the file they had.
+ * does not cost the user the file they had. A FIFO with no reader yet is not waited for here.
  */
 export async function openOutputFile(path: string): Promise<OutputFile> {
   try {
-    const handle = await fsp.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
-    return { path, handle, created: true };
+    const fd = await openFd(path, WRITE | constants.O_CREAT | constants.O_EXCL, 0o666);
+    return { path, fd, kind: 'file', created: true };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError(path, error);
   }
   try {
-    const handle = await fsp.open(path, constants.O_WRONLY);
-    return { path, handle, created: false };
+    const fd = await openFd(path, WRITE);
+    return { path, fd, kind: await kindOf(await fstatFd(fd), fd), created: false };
   } catch (error) {
+    // ENXIO: a FIFO that no one reads yet (or a socket, which cannot be opened at all).
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO' && (await statPath(path))?.isFIFO()) {
+      return { path, fd: undefined, kind: 'fifo', created: false };
+    }
     throw writeError(path, error);
   }
 }
 
-/** The export starts: empty a regular file (devices such as /dev/null cannot be, and need not be). */
-export async function beginOutputFile(file: OutputFile): Promise<void> {
-  let stats: Stats;
+export interface BeginOptions {
+  interrupt?: AbortSignal | undefined;
+  /** Says, once, that the export waits for a reader of the FIFO. */
+  notice?: ((line: string) => void) | undefined;
+}
+
+/** How often a FIFO is tried again for a reader: there is no event to wait on. */
+const READER_POLL_MS = 100;
+
+/**
+ * The export starts: empty a regular file (devices such as /dev/null cannot be, and need not be);
+ * for a FIFO, wait until something opens it for reading, for as long as it takes, but never past
+ * Ctrl-C or SIGTERM.
+ */
+export async function beginOutputFile(file: OutputFile, options: BeginOptions = {}): Promise<void> {
+  if (file.kind === 'fifo' && file.fd === undefined) return waitForReader(file, options);
+  if (file.kind !== 'file' || file.fd === undefined) return;
+  const fd = file.fd;
   try {
-    stats = await file.handle.stat();
-    if (stats.isFile()) await file.handle.truncate(0);
+    await new Promise<void>((resolve, reject) => ftruncate(fd, 0, (error) => (error ? reject(error) : resolve())));
   } catch (error) {
     throw writeError(file.path, error);
   }
 }
 
+async function waitForReader(file: OutputFile, options: BeginOptions): Promise<void> {
+  const interrupt = options.interrupt;
+  options.notice?.(`waiting for a reader to open ${file.path} (a FIFO) before writing to it`);
+  for (;;) {
+    if (interrupt?.aborted) throw new ReaderWaitInterrupted(file.path, interrupt.reason);
+    try {
+      file.fd = await openFd(file.path, WRITE);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw writeError(file.path, error);
+    }
+    await pause(READER_POLL_MS, interrupt);
+  }
+}
+
+/** Ctrl-C or SIGTERM while no reader had opened the FIFO: nothing was written. */
+export class ReaderWaitInterrupted extends Error {
+  readonly path: string;
+  readonly interruption: unknown;
+
+  constructor(path: string, interruption: unknown) {
+    super(`interrupted while waiting for a reader to open ${path}`);
+    this.name = 'ReaderWaitInterrupted';
+    this.path = path;
+    this.interruption = interruption;
+  }
+}
+
 /** The export never started: give back the file as it was (or no file at all). */
 export async function abandonOutputFile(file: OutputFile): Promise<void> {
-  await file.handle.close().catch(() => undefined);
-  if (file.created) await fsp.unlink(file.path).catch(() => undefined);
+  closeFd(file);
+  if (file.created) await new Promise<void>((resolve) => unlink(file.path, () => resolve()));
+}
+
+function closeFd(file: OutputFile): void {
+  const fd = file.fd;
+  file.fd = undefined;
+  if (fd !== undefined) close(fd, () => undefined);
+}
+
+async function kindOf(stats: Stats, fd: number): Promise<OutputFile['kind']> {
+  if (stats.isFile()) return 'file';
+  if (stats.isFIFO()) return 'fifo';
+  // Only a character device can be a terminal: node:tty loads for those alone.
+  if (stats.isCharacterDevice() && (await import('node:tty')).isatty(fd)) return 'tty';
+  return 'other';
+}
+
+function openFd(path: string, flags: number, mode?: number): Promise<number> {
+  return new Promise((resolve, reject) => open(path, flags, mode, (error, fd) => (error ? reject(error) : resolve(fd))));
+}
+
+function fstatFd(fd: number): Promise<Stats> {
+  return new Promise((resolve, reject) => fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))));
+}
+
+function statPath(path: string): Promise<Stats | undefined> {
+  return new Promise((resolve) => stat(path, (error, stats) => resolve(error ? undefined : stats)));
+}
+
+function pause(ms: number, interrupt: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      interrupt?.removeEventListener('abort', done);
+      resolve();
+    }
+    interrupt?.addEventListener('abort', done, { once: true });
+  });
 }

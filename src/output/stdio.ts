@@ -5,13 +5,18 @@
 // of `node -e 0`. A command that prints a JSON body needs stdout only; help piped to a pager or
 // a file needs none of them. So nothing here touches a stream until it is written to, and help
 // goes straight to the file descriptor when that is not a terminal.
+//
+// stdout on a pipe (or a UNIX socket) gets whole lines only, even when the process is stopped
+// while its reader is not reading (see line-pipe.ts).
 import { fstatSync, statSync, writeSync } from 'node:fs';
+import { alignLines, type LineAlignment } from './line-pipe.js';
 
 type ErrorHandler = (error: NodeJS.ErrnoException) => void;
 
 type Name = 'stdout' | 'stderr';
 const handlers: { [name in Name]?: ErrorHandler } = {};
 const built: { [name in Name]: boolean } = { stdout: false, stderr: false };
+let stdoutLines: LineAlignment | undefined;
 
 /** What to do when a write to stdout or stderr fails; attached to each stream as it is built. */
 export function onStdioError(on: { [name in Name]: ErrorHandler }): void {
@@ -25,6 +30,7 @@ function stream(name: Name): NodeJS.WriteStream {
   const s = process[name];
   if (!built[name]) {
     built[name] = true;
+    if (name === 'stdout') stdoutLines = alignIfPipe(s);
     const handler = handlers[name];
     if (handler) s.on('error', handler);
   }
@@ -33,6 +39,32 @@ function stream(name: Name): NodeJS.WriteStream {
 
 export const stdout = (): NodeJS.WriteStream => stream('stdout');
 export const stderr = (): NodeJS.WriteStream => stream('stderr');
+
+/** Files and terminals Node writes synchronously; a pipe or a socket is written in whole lines. */
+function alignIfPipe(s: NodeJS.WriteStream): LineAlignment | undefined {
+  let pipe = false;
+  let socket = false;
+  try {
+    const stats = fstatSync(1);
+    pipe = stats.isFIFO();
+    socket = stats.isSocket();
+  } catch {
+    return undefined;
+  }
+  if (!pipe && !socket) return undefined;
+  // Node gives a UNIX socket a Pipe handle and TCP a TCP one: only the former takes small writes whole.
+  const handle = (s as { _handle?: { constructor?: { name?: string } } })._handle;
+  return alignLines(s, { atomic: pipe || handle?.constructor?.name === 'Pipe' });
+}
+
+/**
+ * The process is about to exit on a signal: stdout's reader gets nothing more but the rest of a
+ * line in progress. Resolves once what it can get ends at a line boundary: at once, unless a line
+ * longer than PIPE_BUF is in flight (that one gets `graceMs`).
+ */
+export function settleStdout(graceMs: number): Promise<void> {
+  return stdoutLines ? stdoutLines.settle(graceMs) : Promise.resolve();
+}
 
 /** stdout if anything has written to it (then it may hold unflushed output), else undefined. */
 export function builtStdout(): NodeJS.WriteStream | undefined {

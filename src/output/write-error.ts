@@ -20,6 +20,7 @@ const REASONS: Record<string, string> = {
   EFBIG: 'file too large',
   EIO: 'input/output error',
   EPIPE: 'the reader closed it',
+  ENXIO: 'no such device or address (a socket cannot be opened as a file)',
   ERR_STREAM_DESTROYED: 'it is closed',
 };
 

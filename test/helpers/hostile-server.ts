@@ -1,6 +1,6 @@
 // A misbehaving service for the fault batteries: a reverse proxy in front of the sandbox that
 // answers the requests a rule picks with a fault (on the wire, where the sandbox's faults stop:
-// TCP resets, endless trickles, bytes that are not UTF-8, bodies past the 64 MiB cap, echoes of
+// TCP resets, endless trickles, bytes that are not UTF-8, bodies past the size caps, echoes of
 // the Authorization header) and forwards everything else, so each command still meets a service
 // with real keys and jobs. It records every request, faulted or not, so tests can count attempts.
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -14,6 +14,8 @@ import { writeNdjson } from '../../output/json.js';
 export interface FollowOptions {
   intervalMs: number;
   maxWaitMs?: number | undefined;
+  /** When --max-wait started counting before this watch (ctx.now() time); wins over maxWaitMs. */
+  deadline?: number | undefined;
   /** job watch --json: each changed body as NDJSON on stdout. Off for pages --wait, whose stdout is pages. */
   ndjson: boolean;
 }
@@ -29,7 +31,7 @@ const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', 
  */
 export async function followJob(ctx: Context, http: HttpClient, id: string, options: FollowOptions): Promise<JobResponse> {
   const started = ctx.now();
-  const deadline = options.maxWaitMs === undefined ? undefined : started + options.maxWaitMs;
+  const deadline = options.deadline ?? (options.maxWaitMs === undefined ? undefined : started + options.maxWaitMs);
   const display = await ProgressDisplay.create(ctx, started, options.ndjson);
   const release = ctx.onCleanup(() => display.stop());
   let lastSeen: string | undefined;
@@ -81,7 +83,7 @@ export function failureWait(error: unknown, failures: number, intervalMs: number
 }
 
 /** What the last answer said, for the --max-wait message; when none came, why. */
-function stillRunning(job: Job | undefined, lastFailure?: CrawlError): CrawlError {
+export function stillRunning(job: Job | undefined, lastFailure?: CrawlError): CrawlError {
   const state = job === undefined
     ? `no answer from the service yet${lastFailure ? ` (the last attempt: ${lastFailure.message})` : ''}`
     : `the job is still ${sanitize(job.status)}, ${formatProgress(job.pagesFinished, job.pagesTotal)}`;
@@ -91,7 +93,7 @@ function stillRunning(job: Job | undefined, lastFailure?: CrawlError): CrawlErro
 }
 
 /** A poll may not outlast --max-wait either: a hung request would otherwise hold it for a whole --timeout. */
-async function withinDeadline<T>(ctx: Context, deadline: number | undefined, work: Promise<T>, giveUp: () => CrawlError): Promise<T> {
+export async function withinDeadline<T>(ctx: Context, deadline: number | undefined, work: Promise<T>, giveUp: () => CrawlError): Promise<T> {
   if (deadline === undefined) return work;
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_resolve, reject) => {

@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
-import { getJob, type JobResponse } from '../../api/jobs.js';
+import { getJob, inlinePagesSpan, type JobResponse } from '../../api/jobs.js';
 import { readPageBatches } from '../../api/pages.js';
 import type { Context } from '../../cli/context.js';
 import { parseInteger, parseWaitFlags } from '../../cli/globals.js';
@@ -13,12 +13,13 @@ import {
   beginOutputFile,
   openOutputFile,
   OutputClosedError,
+  ReaderWaitInterrupted,
   RecordSink,
   type OutputFile,
 } from '../../output/record-sink.js';
 import { OutputWriteError } from '../../output/write-error.js';
 import { sanitize } from '../../output/sanitize.js';
-import { followJob } from './follow.js';
+import { followJob, stillRunning, withinDeadline } from './follow.js';
 import { crawlCommand } from '../suggest.js';
 
 export interface PagesOptions {
@@ -41,24 +42,27 @@ const INLINE_LIMIT = 100;
  * midway the records written stay written, and the message says how many.
  */
 export async function runPages(ctx: Context, options: PagesOptions): Promise<number> {
+  // --max-wait counts from the start: a first answer that never comes is waited for no longer.
+  const deadline = options.wait && options.maxWaitMs !== undefined ? ctx.now() + options.maxWaitMs : undefined;
   const http = ctx.http();
   // Opened before any request: a missing folder or a read-only file fails at once.
   const file = options.output === undefined ? undefined : await openOutputFile(options.output);
   let response: JobResponse;
   try {
-    response = await readyJob(ctx, http, options);
-    if (file) await beginOutputFile(file);
+    response = await readyJob(ctx, http, options, deadline);
+    if (file) await beginOutputFile(file, { interrupt: ctx.interrupt, notice: ctx.globals.json ? undefined : (line) => ctx.io.stderr.write(`crawl: ${line}\n`) });
   } catch (error) {
     if (file) await abandonOutputFile(file);
+    if (error instanceof ReaderWaitInterrupted) throw interruptedWith(error.interruption, `${error.message}; nothing was written`);
     throw error;
   }
-  const sink = file ? RecordSink.toFile(file) : RecordSink.toStream(ctx.io.stdout);
+  const sink = file ? await RecordSink.toFile(file, ctx.interrupt) : RecordSink.toStream(ctx.io.stdout, ctx.interrupt);
   return exportPages(ctx, http, response, sink, options, file);
 }
 
 /** The job, once its pages can be read: at once if it has finished, after watching with --wait. */
-async function readyJob(ctx: Context, http: HttpClient, options: PagesOptions): Promise<JobResponse> {
-  const response = await getJob(http, options.id);
+async function readyJob(ctx: Context, http: HttpClient, options: PagesOptions, deadline: number | undefined): Promise<JobResponse> {
+  const response = await withinDeadline(ctx, deadline, getJob(http, options.id), () => stillRunning(undefined));
   const { job } = response;
   // Unknown statuses are exported as they are: the service may well have pages for them.
   if (job.status !== 'pending' && job.status !== 'running') return response;
@@ -69,7 +73,7 @@ async function readyJob(ctx: Context, http: HttpClient, options: PagesOptions): 
       { hint: `wait for it with \`${crawlCommand(ctx, ['job', 'pages'], [options.id], ['--wait'])}\`` },
     );
   }
-  return followJob(ctx, http, options.id, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, ndjson: false });
+  return followJob(ctx, http, options.id, { intervalMs: options.intervalMs, deadline, ndjson: false });
 }
 
 async function exportPages(
@@ -95,11 +99,12 @@ async function exportPages(
       if (total !== undefined && pages.length < total) {
         ctx.io.stderr.write(`crawl: warning: the service sent ${pages.length} of the job's ${total} pages inline\n`);
       }
-      await sink.write(options.limit === undefined ? pages : pages.slice(0, options.limit));
+      const span = inlinePagesSpan(response.raw);
+      if (span) await sink.writeArray(response.raw, span, options.limit);
     } else {
       preferSmallHeap();
-      for await (const records of readPageBatches(http, options.id, { max: options.limit })) {
-        await sink.write(records);
+      for await (const batch of readPageBatches(http, options.id, { max: options.limit })) {
+        await sink.writeArray(batch.text, batch.records, batch.take);
         progress?.update(sink.written);
       }
     }
@@ -109,6 +114,10 @@ async function exportPages(
   } catch (error) {
     // `| head -1`: the reader has what it wanted. Stop quietly.
     if (error instanceof OutputClosedError) return ExitCode.ok;
+    if (error instanceof InterruptedError) {
+      await sink.abandon();
+      throw file ? interruptedWith(error, interruptedMessage(sink, file)) : error;
+    }
     // Whatever failed, what was written stays written: flush it before saying how much.
     await sink.close().catch(() => undefined);
     throw withCount(error, sink);
@@ -118,11 +127,24 @@ async function exportPages(
   }
 }
 
+/** An interruption that says what it left behind (exit 130 or 143 all the same). */
+function interruptedWith(interruption: unknown, message: string): CrawlError {
+  const code = interruption instanceof InterruptedError ? interruption.exitCode : ExitCode.interrupted;
+  return new CrawlError(message, code, { cause: interruption });
+}
+
+function interruptedMessage(sink: RecordSink, file: OutputFile): string {
+  const noun = sink.written === 1 ? 'record' : 'records';
+  if (file.kind === 'file') return `interrupted: ${file.path} holds the first ${sink.written} ${noun}, each line whole`;
+  // A pipe may have taken one more piece than it confirmed before the process stopped.
+  return `interrupted: at least ${sink.written} ${noun} went to ${file.path}, each line whole`;
+}
+
 /**
- * A long export allocates a batch's worth of short-lived objects per request, and V8's default
- * heap growth lets the young and old generations swell with that garbage: the peak RSS of a
- * million-page export measured about 30 MB lower with this flag (~120 -> ~93 MB), for a few
- * percent more time in the collector. Set at run time, it applies from the next collection on.
+ * A long export allocates a batch's worth of short-lived strings and buffers per request, and V8's
+ * default heap growth lets the young and old generations swell with that garbage. With this flag
+ * the heap stays small, for no time that the benchmark (npm run bench) can see. Set at run time,
+ * it applies from the next collection on.
  */
 function preferSmallHeap(): void {
   setFlagsFromString('--optimize-for-size');

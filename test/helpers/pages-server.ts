@@ -1,0 +1,129 @@
+// A small service for `job pages` tests whose answers are scripted per job: the job body, and each
+// GET of its pages (by how many came before, and by the query). It records every request, so a
+// test can assert what was (not) asked for, and can leave a request unanswered (a hang).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { tempDir } from './cli.js';
+
+export interface Answer {
+  status?: number;
+  body?: string | Buffer;
+  /** Send the body chunked, with no Content-Length. */
+  chunked?: boolean;
+  /** Never answer (the connection stays open until the server closes). */
+  hang?: boolean;
+  headers?: Record<string, string>;
+}
+
+export interface ScriptedJob {
+  /** GET /api/crawl/:id; default: a completed job of 500 pages, no inline pages. `n` counts from 0. */
+  job?: (n: number) => Answer;
+  /** GET /api/crawl/:id/pages; `n` counts the job's pages requests from 0. */
+  pages?: (query: URLSearchParams, n: number, origin: string) => Answer;
+}
+
+export interface Seen {
+  method: string;
+  /** Raw path and query, as received. */
+  url: string;
+  authorization: string | undefined;
+}
+
+export interface PagesServer {
+  /** Base URL without a trailing slash (plus `basePath` if one was given). */
+  url: string;
+  origin: string;
+  seen: Seen[];
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export const KEY = 'crk_pages_test_key_0123456789abcdef';
+
+export function completedJob(id: string, pagesTotal = 500, inline: string | null = null): Answer {
+  const job = { id, url: 'https://example.com/', status: 'completed', pagesTotal, pagesFinished: pagesTotal, creditsUsed: pagesTotal, createdAt: '2026-01-01T00:00:00Z' };
+  return { body: `{"success":true,"job":${JSON.stringify(job)},"pages":${inline ?? 'null'}}` };
+}
+
+/** `{"url":"https://example.com/page/<n>"}` for n in first..first+count-1, as JSON text (an array's inside). */
+export function records(first: number, count: number): string {
+  return Array.from({ length: count }, (_, i) => `{"url":"https://example.com/page/${first + i}"}`).join(',');
+}
+
+export async function startPagesServer(jobs: Record<string, ScriptedJob>, options: { basePath?: string } = {}): Promise<PagesServer> {
+  const seen: Seen[] = [];
+  const counts = new Map<string, number>();
+  const sockets = new Set<Socket>();
+  const basePath = (options.basePath ?? '').replace(/\/$/, '');
+  let origin = '';
+  const count = (key: string): number => {
+    const n = counts.get(key) ?? 0;
+    counts.set(key, n + 1);
+    return n;
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    seen.push({ method: req.method ?? 'GET', url: req.url ?? '', authorization: req.headers.authorization });
+    const url = new URL(req.url ?? '/', 'http://x');
+    const raw = basePath && url.pathname.startsWith(basePath + '/') ? url.pathname.slice(basePath.length) : url.pathname;
+    // Routed on decoded segments, as a server would: %63rawl is crawl; an encoded slash stays in its segment.
+    const path = raw.split('/').map((segment) => encodeURIComponent(safeDecode(segment))).join('/');
+    const match = /^\/api\/crawl\/([^/]+)(\/pages)?$/.exec(path);
+    const id = match ? safeDecode(match[1] as string) : undefined;
+    const job = id === undefined ? undefined : jobs[id];
+    if (!match || job === undefined) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+      return;
+    }
+    const answer = match[2]
+      ? job.pages?.(url.searchParams, count(`${id}/pages`), origin) ?? { status: 404, body: '{"error":"no pages"}' }
+      : job.job?.(count(id as string)) ?? completedJob(id as string);
+    send(res, answer);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = tempDir('crawl-pages-server-');
+  return {
+    url: origin + basePath,
+    origin,
+    seen,
+    env: { CRAWL_BASE_URL: origin + basePath, CRAWL_API_KEY: KEY, CRAWL_CONFIG_DIR: config.dir },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      config.cleanup();
+    },
+  };
+}
+
+function send(res: ServerResponse, answer: Answer): void {
+  if (answer.hang) return;
+  const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body ?? Buffer.alloc(0);
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', ...answer.headers };
+  if (!answer.chunked) headers['content-length'] = body.length;
+  res.writeHead(answer.status ?? 200, headers);
+  if (!answer.chunked) return void res.end(body);
+  // In pieces, so the client cannot know the size before it has read past any cap.
+  let offset = 0;
+  const pump = (): void => {
+    while (offset < body.length) {
+      const piece = body.subarray(offset, offset + 1024 * 1024);
+      offset += piece.length;
+      if (!res.write(piece)) return void res.once('drain', pump);
+    }
+    res.end();
+  };
+  res.on('close', () => (offset = body.length));
+  pump();
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

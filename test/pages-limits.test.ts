@@ -1,0 +1,188 @@
+// Bounds on what `job pages` (and any command) may cost (issue 11, "Hangs and unbounded memory"):
+// the size caps of a response body (a pages batch 32 MiB, a parsed document 8 MiB, an error body
+// 1 MiB), exactly at and just past each, announced or streamed; the memory a batch of empty
+// objects costs; and --wait --max-wait honoured from the start, while the first answer hangs too.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { completedJob, startPagesServer, type PagesServer, type ScriptedJob } from './helpers/pages-server.js';
+
+const MiB = 1024 * 1024;
+const BATCH_CAP = 32 * MiB;
+const DOCUMENT_CAP = 8 * MiB;
+
+/** A pages batch of records of about 4 KiB, padded with white space to exactly `size` bytes. */
+function batchOfSize(size: number): { body: Buffer; count: number } {
+  const head = '{"pages":[';
+  const tail = '],"next":null}';
+  const pad = 'x'.repeat(4000);
+  const parts: string[] = [];
+  let length = head.length + tail.length;
+  for (let n = 1; ; n++) {
+    const record = `{"url":"https://example.com/page/${n}","pad":"${pad}"}`;
+    if (length + record.length + 1 > size) break;
+    parts.push(record);
+    length += record.length + (parts.length > 1 ? 1 : 0);
+  }
+  const text = head + parts.join(',') + tail;
+  return { body: Buffer.from(text + ' '.repeat(size - Buffer.byteLength(text))), count: parts.length };
+}
+
+/** `{}` objects, `size` bytes of them: the body that costs a parser the most for its size. */
+function emptyObjects(size: number, head: string, tail: string): Buffer {
+  const n = Math.floor((size - head.length - tail.length) / 3);
+  return Buffer.concat([Buffer.from(head), Buffer.from('{},'.repeat(n - 1) + '{}'), Buffer.from(tail)]);
+}
+
+/** A job body of exactly `size` bytes (inline pages padded with white space). */
+function jobOfSize(id: string, size: number): Buffer {
+  const base = completedJob(id, 1, '[{"url":"https://example.com/page/1"}]').body as string;
+  return Buffer.from(base.slice(0, -1) + ' '.repeat(size - base.length) + '}');
+}
+
+const atCap = batchOfSize(BATCH_CAP);
+const overCap = Buffer.concat([atCap.body, Buffer.from(' ')]);
+const fiftySeven = emptyObjects(57 * 1000 * 1000, '{"pages":[', '],"next":null}');
+
+const JOBS: Record<string, ScriptedJob> = {
+  'batch-at-cap': { pages: () => ({ body: atCap.body }) },
+  'batch-over-cap': { pages: () => ({ body: overCap }) },
+  'batch-over-cap-streamed': { pages: () => ({ body: overCap, chunked: true }) },
+  'batch-57mb-empties': { pages: () => ({ body: fiftySeven }) },
+  'batch-57mb-empties-streamed': { pages: () => ({ body: fiftySeven, chunked: true }) },
+  'batch-16mb-empties': { pages: () => ({ body: emptyObjects(16 * MiB, '{"pages":[', '],"next":null}') }) },
+  'doc-at-cap': { job: () => ({ body: jobOfSize('doc-at-cap', DOCUMENT_CAP) }) },
+  'doc-over-cap': { job: () => ({ body: jobOfSize('doc-over-cap', DOCUMENT_CAP + 1), chunked: true }) },
+  'doc-57mb-empties': { job: () => ({ body: emptyObjects(57 * 1000 * 1000, '{"success":true,"job":{"id":"x","status":"completed"},"pages":[', ']}') }) },
+  'error-body-503': { job: () => ({ status: 503, body: Buffer.alloc(2 * MiB, 0x20) }) },
+  'error-body-404': { job: () => ({ status: 404, body: `{"error":"${'x'.repeat(2 * MiB)}"}`, chunked: true }) },
+  'error-body-small': { job: () => ({ status: 404, body: `{"error":"${'y'.repeat(MiB - 20)}"}` }) },
+  // --wait: the first answer never comes.
+  'hung-first': { job: () => ({ hang: true }) },
+  // --wait: running twice, then every poll hangs.
+  'hung-later': {
+    job: (n) => (n < 2 ? { body: '{"success":true,"job":{"id":"hung-later","status":"running","pagesTotal":10,"pagesFinished":3},"pages":null}' } : { hang: true }),
+  },
+};
+
+let svc: PagesServer;
+let out: { dir: string; cleanup: () => void };
+beforeAll(async () => {
+  svc = await startPagesServer(JOBS);
+  out = tempDir('crawl-limits-');
+});
+afterAll(async () => {
+  out.cleanup();
+  await svc.close();
+});
+
+describe('a batch of pages: 32 MiB at most', () => {
+  it('exactly 32 MiB: every record written', async () => {
+    const file = join(out.dir, 'at-cap.ndjson');
+    const r = await runCli(['job', 'pages', 'batch-at-cap', '--output', file], { env: svc.env, timeoutMs: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(atCap.count);
+    expect(JSON.parse(lines[atCap.count - 1] as string)).toMatchObject({ url: `https://example.com/page/${atCap.count}` });
+  });
+
+  it.concurrent.for([
+    ['one byte more, announced', 'batch-over-cap'],
+    ['one byte more, streamed without a length', 'batch-over-cap-streamed'],
+    ['57 MB of empty objects, announced', 'batch-57mb-empties'],
+    ['57 MB of empty objects, streamed', 'batch-57mb-empties-streamed'],
+  ])('%s: refused, exit 1, the cap named, nothing written', async ([, id], { expect }) => {
+    const file = join(out.dir, `${id}.ndjson`);
+    writeFileSync(file, 'the old content\n');
+    const r = await runCli(['job', 'pages', id as string, '--output', file], { env: svc.env, timeoutMs: 60_000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `crawl: response to GET /api/crawl/${id}/pages (HTTP 200) is larger than 32 MiB; refusing to read it (wrote 0 records to ${file} before the failure)\n`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('');
+    // Refused, not retried: one request.
+    expect(svc.seen.filter((s) => s.url.startsWith(`/api/crawl/${id}/pages`))).toHaveLength(1);
+  });
+
+  it('16 MiB of empty objects (5.6 million records) is never parsed into objects: peak memory stays low', async () => {
+    const report = join(out.dir, 'rss.cjs');
+    const rss = join(out.dir, 'rss.txt');
+    writeFileSync(report, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rss)}, String(process.resourceUsage().maxRSS)));\n`);
+    const r = await runCli(['job', 'pages', 'batch-16mb-empties', '--output', '/dev/null'], {
+      env: { ...svc.env, NODE_OPTIONS: `--require ${report}` },
+      timeoutMs: 120_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // Parsed, this body takes about 580 MB; scanned, about 110 MB.
+    expect(Number(readFileSync(rss, 'utf8')) / 1024).toBeLessThan(300);
+  });
+});
+
+describe('a parsed document (the job, the key list): 8 MiB at most', () => {
+  it.concurrent('exactly 8 MiB: read and shown', async ({ expect }) => {
+    const r = await runCli(['job', 'status', 'doc-at-cap', '--json'], { env: svc.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBe(DOCUMENT_CAP + 1);
+  });
+
+  it.concurrent.for([
+    ['one byte more, streamed', 'doc-over-cap', ['job', 'status', 'doc-over-cap']],
+    ['57 MB of empty objects, status', 'doc-57mb-empties', ['job', 'status', 'doc-57mb-empties']],
+    ['57 MB of empty objects, pages', 'doc-57mb-empties', ['job', 'pages', 'doc-57mb-empties']],
+  ] as const)('%s: refused, exit 1, the cap named', async ([, id, argv], { expect }) => {
+    const r = await runCli([...argv], { env: svc.env, timeoutMs: 60_000 });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`crawl: response to GET /api/crawl/${id} (HTTP 200) is larger than 8 MiB; refusing to read it\n`);
+  });
+});
+
+describe('an error body: read up to 1 MiB, past that the status stands alone', () => {
+  it.concurrent('a 503 with 2 MiB of body: not read, still retried, exit 1', async ({ expect }) => {
+    const r = await runCli(['job', 'status', 'error-body-503'], { env: svc.env, timeoutMs: 60_000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('crawl: GET /api/crawl/error-body-503 failed: HTTP 503 (its body is larger than 1 MiB and was not read)\n');
+    expect(svc.seen.filter((s) => s.url === '/api/crawl/error-body-503')).toHaveLength(4);
+  });
+
+  it.concurrent('a 404 with 2 MiB of body, streamed: still exit 3', async ({ expect }) => {
+    const r = await runCli(['job', 'pages', 'error-body-404', '--json'], { env: svc.env });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: { message: 'GET /api/crawl/error-body-404 failed: HTTP 404 (its body is larger than 1 MiB and was not read)', httpStatus: 404, exitCode: 3 },
+    });
+  });
+
+  it.concurrent('just under 1 MiB: the server\'s message is read (and shortened)', async ({ expect }) => {
+    const r = await runCli(['job', 'status', 'error-body-small'], { env: svc.env });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^crawl: GET \/api\/crawl\/error-body-small failed: HTTP 404: y{200,}…\n/);
+  });
+});
+
+describe('--wait --max-wait counts from the start', () => {
+  it.concurrent('the first answer never comes: exit 7 at --max-wait, not after --timeout and its retries', async ({ expect }) => {
+    const file = join(out.dir, 'hung-first.ndjson');
+    const r = await runCli(['job', 'pages', 'hung-first', '--wait', '--max-wait', '1', '--output', file], { env: svc.env, timeoutMs: 60_000 });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('crawl: gave up waiting: no answer from the service yet\nhint: raise --max-wait, or run the command again later\n');
+    // A hang: generous, but far below the 30 s --timeout that used to hold it.
+    expect(r.ms).toBeGreaterThanOrEqual(1000);
+    expect(r.ms).toBeLessThan(15_000);
+    // The file it would have written is not left behind.
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it.concurrent('a later poll hangs: exit 7 at --max-wait, saying where the job was', async ({ expect }) => {
+    const r = await runCli(['job', 'pages', 'hung-later', '--wait', '--interval', '0.05', '--max-wait', '1.5'], { env: svc.env, timeoutMs: 60_000 });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/crawl: gave up waiting: the job is still running, 3\/10 pages \(30%\)\nhint: raise --max-wait/);
+    expect(r.ms).toBeLessThan(15_000);
+    expect(svc.seen.filter((s) => s.url === '/api/crawl/hung-later').length).toBeGreaterThanOrEqual(3);
+  });
+});
