@@ -214,7 +214,7 @@ describe('a key that cannot be sent', () => {
       const r = await runCli(['auth', 'login', '--with-key'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: own.sandbox.url }), input: brokenKey(inside) + '\n' });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^crawl: the API key contains .*; refusing to send it\n/);
+      expect(r.stderr).toMatch(/^crawl: the API key contains .*; refusing to send it, and nothing was saved\n/);
       expectNoKeyIn(r.stderr);
       expect(own.sandbox.requests).toEqual([]);
       expect(existsSync(join(dir, 'config.json'))).toBe(false);
@@ -225,11 +225,11 @@ describe('a key that cannot be sent', () => {
 describe('a key that cannot be sent is never stored', () => {
   // A service that hands out such a key (keys create --save): the config keeps what it had.
   it.concurrent.for([
-    ['LF', '\n', 'a line break (LF, U+000A)'],
-    ['ESC', '\u001b[2J', 'a control character (U+001B)'],
-    ['a space', ' ', 'a space (U+0020)'],
-    ['a zero-width space', '\u200b', 'an invisible character (U+200B)'],
-  ])('keys create --save, the service\'s key holding %s: nothing stored, exit 1 saying why', async ([, inside, says], { expect }) => {
+    ['LF', '\n'],
+    ['ESC', '\u001b[2J'],
+    ['a space', ' '],
+    ['a zero-width space', '\u200b'],
+  ])('keys create --save, the service\'s key holding %s: nothing stored, exit 1 saying why', async ([, inside], { expect }) => {
     const made = brokenKey(inside);
     const hostile = await startHostile({
       upstream: fx.sandbox.url,
@@ -240,7 +240,9 @@ describe('a key that cannot be sent is never stored', () => {
       const before = readFileSync(file);
       const r = await runCli(['keys', 'create', 'odd', '--save'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_API_KEY: fx.sandbox.key }) });
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`refusing to store the key in profile "default" of ${file}: it contains ${says}`);
+      // Refused where the service's answer is read, before any attempt to store it.
+      expect(r.stderr).toContain('the service returned an unusable key named "odd"');
+      expect(r.stderr).not.toContain(made);
       expect(readFileSync(file).equals(before)).toBe(true);
       expect(readdirSync(dir)).toEqual(['config.json']);
     } finally {

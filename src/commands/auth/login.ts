@@ -5,7 +5,7 @@ import { ExitCode } from '../../exit-codes.js';
 import { CrossOriginAnswerError } from '../../http/errors.js';
 import { checkTransport, parseBaseUrl } from '../../http/url.js';
 import { maskKey } from '../../output/format.js';
-import { isUsableKey } from '../../text/keys.js';
+import { keyDefect } from '../../text/keys.js';
 import { describeBaseUrlChange, storeProfileKey } from '../keys/profile-key.js';
 import { keyAccepted } from './check.js';
 
@@ -29,8 +29,10 @@ export async function handler(ctx: Context, _args: string[], opts: Record<string
   if (key === '') throw new UsageError('no key given', 'pipe the key in with `crawl auth login --with-key < keyfile`');
   ctx.secrets.add(key);
   if (/\s/.test(key)) throw new UsageError('the key contains white space; give exactly one key');
-  if (!isUsableKey(key)) {
-    throw new UsageError('the key holds characters that no Authorization header can carry (control characters or non-ASCII); nothing was saved');
+  const defect = keyDefect(key);
+  if (defect !== undefined) {
+    // Named by the character, never by the key: no Authorization header can carry it.
+    throw new UsageError(`the API key ${defect}; refusing to send it, and nothing was saved`);
   }
   if (verify) {
     const { accepted, status } = await keyAccepted(ctx, key).catch((error: unknown) => {
