@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { CrawlError, InterruptedError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { maskKey } from '../output/format.js';
+import { Redactor } from '../text/redact.js';
 import { looksLikeHtml, serverMessage } from './error-body.js';
 import { HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus } from './errors.js';
 import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
@@ -24,6 +25,8 @@ export interface HttpClientOptions {
   /** Aborted on Ctrl-C / SIGTERM; its reason is the InterruptedError to throw. */
   interrupt?: AbortSignal | undefined;
   maxBodyBytes?: number;
+  /** The run's secrets, removed from every body; the client adds its own key to it. */
+  redactor?: Redactor | undefined;
 }
 
 export interface RequestSpec {
@@ -54,12 +57,15 @@ export interface HttpResponse {
 export class HttpClient {
   readonly baseUrl: URL;
   readonly #options: HttpClientOptions;
+  readonly #redactor: Redactor;
   #dispatcher: Dispatcher | undefined;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
     this.baseUrl = options.baseUrl;
     checkTransport(options.baseUrl, options.allowHttp);
+    this.#redactor = options.redactor ?? new Redactor();
+    if (options.apiKey !== undefined) this.#redactor.add(options.apiKey);
   }
 
   resolve(spec: Pick<RequestSpec, 'path' | 'url' | 'query'>): URL {
@@ -204,13 +210,15 @@ export class HttpClient {
         response.body.destroy();
         throw tooLarge(max, method, url, status);
       }
-      let text = await readBody(response.body, max, method, url, status);
+      const received = await readBody(response.body, max, method, url, status);
       const ms = Date.now() - started;
-      this.#trace(`${status} in ${ms} ms, ${Buffer.byteLength(text)} bytes`);
-      // A server (or a proxy) that echoes the request's Authorization header back, in an error or
-      // in a job's errorMessage, would put the key on the terminal or into --json output. The key
-      // it was sent is never data the user asked for: it is redacted before anything reads the body.
-      if (withKey && this.#options.apiKey && this.#options.apiKey.length >= 8) text = text.split(this.#options.apiKey).join('[redacted]');
+      this.#trace(`${status} in ${ms} ms, ${Buffer.byteLength(received)} bytes`);
+      // A server (or a proxy) that echoes the request's Authorization header back, in an error, a
+      // job's errorMessage or a page record, would put the key on the terminal, into --json output
+      // or into an export. The key it was sent, and any other key of this run, is never data the
+      // user asked for: it is redacted, in whatever encoding it came, before anything reads the body.
+      // A key created by this request is not registered yet, so POST /api/keys still hands it over.
+      const text = this.#redactor.redact(received);
       return { status, url, headers: response.headers, text };
     } catch (error) {
       if (interrupt?.aborted) throw interrupt.reason;
