@@ -51,7 +51,8 @@ export async function runPages(ctx: Context, options: PagesOptions): Promise<num
     if (file) await abandonOutputFile(file);
     throw error;
   }
-  const sink = file ? RecordSink.toFile(file) : RecordSink.toStream(ctx.io.stdout);
+  // Records go out unredacted and fast: the HTTP layer has already redacted every body they come from.
+  const sink = file ? RecordSink.toFile(file) : RecordSink.toStream(ctx.io.rawStdout);
   return exportPages(ctx, http, response, sink, options, file);
 }
 
