@@ -108,9 +108,11 @@ function push(cp: number, len: number): void {
 /** The end of a match of `secret` that begins at `start`, or -1. */
 function matchFrom(text: string, start: number, secret: readonly number[]): number {
   const first = secret[0] as number;
+  const second = secret[1] as number;
   let any = false;
   const n = formsAt(text, start);
-  for (let k = 0; k < n; k++) if (formCp[k] === first) any = true;
+  for (let k = 0; k < n; k++) if (formCp[k] === first && mayContinue(text, start + (formLen[k] as number), second)) any = true;
+  // Most candidates (the first character, as itself, in ordinary text) end here, at no cost.
   if (!any) return -1;
   const m = secret.length;
   visited.clear();
@@ -152,6 +154,18 @@ function matchFrom(text: string, start: number, secret: readonly number[]): numb
 
 /** A string terminator (BEL, ESC, ST) at `p`, literal or in one of the encoded forms. */
 const TERMINATOR = /[\u0007\u001b\u009c]|\\+u00(?:07|1b|9c)|%(?:25)*(?:07|1b)|&(?:amp;)*#(?:0*7|0*27|x0*7|x0*1b);?/iy;
+
+/**
+ * Whether the text at `p` can go on with the character `next`: as itself, or through an encoded
+ * form or an invisible character (which the full search then looks into).
+ */
+function mayContinue(text: string, p: number, next: number): boolean {
+  if (p >= text.length) return false;
+  const c = text.charCodeAt(p);
+  if (c === 0x5c || c === 0x25 || c === 0x26) return true;
+  if (c === (next > 0xffff ? 0xd800 + ((next - 0x10000) >> 10) : next)) return true;
+  return isIgnorable(text.codePointAt(p) as number);
+}
 
 /**
  * The end of the run of literal invisible characters at `p` (p itself if there is none). It stops
