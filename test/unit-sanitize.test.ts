@@ -1,12 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sanitize } from '../src/output/sanitize.js';
+import { sanitize } from '../src/text/sanitize.js';
+import { sanitize as reexported } from '../src/output/sanitize.js';
 
-// Any character a terminal could act on: C0, DEL, C1, and bidi overrides that reorder text.
-// eslint-disable-next-line no-control-regex
-const DANGEROUS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-// Text dense in the characters that matter: controls, C1 and the bidi block, plus ordinary letters.
-const risky = fc.string({ unit: fc.integer({ min: 0, max: 0x206f }).map((c) => String.fromCharCode(c)), maxLength: 200 });
+// Any character a terminal acts on or that is not shown as itself: controls (Cc), format
+// characters (Cf: bidi controls, zero-width characters, soft hyphen, BOM, tags), line and
+// paragraph separators (Zl, Zp), and the whole tag block (U+E0000 is unassigned, not Cf).
+const DANGEROUS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u{E0000}-\u{E007F}]/u;
+// Text dense in the characters that matter: controls, C1, the general punctuation block (bidi,
+// zero-width, separators), specials (U+FFF9...) and the tag block, plus ordinary letters.
+const riskyChar = fc.oneof(
+  fc.integer({ min: 0, max: 0x20ff }),
+  fc.integer({ min: 0xfe00, max: 0xffff }),
+  fc.integer({ min: 0xe0000, max: 0xe0080 }),
+  fc.integer({ min: 0x110bd, max: 0x110be }),
+).map((c) => String.fromCodePoint(c));
+const risky = fc.string({ unit: riskyChar, maxLength: 200 });
 
 describe('sanitize', () => {
   it('removes escape sequences introducers, BEL, C1 CSI, tabs and newlines', () => {
@@ -18,8 +27,16 @@ describe('sanitize', () => {
     expect(sanitize('a\u061cb\u2067c\u2069')).toBe('abc');
   });
 
+  it('removes invisible format characters that hide or split text: zero-width, soft hyphen, BOM, tags, separators', () => {
+    expect(sanitize('c\u200br\u200ck\u200d_\u2060k\ufeffe\u00ady')).toBe('crk_key');
+    expect(sanitize('a\u{E0001}b\u{E0041}c\u{E007F}d\u{E0000}e')).toBe('abcde');
+    expect(sanitize('line\u2028break\u2029here')).toBe('linebreakhere');
+    expect(sanitize('x\u180ey\ufff9z\u{110BD}')).toBe('xyz');
+    expect(reexported('a\u200bb')).toBe('ab');
+  });
+
   it('keeps ordinary Unicode text as it is', () => {
-    const text = 'Ünïcödé — 日本語 ✓ emoji 🚀';
+    const text = 'Ünïcödé — 日本語 ✓ emoji 🚀 👍🏽 e\u0301 ☺️ 🇺🇸';
     expect(sanitize(text)).toBe(text);
   });
 

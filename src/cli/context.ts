@@ -6,6 +6,8 @@ import type { IO } from '../output/io.js';
 import { writeError } from '../output/write-error.js';
 import { loadStyle, type Style } from '../output/style.js';
 import { mutationInFlight } from './critical.js';
+import type { Redactor } from '../text/redact.js';
+import { sanitize } from '../text/sanitize.js';
 import { Prompter } from './prompt.js';
 import { keyDefect } from '../text/keys.js';
 import { VERSION } from '../version.js';
@@ -32,8 +34,11 @@ export class Context {
   readonly settings: Settings;
   readonly interrupt: AbortSignal;
   readonly prompt: Prompter;
-  /** Values never to be printed in errors or traces (the configured key, keys created by this run). */
-  readonly secrets = new Set<string>();
+  /**
+   * Values never to be printed (the keys this run uses, creates or reads). The IO's stdout and
+   * stderr redact them from everything written, and the HTTP layer from every body it reads.
+   */
+  readonly secrets: Redactor;
   /** One client (one keep-alive connection pool) per key, however many requests a command makes. */
   readonly #clients = new Map<string, HttpClient>();
   readonly #cleanups: Array<() => void> = [];
@@ -42,6 +47,8 @@ export class Context {
 
   constructor(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions, interrupt: AbortSignal) {
     this.io = io;
+    // The very redactor the IO's stdout and stderr write through.
+    this.secrets = io.redactor;
     this.env = env;
     this.globals = globals;
     this.interrupt = interrupt;
@@ -75,9 +82,11 @@ export class Context {
       timeoutMs: this.globals.timeoutMs,
       allowHttp: this.globals.allowHttp,
       userAgent: `crawl/${VERSION} node/${process.versions.node}`,
-      trace: this.globals.verbose ? (line) => this.io.stderr.write(`* ${this.redact(line)}\n`) : undefined,
+      // Trace lines quote URLs and reasons from the server: sanitised here, redacted by stderr.
+      trace: this.globals.verbose ? (line) => this.io.stderr.write(`* ${sanitize(line)}\n`) : undefined,
       interrupt: this.interrupt,
       onMutation: mutationInFlight,
+      redactor: this.secrets,
     });
     this.#clients.set(apiKey, client);
     return client;
@@ -90,23 +99,20 @@ export class Context {
     return this.#style;
   }
 
-  /** Replaces every known secret in a message, whatever produced it (a server may echo the header). */
+  /** Replaces every known secret, in any encoding, in a message (see src/text/redact.ts). */
   redact(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) {
-      if (secret.length >= 8) out = out.split(secret).join('[redacted]');
-    }
-    return out;
+    return this.secrets.redact(text);
   }
 
   /**
-   * Writes what must reach the user (a new key) to stdout, and resolves once it is written. If it
-   * cannot be (closed pipe, full disk) it rejects with the reason, so the caller can say where the
-   * key is instead; the process-wide handler of stdout errors then leaves that failure to it.
+   * Writes what must reach the user (a new key, `auth token`) to stdout, unredacted, and resolves
+   * once it is written. If it cannot be (closed pipe, full disk) it rejects with the reason, so the
+   * caller can say where the key is instead; the process-wide handler of stdout errors then leaves
+   * that failure to it.
    */
   handOver(text: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.io.stdout.write(text, (error) => {
+      this.io.rawStdout.write(text, (error) => {
         if (!error) return resolve();
         this.#handledStdoutErrors.add(error);
         reject(writeError(undefined, error));

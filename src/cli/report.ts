@@ -1,7 +1,7 @@
 import { isCrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { IO } from '../output/io.js';
-import { sanitize } from '../output/sanitize.js';
+import { sanitize } from '../text/sanitize.js';
 
 export interface ReportOptions {
   json: boolean;
@@ -13,6 +13,9 @@ export interface ReportOptions {
  * The one place errors reach the user: `crawl: <message>` (and an optional hint line) on stderr,
  * or with --json one JSON line `{"error":{message,httpStatus,exitCode}}`. Stack traces only with
  * --verbose. Returns the exit code.
+ *
+ * Every string is sanitised, then redacted (stderr redacts too, but the JSON line is redacted
+ * before JSON.stringify, which would otherwise re-encode what a redactor must recognise).
  */
 export function reportError(io: IO, error: unknown, options: ReportOptions): number {
   const known = isCrawlError(error);
@@ -28,7 +31,10 @@ export function reportError(io: IO, error: unknown, options: ReportOptions): num
     if (hint) io.stderr.write(`hint: ${hint}\n`);
   }
   if (options.verbose && error instanceof Error && error.stack) {
-    io.stderr.write(options.redact(error.stack) + '\n');
+    // The first line is the message, which may quote the server: each line is sanitised alone,
+    // so the trace keeps its lines, and the whole of it is redacted in one write.
+    const lines = error.stack.split(/\r\n|[\n\r\u2028\u2029]/).map((line) => sanitize(line));
+    io.stderr.write(options.redact(lines.join('\n')) + '\n');
   }
   return exitCode;
 }

@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { CrawlError, InterruptedError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { maskKey } from '../output/format.js';
+import { Redactor } from '../text/redact.js';
 import { looksLikeHtml, serverMessage } from './error-body.js';
 import { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus } from './errors.js';
 import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
@@ -39,6 +40,8 @@ export interface HttpClientOptions {
   onMutation?: ((dueAt: number) => () => void) | undefined;
   /** The cap of a 2xx body when a request does not set its own (default MAX_DOCUMENT_BYTES). */
   maxBodyBytes?: number;
+  /** The run's secrets, removed from every body; the client adds its own key to it. */
+  redactor?: Redactor | undefined;
 }
 
 export interface RequestSpec {
@@ -78,12 +81,15 @@ export interface HttpResponse {
 export class HttpClient {
   readonly baseUrl: URL;
   readonly #options: HttpClientOptions;
+  readonly #redactor: Redactor;
   #dispatcher: Dispatcher | undefined;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
     this.baseUrl = options.baseUrl;
     checkTransport(options.baseUrl, options.allowHttp);
+    this.#redactor = options.redactor ?? new Redactor();
+    if (options.apiKey !== undefined) this.#redactor.add(options.apiKey);
   }
 
   resolve(spec: Pick<RequestSpec, 'path' | 'url' | 'query'>): URL {
@@ -253,10 +259,12 @@ export class HttpClient {
       }
       // Counted only for the trace: on a batch of pages it is a pass over megabytes.
       if (this.#options.trace) this.#trace(`${status} in ${Date.now() - started} ms, ${Buffer.byteLength(text)} bytes`);
-      // A server (or a proxy) that echoes the request's Authorization header back, in an error or
-      // in a job's errorMessage, would put the key on the terminal or into --json output. The key
-      // it was sent is never data the user asked for: it is redacted before anything reads the body.
-      if (withKey && this.#options.apiKey && this.#options.apiKey.length >= 8) text = text.split(this.#options.apiKey).join('[redacted]');
+      // A server (or a proxy) that echoes the request's Authorization header back, in an error, a
+      // job's errorMessage or a page record, would put the key on the terminal, into --json output
+      // or into an export. The key it was sent, and any other key of this run, is never data the
+      // user asked for: it is redacted, in whatever encoding it came, before anything reads the body.
+      // A key created by this request is not registered yet, so POST /api/keys still hands it over.
+      text = this.#redactor.redact(text);
       return { status, url, headers: response.headers, text };
     } catch (error) {
       // A mutation's failure is reported as it is (a timeout: the outcome is unknown), not as the interrupt.

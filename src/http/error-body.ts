@@ -1,4 +1,4 @@
-import { sanitize } from '../output/sanitize.js';
+import { sanitize } from '../text/sanitize.js';
 
 const MAX_MESSAGE = 300;
 

@@ -1,5 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
+import { Redactor } from '../text/redact.js';
+import { redactingWriter, type TextWriter } from './redacting-writer.js';
 import { stderr, stdout } from './stdio.js';
+
+export type { TextWriter };
 
 /**
  * The streams a command talks to, with what it may do on each (after gh's iostreams):
@@ -8,8 +12,17 @@ import { stderr, stdout } from './stdio.js';
  */
 export interface IO {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
-  stdout: Writable;
-  stderr: Writable;
+  /** Everything for people and scripts: redacted on the way out (see redacting-writer.ts). */
+  stdout: TextWriter;
+  stderr: TextWriter;
+  /**
+   * stdout itself, unredacted, for the two writers that must not be redacted: a key handed over on
+   * purpose (Context.handOver) and the NDJSON records of `job pages`, whose bodies the HTTP layer
+   * has already redacted and which must stay fast. Nothing else uses it.
+   */
+  rawStdout: Writable;
+  /** The run's secrets: what stdout and stderr redact. Context.secrets is this one. */
+  redactor: Redactor;
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
@@ -41,19 +54,20 @@ export function canPrompt(io: IO): boolean {
 
 /**
  * The process's streams, each built only when a command first uses it (see stdio.ts): a status
- * read builds stdout alone, and never stdin.
+ * read builds stdout alone, and never stdin. stdout and stderr redact the run's secrets.
  */
 export function processIO(env: NodeJS.ProcessEnv, options: { noColor: boolean; noInput: boolean }): IO {
+  const redactor = new Redactor();
   return {
     get stdin() {
       return process.stdin;
     },
-    get stdout() {
+    stdout: redactingWriter(stdout, redactor),
+    stderr: redactingWriter(stderr, redactor),
+    get rawStdout() {
       return stdout();
     },
-    get stderr() {
-      return stderr();
-    },
+    redactor,
     get stdinIsTTY() {
       return process.stdin.isTTY === true;
     },

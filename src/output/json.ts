@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { TextWriter } from './redacting-writer.js';
 
 // Machine output: the service's body as received (--json), or one value a line (NDJSON streams).
 
@@ -7,7 +7,7 @@ export function rawLine(raw: string): string {
   return raw.endsWith('\n') ? raw : raw + '\n';
 }
 
-export function writeRaw(stdout: Writable, raw: string): void {
+export function writeRaw(stdout: TextWriter, raw: string): void {
   stdout.write(rawLine(raw));
 }
 
@@ -17,6 +17,6 @@ export function writeRaw(stdout: Writable, raw: string): void {
  * this compacts it without re-serialising: numbers keep their digits (1.0, 2^64), and a body
  * nested thousands deep cannot overflow JSON.stringify's stack.
  */
-export function writeNdjson(stdout: Writable, raw: string): void {
+export function writeNdjson(stdout: TextWriter, raw: string): void {
   stdout.write(raw.trim().replace(/[\r\n]+/g, '') + '\n');
 }

@@ -14,8 +14,8 @@ export interface SandboxCommandOptions {
   rateLimitEvery?: number;
   /** Every Nth /api request loses its connection before any answer. */
   dropEvery?: number;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
 }
 
 export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {

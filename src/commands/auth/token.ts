@@ -1,9 +1,19 @@
 import type { Context } from '../../cli/context.js';
 import { ExitCode } from '../../exit-codes.js';
+import { isClosedPipe, OutputWriteError } from '../../output/write-error.js';
 
-/** The raw key in use, for scripts (`curl -H "Authorization: Bearer $(crawl auth token)"`). */
+/**
+ * The raw key in use, for scripts (`curl -H "Authorization: Bearer $(crawl auth token)"`): handed
+ * over on purpose, so it bypasses the redaction every other write to stdout goes through.
+ */
 export async function handler(ctx: Context): Promise<number> {
   const key = ctx.settings.requireApiKey();
-  ctx.io.stdout.write(key.value + '\n');
+  try {
+    await ctx.handOver(key.value + '\n');
+  } catch (error) {
+    // `crawl auth token | head -c0`: the reader went away, as with any other output.
+    if (error instanceof OutputWriteError && isClosedPipe(error.cause)) return ExitCode.ok;
+    throw error;
+  }
   return ExitCode.ok;
 }

@@ -56,7 +56,8 @@ export async function runPages(ctx: Context, options: PagesOptions): Promise<num
     if (error instanceof ReaderWaitInterrupted) throw interruptedWith(error.interruption, `${error.message}; nothing was written`);
     throw error;
   }
-  const sink = file ? await RecordSink.toFile(file, ctx.interrupt) : RecordSink.toStream(ctx.io.stdout, ctx.interrupt);
+  // Records go out unredacted and fast: the HTTP layer has already redacted every body they come from.
+  const sink = file ? await RecordSink.toFile(file, ctx.interrupt) : RecordSink.toStream(ctx.io.rawStdout, ctx.interrupt);
   return exportPages(ctx, http, response, sink, options, file);
 }
 

@@ -1,0 +1,23 @@
+// Strings from the server reach a terminal: drop every character that is not shown as itself.
+// C0/C1 controls (ESC, CSI, BEL, ...) would let a hostile or broken server move the cursor,
+// retitle the window or hide text; tabs and newlines would break plain output, which is
+// tab-separated and one record a line. Unicode format characters are invisible but still act:
+// bidi controls reorder what is shown ("Trojan Source"), zero-width characters, the soft hyphen,
+// the BOM and tag characters hide text or split a word (a key) where nobody sees it. Line and
+// paragraph separators break lines on some terminals.
+const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/gu;
+
+export function sanitize(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'string' ? value : typeof value === 'object' ? stringify(value) : String(value);
+  return text.replace(UNSAFE, '');
+}
+
+/** A value from the server as JSON; one nested thousands deep overflows JSON.stringify's stack. */
+function stringify(value: object): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return '(too deeply nested to show)';
+  }
+}
