@@ -87,3 +87,27 @@ describe.each(KEYS.map(([form, key]) => ({ form, key })))('the service creates a
     }
   });
 });
+
+describe('the service answers with the caller\'s own key where the new key should be', () => {
+  // The HTTP layer redacts a key of the run from every body, in any encoding: what is left must not
+  // pass for a new key (printed, saved over the working key, or written to a file).
+  const forms: Array<[string, (key: string) => string]> = [
+    ['as it is', (key) => key],
+    ['with JSON escapes', (key) => key.split('').map((c, i) => (i % 2 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c)).join('')],
+  ];
+  it.each(forms)('%s: keys create --save is refused, exit 1, config and output untouched', async (_form, encode) => {
+    const profile = configProfile(fx.sandbox, fx.sandbox.key);
+    try {
+      const body = `{"success":true,"key":"${encode(fx.sandbox.key)}","prefix":"crk_x","name":"ci","warning":"w"}`;
+      fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'status', status: 201, times: 1, body });
+      const r = await runCli(['keys', 'create', 'ci', '--save'], { env: { ...fx.env, ...profile.env } });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/the service returned an unusable key named "ci": in place of a new key it holds a key this run already uses/);
+      expect(r.stderr).not.toContain(fx.sandbox.key);
+      expect(storedKey(profile.file)).toBe(fx.sandbox.key);
+    } finally {
+      profile.cleanup();
+    }
+  });
+});

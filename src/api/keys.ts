@@ -3,6 +3,7 @@ import { ExitCode } from '../exit-codes.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
 import { answeredUnread, HttpStatusError } from '../http/errors.js';
 import { isUsableKey } from '../text/keys.js';
+import { REPLACEMENT } from '../text/redact.js';
 import { isRecord, malformed } from './shape.js';
 
 /** A key as listed by GET /api/keys; unknown fields pass through. */
@@ -110,9 +111,9 @@ export class UnusableKeyError extends CrawlError {
   readonly keyName: string;
   readonly #key: string;
 
-  constructor(keyName: string, key: string) {
+  constructor(keyName: string, key: string, why: string) {
     super(
-      `the service returned an unusable key named "${keyName}": it holds characters that no Authorization header can carry (control characters, white space or non-ASCII), so it was neither printed nor stored`,
+      `the service returned an unusable key named "${keyName}": ${why}, so it was neither printed nor stored`,
       ExitCode.failure,
       { hint: `the key exists at the service: find it by its name with \`crawl keys list\` and revoke it with \`crawl keys revoke <id> --yes\`` },
     );
@@ -155,7 +156,10 @@ export async function createKey(http: HttpClient, name: string): Promise<Created
       CHECK_CREATED,
     );
   }
-  if (!isUsableKey(body.key)) throw new UnusableKeyError(name, body.key);
+  if (!isUsableKey(body.key)) throw new UnusableKeyError(name, body.key, 'it holds characters that no Authorization header can carry (control characters, white space or non-ASCII)');
+  // A key of this run echoed where the new one should be was redacted by the HTTP layer: the
+  // marker is all that is left, and stored it would replace a working key.
+  if (body.key.includes(REPLACEMENT)) throw new UnusableKeyError(name, body.key, 'in place of a new key it holds a key this run already uses (removed from the answer)');
   return {
     key: body.key,
     prefix: typeof body.prefix === 'string' ? body.prefix : undefined,

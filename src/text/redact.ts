@@ -11,7 +11,8 @@
 // the character at a position is one transition. States are never visited twice from one start,
 // so the work is linear in the text for a given secret.
 
-const REPLACEMENT = '[redacted]';
+/** What a secret is replaced with; exported so a value that held one can be told from a real one. */
+export const REPLACEMENT = '[redacted]';
 /** Shorter values are too likely to occur by chance (and are not keys). */
 export const MIN_SECRET_LENGTH = 8;
 
