@@ -1,0 +1,35 @@
+// Time, as every wait of the CLI sees it: polls, backoff, Retry-After, lock waits, spinners. The
+// process gets the real clock; tests pass a fake one (test/support/fake-clock.ts), so that a
+// wait of minutes costs them nothing and what was waited can be asserted.
+
+export interface Clock {
+  /** Milliseconds since the epoch, as Date.now(). */
+  now(): number;
+  /** Resolves after `ms`; rejects with `signal.reason` as soon as the signal aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Calls `tick` every `ms` until the returned function is called; never keeps the process alive. */
+  every(ms: number, tick: () => void): () => void;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep(ms, signal) {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  },
+  every(ms, tick) {
+    const timer = setInterval(tick, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+};
