@@ -10,7 +10,7 @@ import {
   relativeTime,
   rfc3339,
   toCount,
-} from '../src/output/format.js';
+} from '../src/text/format.js';
 
 describe('formatProgress', () => {
   it('shows finished/total pages and the rounded percentage', () => {

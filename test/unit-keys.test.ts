@@ -3,8 +3,8 @@
 // into a URL path, and how long a forced exit holds off for a request that changes something.
 import { describe, expect, it } from 'vitest';
 import { identifyKeyInUse, mayBeInUse, type ApiKey } from '../src/api/keys.js';
-import { exitHoldMs, mutationInFlight } from '../src/cli/critical.js';
-import { isKnownKeyOrShape, looksLikeFullKey } from '../src/commands/keys/resolve.js';
+import { exitHoldMs, mutationInFlight } from '../src/app/guard.js';
+import { isKnownKeyOrShape, looksLikeFullKey } from '../src/commands/keys/lib/resolve.js';
 import { UsageError } from '../src/errors.js';
 import { buildUrl, checkPathSegment, pathSegmentProblem } from '../src/http/url.js';
 import { isUsableKey, keyScheme, shapedLike } from '../src/text/keys.js';

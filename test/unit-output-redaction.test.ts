@@ -5,11 +5,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { reportError } from '../src/cli/report.js';
+import { reportError } from '../src/app/exit.js';
 import { CrawlError } from '../src/errors.js';
-import type { IO } from '../src/output/io.js';
-import { LiveLine } from '../src/output/live-line.js';
-import { redactingWriter } from '../src/output/redacting-writer.js';
+import type { IO } from '../src/io/io.js';
+import { LiveLine } from '../src/io/live-line.js';
+import { redactingWriter } from '../src/io/redacting-writer.js';
 import { Redactor } from '../src/text/redact.js';
 import { ROOT } from './helpers/cli.js';
 import { findKey } from './helpers/key-forms.js';
@@ -104,7 +104,7 @@ describe('the raw stdout', () => {
       .filter((file) => readFileSync(file, 'utf8').includes('rawStdout'))
       .map((file) => relative(ROOT, file))
       .sort();
-    expect(users).toEqual(['src/cli/context.ts', 'src/commands/job/pages.ts', 'src/output/io.ts']);
+    expect(users).toEqual(['src/app/factory.ts', 'src/commands/job/pages.ts', 'src/io/io.ts']);
     expect(readFileSync(join(ROOT, 'src/commands/auth/token.ts'), 'utf8')).toContain('ctx.handOver(');
   });
 });

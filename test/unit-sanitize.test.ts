@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sanitize } from '../src/text/sanitize.js';
-import { sanitize as reexported } from '../src/output/sanitize.js';
+import { sanitize as reexported } from '../src/text/sanitize.js';
 
 // Any character a terminal acts on or that is not shown as itself: controls (Cc), format
 // characters (Cf: bidi controls, zero-width characters, soft hyphen, BOM, tags), line and

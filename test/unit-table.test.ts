@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { IO } from '../src/output/io.js';
-import { printTable, type Column } from '../src/output/table.js';
+import type { IO } from '../src/io/io.js';
+import { printTable, type Column } from '../src/io/table.js';
 import { displayWidth } from '../src/text/width.js';
 
 function tty(color: boolean): { io: IO; out: () => string; writes: () => number } {

@@ -3,9 +3,9 @@
 // for any command instead of a shared chunk for each combination of commands (Node 20's ESM
 // loader pays for every file), while `--help` and `--version` still load none of this, nor the
 // context (settings, config store, HTTP layer) that every command runs with.
-import { processIO } from '../output/io.js';
-import { Context } from './context.js';
-import { parseGlobals } from './globals.js';
+import { processIO } from '../io/io.js';
+import { Context } from '../app/factory.js';
+import { parseGlobals } from '../commands/shared/flags.js';
 
 export { processIO };
 

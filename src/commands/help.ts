@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { exitCodeTable, ExitCode } from '../exit-codes.js';
-import type { IO } from '../output/io.js';
+import type { IO } from '../io/io.js';
 
 export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['CRAWL_BASE_URL', 'base URL of the service (flag --base-url wins; config key base-url loses)'],

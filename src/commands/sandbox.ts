@@ -1,5 +1,5 @@
-import type { Context } from '../cli/context.js';
-import { parseInteger } from '../cli/globals.js';
+import type { Context } from '../app/factory.js';
+import { parseInteger } from './shared/flags.js';
 
 /** `crawl sandbox`: the local stand-in for the service (see src/sandbox). Runs until Ctrl-C. */
 export async function handler(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<number> {

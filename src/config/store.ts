@@ -1,16 +1,16 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isRecord } from '../api/shape.js';
-import { critical } from '../cli/critical.js';
+import { critical } from '../app/guard.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { keyDefect } from '../text/keys.js';
 import { checkFileTrusted, checkFoldersTrusted } from './file-trust.js';
-import { describeFsError, notAFolder } from './fs-errors.js';
+import { describeFsError, notAFolder } from '../platform/fs-errors.js';
 import { ConfigLock } from './lock.js';
-import { loadConfigWriter } from './atomic-write.js';
+import { loadConfigWriter } from './conf-writer.js';
 
-export { describeFsError } from './fs-errors.js';
+export { describeFsError } from '../platform/fs-errors.js';
 
 export type ConfigKey = 'base-url' | 'api-key';
 export const CONFIG_KEYS: readonly ConfigKey[] = ['base-url', 'api-key'];

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { CrawlError, InterruptedError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { maskKey } from '../output/format.js';
+import { maskKey } from '../text/format.js';
 import { Redactor } from '../text/redact.js';
 import { looksLikeHtml, serverMessage } from './error-body.js';
 import { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus } from './errors.js';

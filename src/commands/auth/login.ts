@@ -1,13 +1,13 @@
-import type { Context } from '../../cli/context.js';
-import { readAllStdin } from '../../cli/prompt.js';
+import type { Context } from '../../app/factory.js';
+import { readAllStdin } from '../../io/prompt.js';
 import { CrawlError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { CrossOriginAnswerError } from '../../http/errors.js';
 import { checkTransport, parseBaseUrl } from '../../http/url.js';
-import { maskKey } from '../../output/format.js';
+import { maskKey } from '../../text/format.js';
 import { keyDefect } from '../../text/keys.js';
-import { describeBaseUrlChange, storeProfileKey } from '../keys/profile-key.js';
-import { keyAccepted } from './check.js';
+import { describeBaseUrlChange, storeProfileKey } from '../keys/lib/profile-key.js';
+import { keyAccepted } from './lib/check.js';
 
 /**
  * Stores a key for the profile with the base URL it belongs to, once the service (at that base

@@ -1,4 +1,4 @@
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../app/factory.js';
 import { ExitCode } from '../../exit-codes.js';
 
 /** Forgets the profile's stored key (the key stays valid at the service; revoke it with `crawl keys revoke`). */

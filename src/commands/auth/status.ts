@@ -1,10 +1,10 @@
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../app/factory.js';
 import { describeSource } from '../../config/settings.js';
 import { ExitCode } from '../../exit-codes.js';
 import { parseBaseUrl } from '../../http/url.js';
-import { maskKey } from '../../output/format.js';
-import { printFields } from '../../output/table.js';
-import { keyAccepted } from './check.js';
+import { maskKey } from '../../text/format.js';
+import { printFields } from '../../io/table.js';
+import { keyAccepted } from './lib/check.js';
 
 /** Base URL, profile, where the key comes from (masked), and whether the service accepts it: exit 0 or 4. */
 export async function handler(ctx: Context): Promise<number> {

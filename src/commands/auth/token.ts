@@ -1,6 +1,6 @@
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../app/factory.js';
 import { ExitCode } from '../../exit-codes.js';
-import { isClosedPipe, OutputWriteError } from '../../output/write-error.js';
+import { isClosedPipe, OutputWriteError } from '../../io/write-error.js';
 
 /**
  * The raw key in use, for scripts (`curl -H "Authorization: Bearer $(crawl auth token)"`): handed

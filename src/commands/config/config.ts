@@ -1,10 +1,10 @@
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../app/factory.js';
 import { CONFIG_KEYS, type ConfigKey } from '../../config/store.js';
 import { CrawlError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { parseBaseUrl } from '../../http/url.js';
-import { maskKey } from '../../output/format.js';
-import { printFields } from '../../output/table.js';
+import { maskKey } from '../../text/format.js';
+import { printFields } from '../../io/table.js';
 import { keyDefect } from '../../text/keys.js';
 
 function configKey(name: string | undefined): ConfigKey {

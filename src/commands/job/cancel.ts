@@ -1,15 +1,15 @@
 import { getJob, isTerminal, parseJobBody, terminalExitCode, type JobResponse } from '../../api/jobs.js';
-import type { Context } from '../../cli/context.js';
-import { parseWaitFlags } from '../../cli/globals.js';
+import type { Context } from '../../app/factory.js';
+import { parseWaitFlags } from '../shared/flags.js';
 import { CrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
 import { answeredUnread, HttpStatusError } from '../../http/errors.js';
-import { sanitize } from '../../output/sanitize.js';
-import { followJob } from './follow.js';
-import { writeNdjson, writeRaw } from '../../output/json.js';
-import { printJob } from './view.js';
-import { crawlCommand } from '../suggest.js';
+import { sanitize } from '../../text/sanitize.js';
+import { followJob } from './lib/follow.js';
+import { writeNdjson, writeRaw } from '../../io/json.js';
+import { printJob } from './lib/view.js';
+import { crawlCommand } from '../shared/suggest.js';
 
 export interface CancelOptions {
   id: string;

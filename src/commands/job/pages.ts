@@ -1,13 +1,13 @@
 import { setFlagsFromString } from 'node:v8';
 import { getJob, inlinePagesSpan, type JobResponse } from '../../api/jobs.js';
 import { readPageBatches } from '../../api/pages.js';
-import type { Context } from '../../cli/context.js';
-import { parseInteger, parseWaitFlags } from '../../cli/globals.js';
+import type { Context } from '../../app/factory.js';
+import { parseInteger, parseWaitFlags } from '../shared/flags.js';
 import { CrawlError, InterruptedError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { HttpClient } from '../../http/client.js';
-import { formatProgress, toCount } from '../../output/format.js';
-import { LiveLine } from '../../output/live-line.js';
+import { formatProgress, toCount } from '../../text/format.js';
+import { LiveLine } from '../../io/live-line.js';
 import {
   abandonOutputFile,
   beginOutputFile,
@@ -16,11 +16,11 @@ import {
   ReaderWaitInterrupted,
   RecordSink,
   type OutputFile,
-} from '../../output/record-sink.js';
-import { OutputWriteError } from '../../output/write-error.js';
-import { sanitize } from '../../output/sanitize.js';
-import { followJob, stillRunning, withinDeadline } from './follow.js';
-import { crawlCommand } from '../suggest.js';
+} from '../../io/record-sink.js';
+import { OutputWriteError } from '../../io/write-error.js';
+import { sanitize } from '../../text/sanitize.js';
+import { followJob, stillRunning, withinDeadline } from './lib/follow.js';
+import { crawlCommand } from '../shared/suggest.js';
 
 export interface PagesOptions {
   id: string;

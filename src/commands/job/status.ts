@@ -1,8 +1,8 @@
 import { getJob, terminalExitCode } from '../../api/jobs.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../app/factory.js';
 import { ExitCode } from '../../exit-codes.js';
-import { writeRaw } from '../../output/json.js';
-import { printJob } from './view.js';
+import { writeRaw } from '../../io/json.js';
+import { printJob } from './lib/view.js';
 
 export interface StatusOptions {
   id: string;

@@ -1,9 +1,9 @@
-import type { Context } from '../../cli/context.js';
-import { parseWaitFlags } from '../../cli/globals.js';
+import type { Context } from '../../app/factory.js';
+import { parseWaitFlags } from '../shared/flags.js';
 import { terminalExitCode } from '../../api/jobs.js';
 import { ExitCode } from '../../exit-codes.js';
-import { followJob } from './follow.js';
-import { printJob } from './view.js';
+import { followJob } from './lib/follow.js';
+import { printJob } from './lib/view.js';
 
 export interface WatchOptions {
   id: string;

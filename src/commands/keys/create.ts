@@ -1,15 +1,15 @@
 import { createKey, OutcomeUnknownError, UnusableKeyError, type CreatedKey } from '../../api/keys.js';
-import type { Context } from '../../cli/context.js';
-import { critical } from '../../cli/critical.js';
+import type { Context } from '../../app/factory.js';
+import { critical } from '../../app/guard.js';
 import type { HttpClient } from '../../http/client.js';
 import { CrawlError, InterruptedError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { maskKey } from '../../output/format.js';
-import { sanitize } from '../../output/sanitize.js';
-import { crawlCommand } from '../suggest.js';
-import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './key-file.js';
-import { describeBaseUrlChange, storeProfileKey } from './profile-key.js';
-import { rawLine } from '../../output/json.js';
+import { maskKey } from '../../text/format.js';
+import { sanitize } from '../../text/sanitize.js';
+import { crawlCommand } from '../shared/suggest.js';
+import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './lib/key-file.js';
+import { describeBaseUrlChange, storeProfileKey } from './lib/profile-key.js';
+import { rawLine } from '../../io/json.js';
 
 const DEFAULT_WARNING = 'This key will not be shown again. Store it securely.';
 

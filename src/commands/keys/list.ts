@@ -1,10 +1,10 @@
 import { identifyKeyInUse, listKeys, mayBeInUse, type ApiKey } from '../../api/keys.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../app/factory.js';
 import { ExitCode } from '../../exit-codes.js';
-import { relativeTime, rfc3339 } from '../../output/format.js';
-import { printTable } from '../../output/table.js';
-import { writeRaw } from '../../output/json.js';
-import { keyLabel } from './label.js';
+import { relativeTime, rfc3339 } from '../../text/format.js';
+import { printTable } from '../../io/table.js';
+import { writeRaw } from '../../io/json.js';
+import { keyLabel } from './lib/label.js';
 
 const IN_USE = ' (in use)';
 const MAYBE_IN_USE = ' (in use?)';

@@ -1,14 +1,14 @@
 import { identifyKeyInUse, listKeys, mayBeInUse, revokeKey, type ApiKey } from '../../api/keys.js';
-import type { Context } from '../../cli/context.js';
-import { reportError } from '../../cli/report.js';
+import type { Context } from '../../app/factory.js';
+import { reportError } from '../../app/exit.js';
 import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { pathSegmentProblem } from '../../http/url.js';
-import { sanitize } from '../../output/sanitize.js';
-import { crawlCommand } from '../suggest.js';
-import { keyLabel } from './label.js';
-import { isKnownKeyOrShape, looksLikeFullKey, resolveKey } from './resolve.js';
-import { writeRaw } from '../../output/json.js';
+import { sanitize } from '../../text/sanitize.js';
+import { crawlCommand } from '../shared/suggest.js';
+import { keyLabel } from './lib/label.js';
+import { isKnownKeyOrShape, looksLikeFullKey, resolveKey } from './lib/resolve.js';
+import { writeRaw } from '../../io/json.js';
 
 /**
  * DELETE /api/keys/:id for each argument (an id or a unique keyPrefix prefix). Every argument is

@@ -1,16 +1,16 @@
 import { createKey, identifyKeyInUse, listKeys, OutcomeUnknownError, revokeKey, UnusableKeyError, type KeyList } from '../../api/keys.js';
-import type { Context } from '../../cli/context.js';
-import { critical } from '../../cli/critical.js';
+import type { Context } from '../../app/factory.js';
+import { critical } from '../../app/guard.js';
 import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { HttpStatusError } from '../../http/errors.js';
 import { pathSegmentProblem } from '../../http/url.js';
-import { maskKey } from '../../output/format.js';
-import { sanitize } from '../../output/sanitize.js';
-import { crawlCommand } from '../suggest.js';
-import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './key-file.js';
-import { keyLabel } from './label.js';
-import { ProfileKeyChangedError, storeProfileKey } from './profile-key.js';
+import { maskKey } from '../../text/format.js';
+import { sanitize } from '../../text/sanitize.js';
+import { crawlCommand } from '../shared/suggest.js';
+import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './lib/key-file.js';
+import { keyLabel } from './lib/label.js';
+import { ProfileKeyChangedError, storeProfileKey } from './lib/profile-key.js';
 import {
   describeFailure,
   OldKeyUncertainError,
@@ -20,7 +20,7 @@ import {
   type Step,
   type Suggest,
   type Target,
-} from './rotate-state.js';
+} from './lib/rotate-state.js';
 
 /**
  * Replaces the key in use without losing access: (1) find it and decide where the new key goes,

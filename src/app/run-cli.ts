@@ -1,12 +1,12 @@
 import { CommanderError } from 'commander';
 import { InterruptedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { processIO } from '../output/io.js';
-import { builtStdout, onStdioError, settleStdout } from '../output/stdio.js';
-import { isClosedPipe, writeError } from '../output/write-error.js';
-import { criticalOpen, exitHoldMs, noCriticalOpen } from './critical.js';
+import { processIO } from '../io/io.js';
+import { builtStdout, onStdioError, settleStdout } from '../io/stdio.js';
+import { isClosedPipe, writeError } from '../io/write-error.js';
+import { criticalOpen, exitHoldMs, noCriticalOpen } from './guard.js';
 import { buildProgram, type ProgramState } from './program.js';
-import { reportError } from './report.js';
+import { reportError } from './exit.js';
 
 /**
  * What bin/crawl.js calls: runs the CLI, then exits with its code once stdout has drained, so

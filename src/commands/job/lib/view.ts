@@ -1,9 +1,9 @@
-import type { Job } from '../../api/jobs.js';
-import type { Context } from '../../cli/context.js';
-import { formatProgress, humanTime, rfc3339, toCount } from '../../output/format.js';
-import { sanitize } from '../../output/sanitize.js';
-import { printFields } from '../../output/table.js';
-import { crawlCommand } from '../suggest.js';
+import type { Job } from '../../../api/jobs.js';
+import type { Context } from '../../../app/factory.js';
+import { formatProgress, humanTime, rfc3339, toCount } from '../../../text/format.js';
+import { sanitize } from '../../../text/sanitize.js';
+import { printFields } from '../../../io/table.js';
+import { crawlCommand } from '../../shared/suggest.js';
 
 const DOCUMENTED = new Set(['id', 'url', 'status', 'pagesTotal', 'pagesFinished', 'creditsUsed', 'createdAt', 'errorMessage']);
 

@@ -1,6 +1,6 @@
-import type { Context } from '../cli/context.js';
-import { sanitize } from '../output/sanitize.js';
-import { commandLine } from '../text/shell.js';
+import type { Context } from '../../app/factory.js';
+import { sanitize } from '../../text/sanitize.js';
+import { commandLine } from '../../text/shell.js';
 
 /**
  * A `crawl` command to suggest in a hint or message, as the user would type it to act on the same

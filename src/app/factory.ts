@@ -2,13 +2,13 @@ import { Settings } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { HttpClient } from '../http/client.js';
 import { parseBaseUrl } from '../http/url.js';
-import type { IO } from '../output/io.js';
-import { writeError } from '../output/write-error.js';
-import { loadStyle, type Style } from '../output/style.js';
-import { mutationInFlight } from './critical.js';
+import type { IO } from '../io/io.js';
+import { writeError } from '../io/write-error.js';
+import { loadStyle, type Style } from '../io/style.js';
+import { mutationInFlight } from './guard.js';
 import type { Redactor } from '../text/redact.js';
 import { sanitize } from '../text/sanitize.js';
-import { Prompter } from './prompt.js';
+import { Prompter } from '../io/prompt.js';
 import { keyDefect } from '../text/keys.js';
 import { VERSION } from '../version.js';
 

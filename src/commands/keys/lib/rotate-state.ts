@@ -1,6 +1,6 @@
-import { CrawlError } from '../../errors.js';
-import { ExitCode } from '../../exit-codes.js';
-import { sanitize } from '../../output/sanitize.js';
+import { CrawlError } from '../../../errors.js';
+import { ExitCode } from '../../../exit-codes.js';
+import { sanitize } from '../../../text/sanitize.js';
 
 export type Step = 'create' | 'verify' | 'store' | 'revoke';
 

@@ -1,9 +1,9 @@
-import type { Context } from '../../cli/context.js';
-import { ConfigStore } from '../../config/store.js';
-import { CrawlError } from '../../errors.js';
-import { ExitCode } from '../../exit-codes.js';
-import { parseBaseUrl } from '../../http/url.js';
-import { sanitize } from '../../output/sanitize.js';
+import type { Context } from '../../../app/factory.js';
+import { ConfigStore } from '../../../config/store.js';
+import { CrawlError } from '../../../errors.js';
+import { ExitCode } from '../../../exit-codes.js';
+import { parseBaseUrl } from '../../../http/url.js';
+import { sanitize } from '../../../text/sanitize.js';
 
 /** The profile's key is no longer the one a command set out to replace (another crawl changed it). */
 export class ProfileKeyChangedError extends CrawlError {

@@ -1,15 +1,15 @@
-import { getJob, isTerminal, type Job, type JobResponse } from '../../api/jobs.js';
-import type { Context } from '../../cli/context.js';
-import { CrawlError } from '../../errors.js';
-import { ExitCode } from '../../exit-codes.js';
-import type { HttpClient } from '../../http/client.js';
-import { HttpStatusError, NetworkError } from '../../http/errors.js';
-import { backoffDelay } from '../../http/retry.js';
-import { formatElapsed, formatProgress, percentDone, progressBar, toCount } from '../../output/format.js';
-import { LiveLine } from '../../output/live-line.js';
-import { sanitize } from '../../output/sanitize.js';
-import type { Style } from '../../output/style.js';
-import { writeNdjson } from '../../output/json.js';
+import { getJob, isTerminal, type Job, type JobResponse } from '../../../api/jobs.js';
+import type { Context } from '../../../app/factory.js';
+import { CrawlError } from '../../../errors.js';
+import { ExitCode } from '../../../exit-codes.js';
+import type { HttpClient } from '../../../http/client.js';
+import { HttpStatusError, NetworkError } from '../../../http/errors.js';
+import { backoffDelay } from '../../../http/retry.js';
+import { formatElapsed, formatProgress, percentDone, progressBar, toCount } from '../../../text/format.js';
+import { LiveLine } from '../../../io/live-line.js';
+import { sanitize } from '../../../text/sanitize.js';
+import type { Style } from '../../../io/style.js';
+import { writeNdjson } from '../../../io/json.js';
 
 export interface FollowOptions {
   intervalMs: number;

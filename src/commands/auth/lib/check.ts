@@ -1,5 +1,5 @@
-import { verifyKey } from '../../api/keys.js';
-import type { Context } from '../../cli/context.js';
+import { verifyKey } from '../../../api/keys.js';
+import type { Context } from '../../../app/factory.js';
 
 /**
  * Whether the service accepts a key: one GET /api/keys with it, answered by the base URL's own

@@ -1,5 +1,5 @@
 import type { IO } from './io.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../text/sanitize.js';
 import { displayWidth } from '../text/width.js';
 
 export interface Column {

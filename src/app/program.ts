@@ -1,7 +1,7 @@
 import { Command, type OutputConfiguration } from 'commander';
 import { VERSION } from '../version.js';
-import { mayBeTerminal, stderr, stdout, writeStdout } from '../output/stdio.js';
-import type { Context } from './context.js';
+import { mayBeTerminal, stderr, stdout, writeStdout } from '../io/stdio.js';
+import type { Context } from './factory.js';
 
 export interface ProgramState {
   ctx?: Context;
@@ -18,7 +18,7 @@ interface ProgramDeps {
 }
 
 type Handler = (ctx: Context, args: string[], opts: Record<string, unknown>) => Promise<number>;
-type Commands = typeof import('./commands.js');
+type Commands = typeof import('../cli/commands.js');
 /** The names under which commands.js exports a command's handler. */
 type HandlerName = { [K in keyof Commands]: Commands[K] extends Handler ? K : never }[keyof Commands];
 
@@ -51,7 +51,7 @@ export function buildProgram(deps: ProgramDeps): Command {
       const opts = command.optsWithGlobals();
       // Positional arguments in order; a variadic one (keys revoke) is spread.
       const args = command.processedArgs.flatMap((a: unknown) => (Array.isArray(a) ? a : a === undefined ? [] : [a])) as string[];
-      const commands = await import('./commands.js');
+      const commands = await import('../cli/commands.js');
       const ctx = commands.createContext(deps.env, opts, deps.interrupt);
       deps.state.ctx = ctx;
       const handler: Handler = commands[name];
@@ -199,7 +199,7 @@ export function buildProgram(deps: ProgramDeps): Command {
     .description('help on a command, or a topic: exit-codes, environment')
     .argument('[topic...]', 'exit-codes, environment, or a command')
     .action(async (topic: string[]) => {
-      const { helpTopic, processIO } = await import('./commands.js');
+      const { helpTopic, processIO } = await import('../cli/commands.js');
       const io = processIO(deps.env, { noColor: true, noInput: true });
       deps.state.exitCode = helpTopic(program, topic, io);
     });

@@ -1,5 +1,5 @@
 import { InterruptedError, UsageError } from '../errors.js';
-import { canPrompt, type IO } from '../output/io.js';
+import { canPrompt, type IO } from './io.js';
 
 /**
  * Questions to a person at a terminal. Prompts go to stderr; a prompt is never required: when

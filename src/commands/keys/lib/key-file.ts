@@ -1,8 +1,8 @@
 import { lstatSync, promises as fsp, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { describeFsError } from '../../config/store.js';
-import { CrawlError, UsageError } from '../../errors.js';
-import { ExitCode } from '../../exit-codes.js';
+import { describeFsError } from '../../../config/store.js';
+import { CrawlError, UsageError } from '../../../errors.js';
+import { ExitCode } from '../../../exit-codes.js';
 
 /** `--output-file -`: standard output, never a file of that name. */
 export const STDOUT_PATH = '-';

@@ -1,6 +1,6 @@
 import { isCrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import type { IO } from '../output/io.js';
+import type { IO } from '../io/io.js';
 import { sanitize } from '../text/sanitize.js';
 
 export interface ReportOptions {

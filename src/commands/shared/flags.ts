@@ -1,5 +1,5 @@
-import { UsageError } from '../errors.js';
-import type { GlobalOptions } from './context.js';
+import { UsageError } from '../../errors.js';
+import type { GlobalOptions } from '../../app/factory.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 
