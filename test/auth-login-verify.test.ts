@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { maskKey } from '../src/text/format.js';
+import { maskKey } from '../src/text/mask.js';
 import { refusedUrl } from './helpers/hostile-server.js';
 import { runCli } from './helpers/cli.js';
 import { calls } from './helpers/keys.js';

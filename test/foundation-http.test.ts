@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders, type RequestListener } from 'no
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { maskKey } from '../src/text/format.js';
+import { maskKey } from '../src/text/mask.js';
 import { runCli } from './helpers/cli.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 

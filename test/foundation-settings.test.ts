@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskKey } from '../src/text/format.js';
+import { maskKey } from '../src/text/mask.js';
 import { runCli, tempDir, waitFor } from './helpers/cli.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 

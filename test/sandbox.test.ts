@@ -571,22 +571,14 @@ describe('runSandbox', () => {
     return () => text;
   }
 
-  it('prints the URL and key, applies the fault flags, and exits 0 on SIGINT', async () => {
+  it('prints the URL and key, applies the fault flags, and exits 0 when stopped (Ctrl-C)', async () => {
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     const out = collect(stdout);
     const err = collect(stderr);
-    const listenersBefore = process.listeners('SIGINT');
-    const saved = process.env.CRAWL_SANDBOX_KEY;
-    process.env.CRAWL_SANDBOX_KEY = 'crk_from_env';
-    let exit: Promise<number>;
-    try {
-      exit = runSandbox({ port: 0, latency: 20, failEvery: 2, rateLimitEvery: 3, dropEvery: 5, stdout, stderr });
-      await vi.waitFor(() => expect(out()).toMatch(/Bootstrap key: .*\n/));
-    } finally {
-      if (saved === undefined) delete process.env.CRAWL_SANDBOX_KEY;
-      else process.env.CRAWL_SANDBOX_KEY = saved;
-    }
+    const stop = new AbortController();
+    const exit = runSandbox({ port: 0, latency: 20, failEvery: 2, rateLimitEvery: 3, dropEvery: 5, stdout, stderr, key: 'crk_from_env', stop: stop.signal });
+    await vi.waitFor(() => expect(out()).toMatch(/Bootstrap key: .*\n/));
     const match = /^Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)\nBootstrap key: (crk_from_env)\n$/.exec(out());
     expect(match).not.toBeNull();
     const url = match![1]!;
@@ -605,12 +597,10 @@ describe('runSandbox', () => {
     expect(outcomes).toEqual([200, 503, '429/1', 503, 'dropped', 503, 200]);
     expect(performance.now() - started).toBeGreaterThanOrEqual(7 * 15);
 
-    // Call runSandbox's own handler: emitting SIGINT would also reach the test runner's.
-    const added = process.listeners('SIGINT').filter((l) => !listenersBefore.includes(l));
-    expect(added).toHaveLength(1);
-    (added[0] as (signal: string) => void)('SIGINT');
+    // `crawl sandbox` stops on the run's signal, which the process aborts on Ctrl-C or SIGTERM.
+    stop.abort();
     expect(await exit).toBe(0);
-    expect(process.listeners('SIGINT')).toEqual(listenersBefore);
+    expect(err()).toContain('Sandbox stopped.');
     await expect(fetch(`${url}/api/keys`)).rejects.toThrow();
   });
 
@@ -618,8 +608,8 @@ describe('runSandbox', () => {
     const stderr = new PassThrough();
     const err = collect(stderr);
     const port = Number(new URL(sb.url).port);
-    expect(await runSandbox({ port, stdout: new PassThrough(), stderr })).toBe(1);
+    expect(await runSandbox({ port, stdout: new PassThrough(), stderr, stop: new AbortController().signal })).toBe(1);
     expect(err()).toMatch(/^crawl: cannot start the sandbox on 127\.0\.0\.1:\d+: the port is already in use\n$/);
-    expect(await runSandbox({ port: 0, failEvery: 0, stdout: new PassThrough(), stderr })).toBe(2);
+    expect(await runSandbox({ port: 0, failEvery: 0, stdout: new PassThrough(), stderr, stop: new AbortController().signal })).toBe(2);
   });
 });

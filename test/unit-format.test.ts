@@ -4,13 +4,13 @@ import {
   formatElapsed,
   formatProgress,
   humanTime,
-  maskKey,
   percentDone,
   progressBar,
   relativeTime,
   rfc3339,
   toCount,
 } from '../src/text/format.js';
+import { maskKey } from '../src/text/mask.js';
 
 describe('formatProgress', () => {
   it('shows finished/total pages and the rounded percentage', () => {

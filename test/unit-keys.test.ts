@@ -3,7 +3,7 @@
 // into a URL path, and how long a forced exit holds off for a request that changes something.
 import { describe, expect, it } from 'vitest';
 import { identifyKeyInUse, mayBeInUse, type ApiKey } from '../src/api/keys.js';
-import { exitHoldMs, mutationInFlight } from '../src/app/guard.js';
+import { Guard } from '../src/app/guard.js';
 import { isKnownKeyOrShape, looksLikeFullKey } from '../src/commands/keys/lib/resolve.js';
 import { UsageError } from '../src/errors.js';
 import { buildUrl, checkPathSegment, pathSegmentProblem } from '../src/http/url.js';
@@ -123,6 +123,9 @@ describe('path segments', () => {
 
 describe('exitHoldMs', () => {
   it('holds while a request that changes something is on the wire, until its deadline plus the margin, then the margin after it settled', () => {
+    const guard = new Guard();
+    const exitHoldMs = (margin: number, at: number): number => guard.exitHoldMs(margin, at);
+    const mutationInFlight = (dueAt: number): (() => void) => guard.mutationInFlight(dueAt);
     const now = Date.now();
     expect(exitHoldMs(1000, now)).toBe(0);
     const settle = mutationInFlight(now + 30_000);

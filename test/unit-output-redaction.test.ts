@@ -99,12 +99,12 @@ describe('the raw stdout', () => {
     });
   }
 
-  it('is used only to hand a key over (Context.handOver) and for the records of `job pages`', () => {
+  it('is used only to hand a key over (Deps.handOver) and for the records of `job pages`', () => {
     const users = sources(join(ROOT, 'src'))
       .filter((file) => readFileSync(file, 'utf8').includes('rawStdout'))
       .map((file) => relative(ROOT, file))
       .sort();
     expect(users).toEqual(['src/app/factory.ts', 'src/commands/job/pages.ts', 'src/io/io.ts']);
-    expect(readFileSync(join(ROOT, 'src/commands/auth/token.ts'), 'utf8')).toContain('ctx.handOver(');
+    expect(readFileSync(join(ROOT, 'src/commands/auth/token.ts'), 'utf8')).toContain('deps.handOver(');
   });
 });

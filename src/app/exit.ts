@@ -1,4 +1,5 @@
-import { isCrawlError } from '../errors.js';
+import { InterruptedError, isCrawlError } from '../errors.js';
+import { OutputClosedError } from '../io/write-error.js';
 import { ExitCode } from '../exit-codes.js';
 import type { IO } from '../io/io.js';
 import { sanitize } from '../text/sanitize.js';
@@ -37,4 +38,11 @@ export function reportError(io: IO, error: unknown, options: ReportOptions): num
     io.stderr.write(options.redact(lines.join('\n')) + '\n');
   }
   return exitCode;
+}
+
+/** An error that ends the run quietly, and its exit code: an interrupt, or a reader that went away. */
+export function quietExitCode(error: unknown): number | undefined {
+  if (error instanceof InterruptedError) return error.exitCode;
+  if (error instanceof OutputClosedError) return ExitCode.ok;
+  return undefined;
 }

@@ -1,150 +1,138 @@
 import { Settings } from '../config/settings.js';
+import type { Deps, Env, GlobalOptions } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { HttpClient } from '../http/client.js';
 import { parseBaseUrl } from '../http/url.js';
-import type { IO } from '../io/io.js';
-import { writeError } from '../io/write-error.js';
-import { loadStyle, type Style } from '../io/style.js';
-import { mutationInFlight } from './guard.js';
-import type { Redactor } from '../text/redact.js';
-import { sanitize } from '../text/sanitize.js';
+import { createIO, type RawStreams } from '../io/io.js';
 import { Prompter } from '../io/prompt.js';
+import { loadStyle, type Style } from '../io/style.js';
+import { writeError } from '../io/write-error.js';
+import type { Clock } from '../platform/clock.js';
 import { keyDefect } from '../text/keys.js';
+import { Redactor } from '../text/redact.js';
+import { sanitize } from '../text/sanitize.js';
 import { VERSION } from '../version.js';
+import { reportError } from './exit.js';
+import type { Guard } from './guard.js';
 
-export interface GlobalOptions {
-  json: boolean;
-  verbose: boolean;
-  noInput: boolean;
-  noColor: boolean;
-  timeoutMs: number;
-  allowHttp: boolean;
-  baseUrl?: string | undefined;
-  profile?: string | undefined;
+export interface DepsInputs {
+  env: Env;
+  streams: RawStreams;
+  clock: Clock;
+  globals: GlobalOptions;
+  signal: AbortSignal;
+  guard: Guard;
+  nodeVersion: string;
+}
+
+/** What the run has built, beyond what commands see: for runCli to finish the run. */
+export interface RunDeps extends Deps {
+  /** True for a stdout error that a hand-over has already dealt with (it says where the key is). */
+  handledStdoutError(error: Error): boolean;
+  /** A hand-over found stdout broken: nothing more is written (or flushed) there. */
+  stdoutBroken(): boolean;
+  /** Closes every HTTP client's connections. */
+  close(): Promise<void>;
 }
 
 /**
- * Everything a command needs from outside (gh's options object): streams, settings, an HTTP
- * client factory, a prompter, the clock and the interrupt signal. Commands never read `process`.
+ * The Deps of one run (gh's Factory): the IO over the given streams, settings read on first use,
+ * one HTTP client per key, the prompter, colour. Nothing here reads `process`.
  */
-export class Context {
-  readonly io: IO;
-  readonly env: NodeJS.ProcessEnv;
-  readonly globals: GlobalOptions;
-  readonly settings: Settings;
-  readonly interrupt: AbortSignal;
-  readonly prompt: Prompter;
-  /**
-   * Values never to be printed (the keys this run uses, creates or reads). The IO's stdout and
-   * stderr redact them from everything written, and the HTTP layer from every body it reads.
-   */
-  readonly secrets: Redactor;
-  /** One client (one keep-alive connection pool) per key, however many requests a command makes. */
-  readonly #clients = new Map<string, HttpClient>();
-  readonly #cleanups: Array<() => void> = [];
-  readonly #handledStdoutErrors = new WeakSet<Error>();
-  #style: Promise<Style> | undefined;
+export function createDeps(inputs: DepsInputs): RunDeps {
+  const { env, globals, signal, guard, clock } = inputs;
+  const redactor = new Redactor();
+  const io = createIO(inputs.streams, redactor, { env, noColor: globals.noColor, noInput: globals.noInput });
+  const clients = new Map<string, HttpClient>();
+  const handledStdoutErrors = new WeakSet<Error>();
+  const userAgent = `crawl/${VERSION} node/${inputs.nodeVersion}`;
+  let settings: Settings | undefined;
+  let stdoutStyle: Promise<Style> | undefined;
+  let broken = false;
 
-  constructor(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions, interrupt: AbortSignal) {
-    this.io = io;
-    // The very redactor the IO's stdout and stderr write through.
-    this.secrets = io.redactor;
-    this.env = env;
-    this.globals = globals;
-    this.interrupt = interrupt;
-    this.settings = new Settings(
-      env,
-      { baseUrl: globals.baseUrl, profile: globals.profile },
-      // --json keeps stderr to the one error line a script parses.
-      { notice: (line) => (globals.json ? undefined : io.stderr.write(`crawl: ${line}\n`)) },
-    );
-    this.prompt = new Prompter(io, interrupt);
-  }
-
-  now(): number {
-    return Date.now();
-  }
-
-  /** An HTTP client for the configured service; requires a base URL and, unless given, the profile's key. */
-  http(options: { apiKey?: string } = {}): HttpClient {
-    const base = parseBaseUrl(this.settings.requireBaseUrl().value);
-    const apiKey = options.apiKey ?? this.settings.requireApiKey().value;
-    // Settings already refuse such a key naming its source; this covers a key given directly
-    // (typed at `auth login`, made by the service), which undici would fail on deep inside.
-    const defect = keyDefect(apiKey);
-    if (defect !== undefined) throw new UsageError(`the API key ${defect}; refusing to send it`, 'a key is one line of printable characters');
-    const known = this.#clients.get(apiKey);
-    if (known) return known;
-    this.secrets.add(apiKey);
-    const client = new HttpClient({
-      baseUrl: base,
-      apiKey,
-      timeoutMs: this.globals.timeoutMs,
-      allowHttp: this.globals.allowHttp,
-      userAgent: `crawl/${VERSION} node/${process.versions.node}`,
-      // Trace lines quote URLs and reasons from the server: sanitised here, redacted by stderr.
-      trace: this.globals.verbose ? (line) => this.io.stderr.write(`* ${sanitize(line)}\n`) : undefined,
-      interrupt: this.interrupt,
-      onMutation: mutationInFlight,
-      redactor: this.secrets,
-    });
-    this.#clients.set(apiKey, client);
-    return client;
-  }
-
-  /** Colour for stdout (`stream: 'stderr'` for progress lines). chalk loads only if colour is on. */
-  style(stream: 'stdout' | 'stderr' = 'stdout'): Promise<Style> {
-    if (stream === 'stderr') return loadStyle(this.io.colorStderr);
-    this.#style ??= loadStyle(this.io.color);
-    return this.#style;
-  }
-
-  /** Replaces every known secret, in any encoding, in a message (see src/text/redact.ts). */
-  redact(text: string): string {
-    return this.secrets.redact(text);
-  }
-
-  /**
-   * Writes what must reach the user (a new key, `auth token`) to stdout, unredacted, and resolves
-   * once it is written. If it cannot be (closed pipe, full disk) it rejects with the reason, so the
-   * caller can say where the key is instead; the process-wide handler of stdout errors then leaves
-   * that failure to it.
-   */
-  handOver(text: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.io.rawStdout.write(text, (error) => {
-        if (!error) return resolve();
-        this.#handledStdoutErrors.add(error);
-        reject(writeError(undefined, error));
+  const deps: RunDeps = {
+    io,
+    env,
+    globals,
+    get settings() {
+      settings ??= new Settings(
+        env,
+        { baseUrl: globals.baseUrl, profile: globals.profile },
+        // --json keeps stderr to the one error line a script parses.
+        { notice: (line) => (globals.json ? undefined : io.stderr.write(`crawl: ${line}\n`)), clock, guard },
+      );
+      return settings;
+    },
+    http(options = {}) {
+      const base = parseBaseUrl(deps.settings.requireBaseUrl().value);
+      const apiKey = options.apiKey ?? deps.settings.requireApiKey().value;
+      // Settings already refuse such a key naming its source; this covers a key given directly
+      // (typed at `auth login`, made by the service), which undici would fail on deep inside.
+      const defect = keyDefect(apiKey);
+      if (defect !== undefined) throw new UsageError(`the API key ${defect}; refusing to send it`, 'a key is one line of printable characters');
+      const known = clients.get(apiKey);
+      if (known) return known;
+      redactor.add(apiKey);
+      const client = new HttpClient({
+        baseUrl: base,
+        apiKey,
+        timeoutMs: globals.timeoutMs,
+        allowHttp: globals.allowHttp,
+        userAgent,
+        // Trace lines quote URLs and reasons from the server: sanitised here, redacted by stderr.
+        trace: globals.verbose ? (line) => io.stderr.write(`* ${sanitize(line)}\n`) : undefined,
+        interrupt: signal,
+        onMutation: (dueAt) => guard.mutationInFlight(dueAt),
+        redactor,
+        clock,
+        proxy: proxyFrom(env),
       });
-    });
-  }
+      clients.set(apiKey, client);
+      return client;
+    },
+    prompter: new Prompter(io, signal),
+    clock,
+    redactor,
+    signal,
+    guard,
+    style(stream = 'stdout') {
+      if (stream === 'stderr') return loadStyle(io.colorStderr);
+      stdoutStyle ??= loadStyle(io.color);
+      return stdoutStyle;
+    },
+    handOver(text) {
+      return new Promise((resolve, reject) => {
+        const failed = (error: Error): void => {
+          handledStdoutErrors.add(error);
+          broken = true;
+          reject(writeError(undefined, error));
+        };
+        try {
+          io.rawStdout.write(text, (error) => (error ? failed(error) : resolve()));
+        } catch (error) {
+          // A file on a full disk fails at once (Node writes files synchronously), not in the callback.
+          failed(error as Error);
+        }
+      });
+    },
+    report(error) {
+      return reportError(io, error, { json: globals.json, verbose: globals.verbose, redact: (text) => redactor.redact(text) });
+    },
+    userAgent,
+    handledStdoutError: (error) => handledStdoutErrors.has(error),
+    stdoutBroken: () => broken,
+    async close() {
+      await Promise.all([...clients.values()].map((c) => c.close()));
+    },
+  };
+  return deps;
+}
 
-  /** True for a stdout error that a hand-over has already dealt with. */
-  handledStdoutError(error: Error): boolean {
-    return this.#handledStdoutErrors.has(error);
-  }
-
-  /** Registers terminal restoration (cursor, live line) to run on exit and on interrupt. */
-  onCleanup(fn: () => void): () => void {
-    this.#cleanups.push(fn);
-    return () => {
-      const i = this.#cleanups.indexOf(fn);
-      if (i >= 0) this.#cleanups.splice(i, 1);
-    };
-  }
-
-  runCleanups(): void {
-    for (const fn of this.#cleanups.splice(0).reverse()) {
-      try {
-        fn();
-      } catch {
-        // Restoring the terminal must never mask the real outcome.
-      }
-    }
-  }
-
-  async close(): Promise<void> {
-    await Promise.all([...this.#clients.values()].map((c) => c.close()));
-  }
+/**
+ * The proxy settings, from the environment the run was given, not the process's own: undici reads
+ * process.env for any it is not given, so each is given, empty when unset.
+ */
+function proxyFrom(env: Env): { httpProxy: string; httpsProxy: string; noProxy: string } {
+  const pick = (lower: string, upper: string): string => env[lower] || env[upper] || '';
+  return { httpProxy: pick('http_proxy', 'HTTP_PROXY'), httpsProxy: pick('https_proxy', 'HTTPS_PROXY'), noProxy: pick('no_proxy', 'NO_PROXY') };
 }

@@ -14,7 +14,7 @@ import { BUNDLE_DIR, ROOT } from './paths.js';
 async function main(): Promise<void> {
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   const result = await build({
-    entryPoints: { main: join(ROOT, 'src', 'app', 'run-cli.ts') },
+    entryPoints: { main: join(ROOT, 'src', 'main.ts') },
     absWorkingDir: ROOT,
     bundle: true,
     splitting: true,

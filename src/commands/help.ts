@@ -1,7 +1,6 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { exitCodeTable, ExitCode } from '../exit-codes.js';
-import type { IO } from '../io/io.js';
 
 export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['CRAWL_BASE_URL', 'base URL of the service (flag --base-url wins; config key base-url loses)'],
@@ -16,24 +15,24 @@ export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['CRAWL_SANDBOX_KEY', '`crawl sandbox`: the bootstrap key to use instead of a random one'],
 ];
 
-/** `crawl help exit-codes`, `crawl help environment`, or a command's help. */
-export function helpTopic(program: Command, topic: string[], io: IO): number {
+/** `crawl help exit-codes`, `crawl help environment`, or a command's help, written with `write`. */
+export function helpTopic(program: CommandUnknownOpts, topic: string[], write: (text: string) => void): number {
   const name = topic.join(' ');
   if (name === 'exit-codes') {
-    io.stdout.write(renderTable(['CODE', 'MEANING'], exitCodeTable.map(([c, m]) => [String(c), m])));
+    write(renderTable(['CODE', 'MEANING'], exitCodeTable.map(([c, m]) => [String(c), m])));
     return ExitCode.ok;
   }
   if (name === 'environment') {
-    io.stdout.write(renderTable(['VARIABLE', 'MEANING'], environmentTable));
+    write(renderTable(['VARIABLE', 'MEANING'], environmentTable));
     return ExitCode.ok;
   }
-  let command: Command = program;
+  let command: CommandUnknownOpts = program;
   for (const word of topic) {
     const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!next) throw new UsageError(`unknown help topic "${name}"`, 'topics: exit-codes, environment, or a command name');
     command = next;
   }
-  io.stdout.write(command.helpInformation());
+  write(command.helpInformation());
   return ExitCode.ok;
 }
 

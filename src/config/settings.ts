@@ -1,3 +1,4 @@
+import type { Env } from '../platform/env.js';
 import { UsageError } from '../errors.js';
 import { keyDefect, trimKeyText } from '../text/keys.js';
 import { configFile } from './paths.js';
@@ -21,10 +22,10 @@ export interface GlobalFlags {
  */
 export class Settings {
   readonly store: ConfigStore;
-  readonly #env: NodeJS.ProcessEnv;
+  readonly #env: Env;
   readonly #flags: GlobalFlags;
 
-  constructor(env: NodeJS.ProcessEnv, flags: GlobalFlags, storeOptions: ConfigStoreOptions = {}) {
+  constructor(env: Env, flags: GlobalFlags, storeOptions: ConfigStoreOptions = {}) {
     this.#env = env;
     this.#flags = flags;
     this.store = new ConfigStore(configFile(env), storeOptions);

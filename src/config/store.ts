@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isRecord } from '../api/shape.js';
-import { critical } from '../app/guard.js';
+import type { Clock } from '../platform/clock.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { keyDefect } from '../text/keys.js';
@@ -29,6 +29,10 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 export interface ConfigStoreOptions {
   /** One line for the user (stderr), e.g. while waiting for another process's write. */
   notice?: (line: string) => void;
+  /** What waits for another writer's lock go through; the real clock by default. */
+  clock?: Clock;
+  /** Runs a write as a section an exit after Ctrl-C waits for (the run's ExitGuard); by default it just runs. */
+  guard?: { critical<T>(work: () => Promise<T>): Promise<T> };
 }
 
 /**
@@ -44,12 +48,12 @@ export interface ConfigStoreOptions {
  */
 export class ConfigStore {
   readonly path: string;
-  readonly #notice: ((line: string) => void) | undefined;
+  readonly #options: ConfigStoreOptions;
   #data: ConfigData | undefined;
 
   constructor(path: string, options: ConfigStoreOptions = {}) {
     this.path = path;
-    this.#notice = options.notice;
+    this.#options = options;
   }
 
   read(): ConfigData {
@@ -71,13 +75,14 @@ export class ConfigStore {
     // The file must be readable before anything is created beside it.
     this.read();
     const write = await loadConfigWriter();
+    const critical = this.#options.guard ? this.#options.guard.critical.bind(this.#options.guard) : <T>(work: () => Promise<T>) => work();
     await critical(async () => {
       ensureFolder(this.path);
       // A new file would be created in a folder someone else could swap it out of.
       checkFoldersTrusted(this.path);
       let lock: ConfigLock;
       try {
-        lock = await ConfigLock.acquire(this.path, this.#notice);
+        lock = await ConfigLock.acquire(this.path, this.#options.notice);
       } catch (error) {
         throw writeFailure(this.path, error);
       }

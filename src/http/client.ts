@@ -1,7 +1,8 @@
 import type { Dispatcher } from 'undici';
-import { CrawlError, InterruptedError } from '../errors.js';
+import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { maskKey } from '../text/format.js';
+import { maskKey } from '../text/mask.js';
+import { realClock, type Clock } from '../platform/clock.js';
 import { Redactor } from '../text/redact.js';
 import { looksLikeHtml, serverMessage } from './error-body.js';
 import { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus } from './errors.js';
@@ -42,6 +43,10 @@ export interface HttpClientOptions {
   maxBodyBytes?: number;
   /** The run's secrets, removed from every body; the client adds its own key to it. */
   redactor?: Redactor | undefined;
+  /** What retries wait on (and Retry-After dates are read against); the real clock by default. */
+  clock?: Clock | undefined;
+  /** HTTP(S)_PROXY and NO_PROXY as the run's environment says (empty: none); else undici reads process.env. */
+  proxy?: { httpProxy: string; httpsProxy: string; noProxy: string } | undefined;
 }
 
 export interface RequestSpec {
@@ -82,6 +87,7 @@ export class HttpClient {
   readonly baseUrl: URL;
   readonly #options: HttpClientOptions;
   readonly #redactor: Redactor;
+  readonly #clock: Clock;
   #dispatcher: Dispatcher | undefined;
 
   constructor(options: HttpClientOptions) {
@@ -89,6 +95,7 @@ export class HttpClient {
     this.baseUrl = options.baseUrl;
     checkTransport(options.baseUrl, options.allowHttp);
     this.#redactor = options.redactor ?? new Redactor();
+    this.#clock = options.clock ?? realClock;
     if (options.apiKey !== undefined) this.#redactor.add(options.apiKey);
   }
 
@@ -114,7 +121,7 @@ export class HttpClient {
       try {
         const response = await this.#followRedirects(spec, url);
         if (response.status >= 200 && response.status < 300) return response;
-        const statusFailure = statusError(response, label);
+        const statusFailure = statusError(response, label, this.#clock.now());
         failure = statusFailure;
         if (!retryable || !RETRY_STATUSES.has(response.status) || attempt >= MAX_ATTEMPTS) throw failure;
         const retryAfter = statusFailure.retryAfterMs;
@@ -146,21 +153,9 @@ export class HttpClient {
     return { response, body: parseJsonBody(response, spec.method) };
   }
 
-  /** Waits, but wakes at once on Ctrl-C. */
+  /** Waits on the client's clock, but wakes at once on Ctrl-C. */
   sleep(ms: number): Promise<void> {
-    const interrupt = this.#options.interrupt;
-    return new Promise((resolve, reject) => {
-      if (interrupt?.aborted) return reject(interrupt.reason);
-      const timer = setTimeout(() => {
-        interrupt?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = (): void => {
-        clearTimeout(timer);
-        reject(interrupt?.reason ?? new InterruptedError());
-      };
-      interrupt?.addEventListener('abort', onAbort, { once: true });
-    });
+    return this.#clock.sleep(ms, this.#options.interrupt);
   }
 
   async close(): Promise<void> {
@@ -292,6 +287,7 @@ export class HttpClient {
       const timeout = this.#options.timeoutMs;
       // EnvHttpProxyAgent is a plain keep-alive Agent unless HTTP(S)_PROXY is set, and honours NO_PROXY.
       this.#dispatcher = new undici.EnvHttpProxyAgent({
+        ...this.#options.proxy,
         connect: { timeout: Math.min(timeout, 10_000) },
         headersTimeout: timeout,
         bodyTimeout: timeout,
@@ -343,12 +339,12 @@ function formatMiB(bytes: number): string {
   return `${Math.round(bytes / 1024 / 1024)} MiB`;
 }
 
-function statusError(response: HttpResponse, label: string): HttpStatusError {
+function statusError(response: HttpResponse, label: string, now: number): HttpStatusError {
   const contentType = headerValue(response.headers['content-type']);
   const message = serverMessage(response.text, contentType);
   const omitted = response.bodyOmitted ? ` (its body is larger than ${formatMiB(MAX_ERROR_BODY_BYTES)} and was not read)` : '';
   const text = `${label} failed: HTTP ${response.status}${message ? `: ${message}` : ''}${omitted}`;
-  const retryAfter = parseRetryAfter(response.headers['retry-after'], Date.now());
+  const retryAfter = parseRetryAfter(response.headers['retry-after'], now);
   return new HttpStatusError(text, response.status, message, hintForStatus(response.status), retryAfter);
 }
 

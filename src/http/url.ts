@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { UsageError } from '../errors.js';
 
 /** Parses a base URL from flag, env or config; only http(s), no credentials, query or fragment. */
@@ -21,11 +20,17 @@ export function parseBaseUrl(value: string): URL {
   return url;
 }
 
+/** A dotted-quad IPv4 address: the form the URL parser gives every IPv4 host (`127.1` is `127.0.0.1`). */
+const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+// No node:net for isIP: it would load Node's whole network stack into every command's start,
+// help included, for a question two patterns answer.
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1' || /^::ffff:127\./i.test(host);
+  if (IPV4.test(host)) return host.startsWith('127.');
+  // Only an IPv6 address holds a colon; an IPv4-mapped loopback comes dotted or, from the URL parser, in hex.
+  if (host.includes(':')) return host === '::1' || host === '0:0:0:0:0:0:0:1' || /^::ffff:(?:127\.|7f[0-9a-f]{2}:)/i.test(host);
   return false;
 }
 

@@ -1,39 +1,66 @@
 import type { Readable, Writable } from 'node:stream';
-import { Redactor } from '../text/redact.js';
+import type { Redactor } from '../text/redact.js';
 import { redactingWriter, type TextWriter } from './redacting-writer.js';
-import { stderr, stdout } from './stdio.js';
 
 export type { TextWriter };
 
+/** Standard input as a prompt reads it: a TTY can be put in raw mode (no echo). */
+export type Stdin = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+
 /**
- * The streams a command talks to, with what it may do on each (after gh's iostreams):
- * whether stdout is a terminal (tables vs tab-separated rows), whether stderr is (live progress),
- * whether colour is on, and whether the user may be prompted.
+ * The three standard streams as the system (src/io/system-streams.ts) or a test
+ * (src/io/test-streams.ts) provides them, with what is known about each. Nothing here redacts:
+ * the IO built on them does.
+ */
+export interface RawStreams {
+  readonly stdin: Stdin;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly isTTY: { readonly stdin: boolean; readonly stdout: boolean; readonly stderr: boolean };
+  /** The terminal's width on stdout; 80 when it is not a terminal. */
+  readonly columns: number;
+  /**
+   * Help and the version: may bypass building the stream (the system writes straight to fd 1 when
+   * it is not a terminal). Write errors reach the stdout error handler all the same.
+   */
+  writeHelp(text: string): void;
+  /** Whether fd 1 or 2 could be a terminal, answered without building the stream when possible. */
+  mayBeTerminal(fd: 1 | 2): boolean;
+  /** What to do when a write to stdout or stderr fails. */
+  onError(handlers: { stdout: (error: NodeJS.ErrnoException) => void; stderr: (error: NodeJS.ErrnoException) => void }): void;
+  /** Resolves once what was written to stdout so far has been handed to the system (or failed). */
+  flush(): Promise<void>;
+}
+
+/**
+ * The streams a command talks to, with what it may do on each (after gh's iostreams): whether
+ * stdout is a terminal (tables vs tab-separated rows), whether stderr is (live progress), whether
+ * colour is on, and whether the user may be prompted.
  */
 export interface IO {
-  stdin: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+  stdin: Stdin;
   /** Everything for people and scripts: redacted on the way out (see redacting-writer.ts). */
   stdout: TextWriter;
   stderr: TextWriter;
   /**
    * stdout itself, unredacted, for the two writers that must not be redacted: a key handed over on
-   * purpose (Context.handOver) and the NDJSON records of `job pages`, whose bodies the HTTP layer
+   * purpose (Deps.handOver) and the NDJSON records of `job pages`, whose bodies the HTTP layer
    * has already redacted and which must stay fast. Nothing else uses it.
    */
   rawStdout: Writable;
-  /** The run's secrets: what stdout and stderr redact. Context.secrets is this one. */
-  redactor: Redactor;
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   /** Colour on stdout / stderr. */
   color: boolean;
   colorStderr: boolean;
+  /** stdout's width (80 when it is not a terminal). */
+  columns: number;
   noInput: boolean;
 }
 
 export interface ColorInputs {
-  env: NodeJS.ProcessEnv;
+  env: Readonly<Record<string, string | undefined>>;
   noColorFlag: boolean;
   isTTY: boolean;
 }
@@ -53,35 +80,40 @@ export function canPrompt(io: IO): boolean {
 }
 
 /**
- * The process's streams, each built only when a command first uses it (see stdio.ts): a status
- * read builds stdout alone, and never stdin. stdout and stderr redact the run's secrets.
+ * The IO of one run over raw streams: stdout and stderr redact the run's secrets. Every fact is
+ * read when first asked for, so a command that never touches a stream never has it built.
  */
-export function processIO(env: NodeJS.ProcessEnv, options: { noColor: boolean; noInput: boolean }): IO {
-  const redactor = new Redactor();
+export function createIO(
+  raw: RawStreams,
+  redactor: Redactor,
+  options: { env: Readonly<Record<string, string | undefined>>; noColor: boolean; noInput: boolean },
+): IO {
   return {
     get stdin() {
-      return process.stdin;
+      return raw.stdin;
     },
-    stdout: redactingWriter(stdout, redactor),
-    stderr: redactingWriter(stderr, redactor),
+    stdout: redactingWriter(() => raw.stdout, redactor),
+    stderr: redactingWriter(() => raw.stderr, redactor),
     get rawStdout() {
-      return stdout();
+      return raw.stdout;
     },
-    redactor,
     get stdinIsTTY() {
-      return process.stdin.isTTY === true;
+      return raw.isTTY.stdin;
     },
     get stdoutIsTTY() {
-      return stdout().isTTY === true;
+      return raw.isTTY.stdout;
     },
     get stderrIsTTY() {
-      return stderr().isTTY === true;
+      return raw.isTTY.stderr;
     },
     get color() {
-      return colorEnabled({ env, noColorFlag: options.noColor, isTTY: this.stdoutIsTTY });
+      return colorEnabled({ env: options.env, noColorFlag: options.noColor, isTTY: raw.isTTY.stdout });
     },
     get colorStderr() {
-      return colorEnabled({ env, noColorFlag: options.noColor, isTTY: this.stderrIsTTY });
+      return colorEnabled({ env: options.env, noColorFlag: options.noColor, isTTY: raw.isTTY.stderr });
+    },
+    get columns() {
+      return raw.columns;
     },
     noInput: options.noInput,
   };

@@ -1,18 +1,12 @@
 import { close, constants, createWriteStream, fstat, ftruncate, open, stat, unlink, type Stats } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { realClock, type Clock } from '../platform/clock.js';
 import { InterruptedError } from '../errors.js';
 import type { JsonSpan } from '../text/json-scan.js';
 import { ndjsonChunks } from '../text/ndjson.js';
 import { alignLines, type LineAlignment } from './line-pipe.js';
-import { isClosedPipe, writeError } from './write-error.js';
+import { isClosedPipe, OutputClosedError, writeError } from './write-error.js';
 
-/** The reader of stdout went away (`| head -1`): not a failure, the export just stops. */
-export class OutputClosedError extends Error {
-  constructor() {
-    super('output closed by the reader');
-    this.name = 'OutputClosedError';
-  }
-}
 
 /** On a signal, a line longer than PIPE_BUF half in a FIFO gets this long to finish (see line-pipe.ts). */
 const LONG_LINE_GRACE_MS = 1000;
@@ -258,6 +252,8 @@ export interface BeginOptions {
   interrupt?: AbortSignal | undefined;
   /** Says, once, that the export waits for a reader of the FIFO. */
   notice?: ((line: string) => void) | undefined;
+  /** What the wait for a FIFO's reader sleeps on between tries; the real clock by default. */
+  clock?: Clock | undefined;
 }
 
 /** How often a FIFO is tried again for a reader: there is no event to wait on. */
@@ -290,7 +286,8 @@ async function waitForReader(file: OutputFile, options: BeginOptions): Promise<v
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw writeError(file.path, error);
     }
-    await pause(READER_POLL_MS, interrupt);
+    // An interrupt ends the pause early; the loop's check then stops the wait.
+    await (options.clock ?? realClock).sleep(READER_POLL_MS, interrupt).catch(() => undefined);
   }
 }
 
@@ -337,16 +334,4 @@ function fstatFd(fd: number): Promise<Stats> {
 
 function statPath(path: string): Promise<Stats | undefined> {
   return new Promise((resolve) => stat(path, (error, stats) => resolve(error ? undefined : stats)));
-}
-
-function pause(ms: number, interrupt: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      interrupt?.removeEventListener('abort', done);
-      resolve();
-    }
-    interrupt?.addEventListener('abort', done, { once: true });
-  });
 }

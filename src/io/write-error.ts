@@ -39,3 +39,11 @@ export function writeError(path: string | undefined, error: unknown): OutputWrit
   const where = path === undefined ? 'standard output' : path;
   return new OutputWriteError(`cannot write to ${where}: ${reason}${code && REASONS[code] ? ` (${code})` : ''}`, error);
 }
+
+/** The reader of stdout went away (`| head -1`): not a failure, the export just stops. */
+export class OutputClosedError extends Error {
+  constructor() {
+    super('output closed by the reader');
+    this.name = 'OutputClosedError';
+  }
+}

@@ -7,26 +7,36 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`; rejects with `signal.reason` as soon as the signal aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Like sleep, but for a deadline that bounds other work (--max-wait over a hung request), not a
+   * pause: a fake clock lets it pass only when time is moved on, never by itself.
+   */
+  deadline(ms: number, signal?: AbortSignal): Promise<void>;
   /** Calls `tick` every `ms` until the returned function is called; never keeps the process alive. */
   every(ms: number, tick: () => void): () => void;
 }
 
+function timeout(ms: number, signal: AbortSignal | undefined, unref: boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    if (unref) timer.unref();
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 export const realClock: Clock = {
   now: () => Date.now(),
-  sleep(ms, signal) {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = (): void => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-  },
+  sleep: (ms, signal) => timeout(ms, signal, false),
+  // A deadline never keeps the process alive by itself: the work it bounds does.
+  deadline: (ms, signal) => timeout(ms, signal, true),
   every(ms, tick) {
     const timer = setInterval(tick, ms);
     timer.unref();

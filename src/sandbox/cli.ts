@@ -16,6 +16,10 @@ export interface SandboxCommandOptions {
   dropEvery?: number;
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
+  /** The bootstrap key to use instead of a random one (CRAWL_SANDBOX_KEY). */
+  key?: string | undefined;
+  /** Aborted when the sandbox is to stop (Ctrl-C, SIGTERM). */
+  stop: AbortSignal;
 }
 
 export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
@@ -27,7 +31,7 @@ export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
 
   let sandbox: SandboxServer;
   try {
-    sandbox = await SandboxServer.launch({ port: opts.port, key: process.env.CRAWL_SANDBOX_KEY || undefined });
+    sandbox = await SandboxServer.launch({ port: opts.port, key: opts.key });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'EADDRINUSE' ? 'the port is already in use' : (error as Error).message;
@@ -39,8 +43,10 @@ export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
   const periodic = periodicFaults(opts);
   if (periodic) sandbox.faults.addStanding(periodic);
 
-  // Subscribe before printing, so a script that signals as soon as it reads the URL is heard.
-  const stopped = nextSignal();
+  const stopped = new Promise<void>((resolve) => {
+    if (opts.stop.aborted) return resolve();
+    opts.stop.addEventListener('abort', () => resolve(), { once: true });
+  });
   // These two lines are parsed by tests and the benchmark: keep them first and unchanged.
   opts.stdout.write(`Sandbox listening on ${sandbox.url}\nBootstrap key: ${sandbox.key}\n`);
   opts.stderr.write(hint(sandbox.url, sandbox.key, opts));
@@ -85,18 +91,6 @@ function periodicFaults(opts: SandboxCommandOptions): FaultRule | null {
     if (dropEvery && count % dropEvery === 0) return dropped;
     return undefined;
   };
-}
-
-function nextSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 function hint(url: string, key: string, opts: SandboxCommandOptions): string {

@@ -1,10 +1,11 @@
-import type { Context } from '../../app/factory.js';
+import { Command, Option } from '@commander-js/extra-typings';
+import type { Deps } from '../../deps.js';
 import { readAllStdin } from '../../io/prompt.js';
 import { CrawlError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { CrossOriginAnswerError } from '../../http/errors.js';
 import { checkTransport, parseBaseUrl } from '../../http/url.js';
-import { maskKey } from '../../text/format.js';
+import { maskKey } from '../../text/mask.js';
 import { keyDefect } from '../../text/keys.js';
 import { describeBaseUrlChange, storeProfileKey } from '../keys/lib/profile-key.js';
 import { keyAccepted } from './lib/check.js';
@@ -13,21 +14,35 @@ import { keyAccepted } from './lib/check.js';
  * Stores a key for the profile with the base URL it belongs to, once the service (at that base
  * URL's own origin) has accepted it; `--no-verify` saves it unchecked, and says so.
  */
-export async function handler(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<number> {
-  const verify = opts.verify !== false;
+export interface LoginOptions {
+  /** Read the key from stdin instead of prompting. */
+  withKey: boolean;
+  verify: boolean;
+}
+
+export function command(runF: (options: LoginOptions) => Promise<void>) {
+  return new Command('login')
+    .description('store a key after checking it with the service')
+    .addOption(new Option('--with-key', 'read the key from standard input'))
+    .addOption(new Option('--no-verify', 'save the key without asking the service whether it accepts it'))
+    .action((flags) => runF({ withKey: flags.withKey === true, verify: flags.verify }));
+}
+
+export async function run(deps: Deps, options: LoginOptions): Promise<number> {
+  const verify = options.verify;
   // A base URL that would be refused, or a config file that cannot be read or parsed, is reported
   // before the user pastes a key for nothing.
-  const baseUrl = parseBaseUrl(ctx.settings.requireBaseUrl().value);
-  checkTransport(baseUrl, ctx.globals.allowHttp);
-  ctx.settings.store.read();
+  const baseUrl = parseBaseUrl(deps.settings.requireBaseUrl().value);
+  checkTransport(baseUrl, deps.globals.allowHttp);
+  deps.settings.store.read();
   let key: string;
-  if (opts.withKey === true) {
-    key = await readAllStdin(ctx.io);
+  if (options.withKey) {
+    key = await readAllStdin(deps.io);
   } else {
-    key = (await ctx.prompt.secret('Paste your API key:', 'pipe the key in with `crawl auth login --with-key < keyfile`')).trim();
+    key = (await deps.prompter.secret('Paste your API key:', 'pipe the key in with `crawl auth login --with-key < keyfile`')).trim();
   }
   if (key === '') throw new UsageError('no key given', 'pipe the key in with `crawl auth login --with-key < keyfile`');
-  ctx.secrets.add(key);
+  deps.redactor.add(key);
   if (/\s/.test(key)) throw new UsageError('the key contains white space; give exactly one key');
   const defect = keyDefect(key);
   if (defect !== undefined) {
@@ -35,7 +50,7 @@ export async function handler(ctx: Context, _args: string[], opts: Record<string
     throw new UsageError(`the API key ${defect}; refusing to send it, and nothing was saved`);
   }
   if (verify) {
-    const { accepted, status } = await keyAccepted(ctx, key).catch((error: unknown) => {
+    const { accepted, status } = await keyAccepted(deps, key).catch((error: unknown) => {
       if (error instanceof CrossOriginAnswerError) {
         throw new CrawlError(`${error.message}; nothing was saved`, error.exitCode, error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus });
       }
@@ -48,9 +63,9 @@ export async function handler(ctx: Context, _args: string[], opts: Record<string
       });
     }
   }
-  const { profile, baseUrlChange } = await storeProfileKey(ctx, key, { withBaseUrl: true });
-  if (ctx.globals.json) {
-    ctx.io.stdout.write(
+  const { profile, baseUrlChange } = await storeProfileKey(deps, key, { withBaseUrl: true });
+  if (deps.globals.json) {
+    deps.io.stdout.write(
       JSON.stringify({
         profile,
         baseUrl: baseUrl.href,
@@ -62,13 +77,13 @@ export async function handler(ctx: Context, _args: string[], opts: Record<string
       }) + '\n',
     );
   } else {
-    ctx.io.stderr.write(
+    deps.io.stderr.write(
       verify
         ? `Logged in to ${baseUrl.href} (profile "${profile}", key ${maskKey(key)}): the service accepts the key\n`
         : `Saved the key for ${baseUrl.href} (profile "${profile}", key ${maskKey(key)}) without checking it (--no-verify): whether the service accepts it is not known\n`,
     );
-    if (baseUrlChange) ctx.io.stderr.write(`note: ${describeBaseUrlChange(baseUrlChange)}\n`);
-    if (ctx.env.CRAWL_API_KEY) ctx.io.stderr.write('note: CRAWL_API_KEY is set and takes precedence over the stored key\n');
+    if (baseUrlChange) deps.io.stderr.write(`note: ${describeBaseUrlChange(baseUrlChange)}\n`);
+    if (deps.env.CRAWL_API_KEY) deps.io.stderr.write('note: CRAWL_API_KEY is set and takes precedence over the stored key\n');
   }
   return ExitCode.ok;
 }

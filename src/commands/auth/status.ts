@@ -1,21 +1,30 @@
-import type { Context } from '../../app/factory.js';
+import { Command } from '@commander-js/extra-typings';
+import type { Deps } from '../../deps.js';
 import { describeSource } from '../../config/settings.js';
 import { ExitCode } from '../../exit-codes.js';
 import { parseBaseUrl } from '../../http/url.js';
-import { maskKey } from '../../text/format.js';
+import { maskKey } from '../../text/mask.js';
 import { printFields } from '../../io/table.js';
 import { keyAccepted } from './lib/check.js';
 
 /** Base URL, profile, where the key comes from (masked), and whether the service accepts it: exit 0 or 4. */
-export async function handler(ctx: Context): Promise<number> {
-  const profile = ctx.settings.profile().value;
-  const base = ctx.settings.requireBaseUrl();
+export type StatusOptions = Record<string, never>;
+
+export function command(runF: (options: StatusOptions) => Promise<void>) {
+  return new Command('status')
+    .description('where the key comes from and whether the service accepts it')
+    .action(() => runF({}));
+}
+
+export async function run(deps: Deps, _options: StatusOptions): Promise<number> {
+  const profile = deps.settings.profile().value;
+  const base = deps.settings.requireBaseUrl();
   const baseHref = parseBaseUrl(base.value).href;
-  const key = ctx.settings.apiKey();
-  const result = key ? await keyAccepted(ctx, key.value) : undefined;
+  const key = deps.settings.apiKey();
+  const result = key ? await keyAccepted(deps, key.value) : undefined;
   const accepted = result?.accepted === true;
-  if (ctx.globals.json) {
-    ctx.io.stdout.write(
+  if (deps.globals.json) {
+    deps.io.stdout.write(
       JSON.stringify({
         profile,
         baseUrl: baseHref,
@@ -26,21 +35,21 @@ export async function handler(ctx: Context): Promise<number> {
         httpStatus: result?.status ?? null,
       }) + '\n',
     );
-  } else if (ctx.io.stdoutIsTTY) {
-    const style = await ctx.style();
+  } else if (deps.io.stdoutIsTTY) {
+    const style = await deps.style();
     const verdict = !key
       ? style.red('no key: run `crawl auth login`')
       : accepted
         ? style.green('✓ the service accepts this key')
         : style.red(`✗ the service rejects this key (HTTP ${result?.status})`);
-    printFields(ctx.io, [
+    printFields(deps.io, [
       ['Profile', profile],
       ['Base URL', `${baseHref} (from ${describeSource(base.source, 'base-url')})`],
       ['Key', key ? `${maskKey(key.value)} (from ${describeSource(key.source, 'api-key')})` : 'none'],
       ['Status', verdict],
     ]);
   } else {
-    printFields(ctx.io, [
+    printFields(deps.io, [
       ['profile', profile],
       ['base-url', baseHref],
       ['base-url-source', base.source],

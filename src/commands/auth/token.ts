@@ -1,4 +1,5 @@
-import type { Context } from '../../app/factory.js';
+import { Command } from '@commander-js/extra-typings';
+import type { Deps } from '../../deps.js';
 import { ExitCode } from '../../exit-codes.js';
 import { isClosedPipe, OutputWriteError } from '../../io/write-error.js';
 
@@ -6,10 +7,18 @@ import { isClosedPipe, OutputWriteError } from '../../io/write-error.js';
  * The raw key in use, for scripts (`curl -H "Authorization: Bearer $(crawl auth token)"`): handed
  * over on purpose, so it bypasses the redaction every other write to stdout goes through.
  */
-export async function handler(ctx: Context): Promise<number> {
-  const key = ctx.settings.requireApiKey();
+export type TokenOptions = Record<string, never>;
+
+export function command(runF: (options: TokenOptions) => Promise<void>) {
+  return new Command('token')
+    .description('print the key in use (for scripts)')
+    .action(() => runF({}));
+}
+
+export async function run(deps: Deps, _options: TokenOptions): Promise<number> {
+  const key = deps.settings.requireApiKey();
   try {
-    await ctx.handOver(key.value + '\n');
+    await deps.handOver(key.value + '\n');
   } catch (error) {
     // `crawl auth token | head -c0`: the reader went away, as with any other output.
     if (error instanceof OutputWriteError && isClosedPipe(error.cause)) return ExitCode.ok;

@@ -1,6 +1,7 @@
+import { Command, Option } from '@commander-js/extra-typings';
 import { getJob, isTerminal, parseJobBody, terminalExitCode, type JobResponse } from '../../api/jobs.js';
-import type { Context } from '../../app/factory.js';
-import { parseWaitFlags } from '../shared/flags.js';
+import type { Deps } from '../../deps.js';
+import { checkMaxWait, intervalOption, maxWaitOption } from '../shared/flags.js';
 import { CrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
@@ -24,10 +25,23 @@ export interface CancelOptions {
  * keep crawling a while). Exit 0 once the cancellation is accepted; with --wait, 0 when the job
  * ended cancelled_by_user, otherwise the code of the status it ended in.
  */
-export async function runCancel(ctx: Context, options: CancelOptions): Promise<number> {
-  const http = ctx.http();
-  const json = ctx.globals.json;
-  const deleted = await sendCancel(ctx, http, options.id);
+export function command(runF: (options: CancelOptions) => Promise<void>) {
+  return new Command('cancel')
+    .description('cancel a job (DELETE) and show the resulting status')
+    .argument('<id>', 'job id')
+    .addOption(new Option('--wait', 'poll until the job is terminal'))
+    .addOption(intervalOption('seconds between polls with --wait'))
+    .addOption(maxWaitOption('with --wait: give up (exit 7) after this many seconds'))
+    .action((id, flags) => {
+      const wait = flags.wait === true;
+      return runF({ id, wait, intervalMs: flags.interval, maxWaitMs: checkMaxWait(flags.maxWait, wait) });
+    });
+}
+
+export async function run(deps: Deps, options: CancelOptions): Promise<number> {
+  const http = deps.http();
+  const json = deps.globals.json;
+  const deleted = await sendCancel(deps, http, options.id);
   const deleteBody = jsonBody(deleted.text);
   const fromDelete = deleteBody && jobFromBody(deleteBody, deleted, options.id);
   const deleteRaw = deleteBody?.raw;
@@ -35,28 +49,28 @@ export async function runCancel(ctx: Context, options: CancelOptions): Promise<n
   if (!options.wait) {
     // --json shows the DELETE's answer when it has one: then the job is not fetched at all.
     if (json && deleteRaw !== undefined) {
-      writeRaw(ctx.io.stdout, deleteRaw);
+      writeRaw(deps.io.stdout, deleteRaw);
       return ExitCode.ok;
     }
     const current = fromDelete ?? (await getJob(http, options.id));
-    if (json) writeRaw(ctx.io.stdout, current.raw);
-    else await report(ctx, current);
+    if (json) writeRaw(deps.io.stdout, current.raw);
+    else await report(deps, current);
     return ExitCode.ok;
   }
 
   // --json --wait is a stream, like `job watch --json`: the DELETE's body, then each changed job.
-  if (json && deleteRaw !== undefined) writeNdjson(ctx.io.stdout, deleteRaw);
-  if (!json && ctx.io.stderrIsTTY) ctx.io.stderr.write(`Cancellation of job ${sanitize(options.id)} requested; waiting for it to stop...\n`);
-  const final = await followJob(ctx, http, options.id, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, ndjson: json });
+  if (json && deleteRaw !== undefined) writeNdjson(deps.io.stdout, deleteRaw);
+  if (!json && deps.io.stderrIsTTY) deps.io.stderr.write(`Cancellation of job ${sanitize(options.id)} requested; waiting for it to stop...\n`);
+  const final = await followJob(deps, http, options.id, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, ndjson: json });
   const { status } = final.job;
-  if (!json) await printJob(ctx, final.job, { pagesHint: false });
+  if (!json) await printJob(deps, final.job, { pagesHint: false });
   if (status === 'cancelled_by_user') return ExitCode.ok;
   throw new CrawlError(`the job ended ${status} before the cancellation took effect`, terminalExitCode(status) ?? ExitCode.failure);
 }
 
 /** The DELETE, never retried (the HTTP layer retries GETs only); its failures say what to do next. */
-async function sendCancel(ctx: Context, http: HttpClient, id: string): Promise<HttpResponse> {
-  const statusCommand = (): string => crawlCommand(ctx, ['job', 'status'], [id]);
+async function sendCancel(deps: Deps, http: HttpClient, id: string): Promise<HttpResponse> {
+  const statusCommand = (): string => crawlCommand(deps, ['job', 'status'], [id]);
   try {
     return await http.request({ method: 'DELETE', path: ['api', 'crawl', id], retry: false });
   } catch (error) {
@@ -98,17 +112,12 @@ function jsonBody(text: string): { raw: string; value: unknown } | undefined {
   }
 }
 
-async function report(ctx: Context, current: JobResponse): Promise<void> {
+async function report(deps: Deps, current: JobResponse): Promise<void> {
   const { job } = current;
-  await printJob(ctx, job, { pagesHint: false });
+  await printJob(deps, job, { pagesHint: false });
   if (!isTerminal(job.status)) {
-    ctx.io.stderr.write(
-      `Cancellation requested; the job is still ${sanitize(job.status)}. Follow it with \`${crawlCommand(ctx, ['job', 'watch'], [job.id])}\`.\n`,
+    deps.io.stderr.write(
+      `Cancellation requested; the job is still ${sanitize(job.status)}. Follow it with \`${crawlCommand(deps, ['job', 'watch'], [job.id])}\`.\n`,
     );
   }
-}
-
-export async function handler(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
-  const wait = opts.wait === true;
-  return runCancel(ctx, { id: args[0] ?? '', wait, ...parseWaitFlags(opts, wait) });
 }

@@ -1,8 +1,8 @@
-import { setFlagsFromString } from 'node:v8';
+import { Command, Option } from '@commander-js/extra-typings';
 import { getJob, inlinePagesSpan, type JobResponse } from '../../api/jobs.js';
 import { readPageBatches } from '../../api/pages.js';
-import type { Context } from '../../app/factory.js';
-import { parseInteger, parseWaitFlags } from '../shared/flags.js';
+import type { Deps } from '../../deps.js';
+import { checkMaxWait, intervalOption, maxWaitOption, parseInteger } from '../shared/flags.js';
 import { CrawlError, InterruptedError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { HttpClient } from '../../http/client.js';
@@ -12,12 +12,11 @@ import {
   abandonOutputFile,
   beginOutputFile,
   openOutputFile,
-  OutputClosedError,
   ReaderWaitInterrupted,
   RecordSink,
   type OutputFile,
 } from '../../io/record-sink.js';
-import { OutputWriteError } from '../../io/write-error.js';
+import { OutputClosedError, OutputWriteError } from '../../io/write-error.js';
 import { sanitize } from '../../text/sanitize.js';
 import { followJob, stillRunning, withinDeadline } from './lib/follow.js';
 import { crawlCommand } from '../shared/suggest.js';
@@ -41,29 +40,53 @@ const INLINE_LIMIT = 100;
  * --wait (which watches first); errored and cancelled jobs export what they have. On a failure
  * midway the records written stay written, and the message says how many.
  */
-export async function runPages(ctx: Context, options: PagesOptions): Promise<number> {
+export function command(runF: (options: PagesOptions) => Promise<void>) {
+  return new Command('pages')
+    .description('every crawled page of a job, one JSON record a line')
+    .argument('<id>', 'job id')
+    .addOption(new Option('--wait', 'watch a pending or running job first, then export'))
+    .addOption(new Option('--limit <n>', 'stop after n records').argParser(parseInteger('--limit', 1)))
+    .addOption(new Option('--output <file>', 'write the records to a file instead of stdout'))
+    .addOption(intervalOption('seconds between polls with --wait'))
+    .addOption(maxWaitOption('with --wait: give up (exit 7) after this many seconds'))
+    .action((id, flags) => {
+      const wait = flags.wait === true;
+      if (flags.output === '') throw new UsageError('--output needs a file name ("-" for standard output)');
+      return runF({
+        id,
+        wait,
+        limit: flags.limit,
+        // `-` is standard output, as for most tools that take a file.
+        output: flags.output === '-' ? undefined : flags.output,
+        intervalMs: flags.interval,
+        maxWaitMs: checkMaxWait(flags.maxWait, wait),
+      });
+    });
+}
+
+export async function run(deps: Deps, options: PagesOptions): Promise<number> {
   // --max-wait counts from the start: a first answer that never comes is waited for no longer.
-  const deadline = options.wait && options.maxWaitMs !== undefined ? ctx.now() + options.maxWaitMs : undefined;
-  const http = ctx.http();
+  const deadline = options.wait && options.maxWaitMs !== undefined ? deps.clock.now() + options.maxWaitMs : undefined;
+  const http = deps.http();
   // Opened before any request: a missing folder or a read-only file fails at once.
   const file = options.output === undefined ? undefined : await openOutputFile(options.output);
   let response: JobResponse;
   try {
-    response = await readyJob(ctx, http, options, deadline);
-    if (file) await beginOutputFile(file, { interrupt: ctx.interrupt, notice: ctx.globals.json ? undefined : (line) => ctx.io.stderr.write(`crawl: ${line}\n`) });
+    response = await readyJob(deps, http, options, deadline);
+    if (file) await beginOutputFile(file, { interrupt: deps.signal, clock: deps.clock, notice: deps.globals.json ? undefined : (line) => deps.io.stderr.write(`crawl: ${line}\n`) });
   } catch (error) {
     if (file) await abandonOutputFile(file);
     if (error instanceof ReaderWaitInterrupted) throw interruptedWith(error.interruption, `${error.message}; nothing was written`);
     throw error;
   }
   // Records go out unredacted and fast: the HTTP layer has already redacted every body they come from.
-  const sink = file ? await RecordSink.toFile(file, ctx.interrupt) : RecordSink.toStream(ctx.io.rawStdout, ctx.interrupt);
-  return exportPages(ctx, http, response, sink, options, file);
+  const sink = file ? await RecordSink.toFile(file, deps.signal) : RecordSink.toStream(deps.io.rawStdout, deps.signal);
+  return exportPages(deps, http, response, sink, options, file);
 }
 
 /** The job, once its pages can be read: at once if it has finished, after watching with --wait. */
-async function readyJob(ctx: Context, http: HttpClient, options: PagesOptions, deadline: number | undefined): Promise<JobResponse> {
-  const response = await withinDeadline(ctx, deadline, getJob(http, options.id), () => stillRunning(undefined));
+async function readyJob(deps: Deps, http: HttpClient, options: PagesOptions, deadline: number | undefined): Promise<JobResponse> {
+  const response = await withinDeadline(deps, deadline, getJob(http, options.id), () => stillRunning(undefined));
   const { job } = response;
   // Unknown statuses are exported as they are: the service may well have pages for them.
   if (job.status !== 'pending' && job.status !== 'running') return response;
@@ -71,14 +94,14 @@ async function readyJob(ctx: Context, http: HttpClient, options: PagesOptions, d
     throw new CrawlError(
       `job ${job.id} is still ${job.status}, ${formatProgress(job.pagesFinished, job.pagesTotal)}: its pages are exported once it has finished`,
       ExitCode.usage,
-      { hint: `wait for it with \`${crawlCommand(ctx, ['job', 'pages'], [options.id], ['--wait'])}\`` },
+      { hint: `wait for it with \`${crawlCommand(deps, ['job', 'pages'], [options.id], ['--wait'])}\`` },
     );
   }
-  return followJob(ctx, http, options.id, { intervalMs: options.intervalMs, deadline, ndjson: false });
+  return followJob(deps, http, options.id, { intervalMs: options.intervalMs, deadline, ndjson: false });
 }
 
 async function exportPages(
-  ctx: Context,
+  deps: Deps,
   http: HttpClient,
   response: JobResponse,
   sink: RecordSink,
@@ -87,23 +110,23 @@ async function exportPages(
 ): Promise<number> {
   const { job, pages } = response;
   const expected = expectedRecords(response, options.limit);
-  if (job.status !== 'completed' && ctx.io.stderrIsTTY) {
-    ctx.io.stderr.write(`Job ${sanitize(job.id)} is ${sanitize(job.status)}: exporting the pages it has.\n`);
+  if (job.status !== 'completed' && deps.io.stderrIsTTY) {
+    deps.io.stderr.write(`Job ${sanitize(job.id)} is ${sanitize(job.status)}: exporting the pages it has.\n`);
   }
-  const progress = file && ctx.io.stderrIsTTY ? new ExportProgress(ctx, file.path, expected) : undefined;
-  const release = progress ? ctx.onCleanup(() => progress.stop()) : undefined;
+  const progress = file && deps.io.stderrIsTTY ? new ExportProgress(deps, file.path, expected) : undefined;
+  const release = progress ? deps.guard.onCleanup(() => progress.stop()) : undefined;
   try {
     const inline = job.status === 'completed' && pages !== undefined && (toCount(job.pagesTotal) ?? pages.length) <= INLINE_LIMIT;
     if (inline) {
       const total = toCount(job.pagesTotal);
       // Trusted (the service documents the array as all the pages), but never silently short.
       if (total !== undefined && pages.length < total) {
-        ctx.io.stderr.write(`crawl: warning: the service sent ${pages.length} of the job's ${total} pages inline\n`);
+        deps.io.stderr.write(`crawl: warning: the service sent ${pages.length} of the job's ${total} pages inline\n`);
       }
       const span = inlinePagesSpan(response.raw);
       if (span) await sink.writeArray(response.raw, span, options.limit);
     } else {
-      preferSmallHeap();
+      await preferSmallHeap();
       for await (const batch of readPageBatches(http, options.id, { max: options.limit })) {
         await sink.writeArray(batch.text, batch.records, batch.take);
         progress?.update(sink.written);
@@ -147,7 +170,9 @@ function interruptedMessage(sink: RecordSink, file: OutputFile): string {
  * the heap stays small, for no time that the benchmark (npm run bench) can see. Set at run time,
  * it applies from the next collection on.
  */
-function preferSmallHeap(): void {
+async function preferSmallHeap(): Promise<void> {
+  // Loaded here: `job --help` loads this module, and node:v8 is not free.
+  const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--optimize-for-size');
 }
 
@@ -177,21 +202,21 @@ function withCount(error: unknown, sink: RecordSink): unknown {
 
 /** `Writing out.ndjson: 2345/1000000 records (0%)` on a terminal's stderr, redrawn at most 10 times a second. */
 class ExportProgress {
-  readonly #ctx: Context;
+  readonly #deps: Deps;
   readonly #line: LiveLine;
   readonly #label: string;
   readonly #expected: number | undefined;
   #lastDraw = 0;
 
-  constructor(ctx: Context, path: string, expected: number | undefined) {
-    this.#ctx = ctx;
-    this.#line = new LiveLine(ctx.io.stderr);
+  constructor(deps: Deps, path: string, expected: number | undefined) {
+    this.#deps = deps;
+    this.#line = new LiveLine(deps.io.stderr);
     this.#label = sanitize(path);
     this.#expected = expected;
   }
 
   update(written: number, final = false): void {
-    const now = this.#ctx.now();
+    const now = this.#deps.clock.now();
     if (!final && now - this.#lastDraw < 100) return;
     this.#lastDraw = now;
     const progress = formatProgress(written, this.#expected).replace(' pages', ' records');
@@ -201,20 +226,4 @@ class ExportProgress {
   stop(): void {
     this.#line.done(true);
   }
-}
-
-export async function handler(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
-  const wait = opts.wait === true;
-  const waitFlags = parseWaitFlags(opts, wait);
-  let output = typeof opts.output === 'string' ? opts.output : undefined;
-  if (output === '') throw new UsageError('--output needs a file name ("-" for standard output)');
-  // `-` is standard output, as for most tools that take a file.
-  if (output === '-') output = undefined;
-  return runPages(ctx, {
-    id: args[0] ?? '',
-    wait,
-    limit: opts.limit === undefined ? undefined : parseInteger(opts.limit, '--limit', 1),
-    output,
-    ...waitFlags,
-  });
 }

@@ -1,10 +1,10 @@
+import { Command, Option } from '@commander-js/extra-typings';
 import { createKey, OutcomeUnknownError, UnusableKeyError, type CreatedKey } from '../../api/keys.js';
-import type { Context } from '../../app/factory.js';
-import { critical } from '../../app/guard.js';
+import type { Deps } from '../../deps.js';
 import type { HttpClient } from '../../http/client.js';
 import { CrawlError, InterruptedError, UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { maskKey } from '../../text/format.js';
+import { maskKey } from '../../text/mask.js';
 import { sanitize } from '../../text/sanitize.js';
 import { crawlCommand } from '../shared/suggest.js';
 import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './lib/key-file.js';
@@ -17,47 +17,64 @@ const DEFAULT_WARNING = 'This key will not be shown again. Store it securely.';
  * POST /api/keys once. The full key goes alone to stdout (`KEY=$(crawl keys create ci)`), before
  * anything that could fail: once the service has made it, stdout may hold its only copy.
  */
-export async function handler(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
-  const name = (args[0] ?? '').trim();
-  if (name === '') throw new UsageError('the key needs a name', 'crawl keys create <name>');
-  const outputFlag = typeof opts.outputFile === 'string' ? opts.outputFile : undefined;
+export interface CreateOptions {
+  name: string;
+  save: boolean;
+  outputFile: string | undefined;
+}
+
+export function command(runF: (options: CreateOptions) => Promise<void>) {
+  return new Command('create')
+    .description('create a key; the full key is printed once, on stdout')
+    .argument('<name>', 'a label for the key')
+    .addOption(new Option('--save', "store the new key as this profile's key"))
+    .addOption(new Option('--output-file <path>', 'also write the key to a new file (mode 0600); - is stdout, where it goes anyway'))
+    .action((name, flags) => {
+      if (name.trim() === '') throw new UsageError('the key needs a name', 'crawl keys create <name>');
+      return runF({ name: name.trim(), save: flags.save === true, outputFile: flags.outputFile });
+    });
+}
+
+export async function run(deps: Deps, options: CreateOptions): Promise<number> {
+  const { name } = options;
+  const outputFlag = options.outputFile;
   // `--output-file -` is stdout, where the key goes alone anyway: it is printed once, not twice.
-  if (outputFlag === STDOUT_PATH && ctx.globals.json) {
+  if (outputFlag === STDOUT_PATH && deps.globals.json) {
     throw new UsageError('--output-file - puts the key alone on stdout, where --json puts the service\'s document: give a file, or drop one of the two');
   }
   const outputFile = outputFlag === STDOUT_PATH ? undefined : outputFlag;
-  const save = opts.save === true;
+  const save = options.save;
   // Everything that can be refused is refused before the key exists.
   if (outputFile !== undefined) checkNewKeyFile(outputFile);
-  if (save) ctx.settings.store.read();
-  const http = ctx.http();
+  if (save) deps.settings.store.read();
+  const http = deps.http();
   // From the POST on, an exit must wait until the key has reached the user or a file.
-  return critical(() => createAndHandOver(ctx, http, name, { outputFile, save }));
+  return deps.guard.critical(() => createAndHandOver(deps, http, name, { outputFile, save }));
 }
 
 async function createAndHandOver(
-  ctx: Context,
+  deps: Deps,
   http: HttpClient,
   name: string,
   { outputFile, save }: { outputFile: string | undefined; save: boolean },
 ): Promise<number> {
-  const created = await create(ctx, http, name);
-  ctx.secrets.add(created.key);
+  const created = await create(deps, http, name);
+  deps.redactor.add(created.key);
 
   let notPrinted: string | undefined;
   try {
-    await ctx.handOver(ctx.globals.json ? rawLine(created.raw) : created.key + '\n');
+    await deps.handOver(deps.globals.json ? rawLine(created.raw) : created.key + '\n');
   } catch (error) {
     notPrinted = describe(error);
   }
 
-  const human = !ctx.globals.json;
+  const human = !deps.globals.json;
   const say = (line: string): void => {
-    if (human) ctx.io.stderr.write(line + '\n');
+    if (human) deps.io.stderr.write(line + '\n');
   };
   const shownPrefix = created.prefix ?? maskKey(created.key);
   say(`Created key "${sanitize(created.name ?? name)}" (prefix ${sanitize(shownPrefix)})`);
-  say(`warning: ${ctx.redact(sanitize(created.warning ?? DEFAULT_WARNING))}`);
+  say(`warning: ${deps.redactor.redact(sanitize(created.warning ?? DEFAULT_WARNING))}`);
 
   const failures: string[] = [];
   const keptIn: string[] = [];
@@ -72,11 +89,11 @@ async function createAndHandOver(
   }
   if (save) {
     try {
-      const { profile, path, baseUrlChange } = await storeProfileKey(ctx, created.key, { withBaseUrl: true });
+      const { profile, path, baseUrlChange } = await storeProfileKey(deps, created.key, { withBaseUrl: true });
       keptIn.push(`the config file ${path}`);
       say(`Saved as the key of profile "${profile}" in ${path}`);
       if (baseUrlChange) say(`note: ${describeBaseUrlChange(baseUrlChange)}`);
-      if (ctx.env.CRAWL_API_KEY) say('note: CRAWL_API_KEY is set and takes precedence over the saved key');
+      if (deps.env.CRAWL_API_KEY) say('note: CRAWL_API_KEY is set and takes precedence over the saved key');
     } catch (error) {
       failures.push(describe(error));
     }
@@ -89,19 +106,19 @@ async function createAndHandOver(
     // Nobody holds this key: say so, and how to get rid of it (never print it on stderr instead).
     throw new CrawlError(`the key ${label} was created, but nobody has a copy of it: ${notPrinted}`, ExitCode.failure, {
       hint: created.prefix !== undefined
-        ? `revoke it with \`${crawlCommand(ctx, ['keys', 'revoke'], [created.prefix], ['--yes'])}\`, then create another`
-        : `find it by its name with \`${crawlCommand(ctx, ['keys', 'list'])}\`, revoke it with \`${crawlCommand(ctx, ['keys', 'revoke'])} <id> --yes\`, then create another`,
+        ? `revoke it with \`${crawlCommand(deps, ['keys', 'revoke'], [created.prefix], ['--yes'])}\`, then create another`
+        : `find it by its name with \`${crawlCommand(deps, ['keys', 'list'])}\`, revoke it with \`${crawlCommand(deps, ['keys', 'revoke'])} <id> --yes\`, then create another`,
     });
   }
   if (failures.length > 0) {
     throw new CrawlError(
       `the key was created, but ${failures.join('; and ')}; ${keptIn.length > 0 ? `it is on stdout and in ${keptIn.join(' and ')}` : 'the key on stdout is its only copy'}`,
-      interrupted(ctx) ?? ExitCode.failure,
-      { hint: save ? `store it with \`${crawlCommand(ctx, ['auth', 'login'], [], ['--with-key'])}\` (the key on standard input)` : 'keep the printed key somewhere safe now' },
+      interrupted(deps) ?? ExitCode.failure,
+      { hint: save ? `store it with \`${crawlCommand(deps, ['auth', 'login'], [], ['--with-key'])}\` (the key on standard input)` : 'keep the printed key somewhere safe now' },
     );
   }
   // Ctrl-C came while the POST was on the wire: its answer was read and the key handed over first.
-  const code = interrupted(ctx);
+  const code = interrupted(deps);
   if (code !== undefined) {
     throw new CrawlError(`interrupted after the key was created: it was handed over first (on stdout${keptIn.length > 0 ? ` and in ${keptIn.join(' and ')}` : ''})`, code);
   }
@@ -109,19 +126,19 @@ async function createAndHandOver(
 }
 
 /** The POST, with what an interrupt while it was out means for the message and the exit code. */
-async function create(ctx: Context, http: HttpClient, name: string): Promise<CreatedKey> {
+async function create(deps: Deps, http: HttpClient, name: string): Promise<CreatedKey> {
   try {
     return await createKey(http, name);
   } catch (error) {
     if (error instanceof UnusableKeyError) {
-      ctx.secrets.add(error.secret());
-      throw new CrawlError(error.message, interrupted(ctx) ?? error.exitCode, {
-        hint: `the key exists at the service: find it by its name with \`${crawlCommand(ctx, ['keys', 'list'])}\` and revoke it with \`${crawlCommand(ctx, ['keys', 'revoke'])} <id> --yes\``,
+      deps.redactor.add(error.secret());
+      throw new CrawlError(error.message, interrupted(deps) ?? error.exitCode, {
+        hint: `the key exists at the service: find it by its name with \`${crawlCommand(deps, ['keys', 'list'])}\` and revoke it with \`${crawlCommand(deps, ['keys', 'revoke'])} <id> --yes\``,
       });
     }
     // Interrupted before the POST was sent: nothing was created, and nothing is said.
     if (error instanceof InterruptedError) throw error;
-    const code = interrupted(ctx);
+    const code = interrupted(deps);
     if (code !== undefined && error instanceof OutcomeUnknownError) {
       throw new OutcomeUnknownError(`interrupted while creating the key, and its answer was lost: ${error.message}`, code, error.hint);
     }
@@ -136,9 +153,9 @@ async function create(ctx: Context, http: HttpClient, name: string): Promise<Cre
 }
 
 /** The exit code of the interrupt (130 Ctrl-C, 143 SIGTERM) once one came, else undefined. */
-function interrupted(ctx: Context): number | undefined {
-  if (!ctx.interrupt.aborted) return undefined;
-  return ctx.interrupt.reason instanceof InterruptedError ? ctx.interrupt.reason.exitCode : ExitCode.interrupted;
+function interrupted(deps: Deps): number | undefined {
+  if (!deps.signal.aborted) return undefined;
+  return deps.signal.reason instanceof InterruptedError ? deps.signal.reason.exitCode : ExitCode.interrupted;
 }
 
 function describe(error: unknown): string {

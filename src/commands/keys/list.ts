@@ -1,5 +1,6 @@
+import { Command } from '@commander-js/extra-typings';
 import { identifyKeyInUse, listKeys, mayBeInUse, type ApiKey } from '../../api/keys.js';
-import type { Context } from '../../app/factory.js';
+import type { Deps } from '../../deps.js';
 import { ExitCode } from '../../exit-codes.js';
 import { relativeTime, rfc3339 } from '../../text/format.js';
 import { printTable } from '../../io/table.js';
@@ -15,34 +16,42 @@ const MAYBE_IN_USE = ' (in use?)';
  * true/false, or `unknown` for each key that cannot be told apart from another) or, with --json,
  * the body as received.
  */
-export async function handler(ctx: Context): Promise<number> {
-  const http = ctx.http();
+export type ListOptions = Record<string, never>;
+
+export function command(runF: (options: ListOptions) => Promise<void>) {
+  return new Command('list')
+    .description('list active keys; the key in use is marked')
+    .action(() => runF({}));
+}
+
+export async function run(deps: Deps, _options: ListOptions): Promise<number> {
+  const http = deps.http();
   const list = await listKeys(http);
-  if (ctx.globals.json) {
-    writeRaw(ctx.io.stdout, list.raw);
+  if (deps.globals.json) {
+    writeRaw(deps.io.stdout, list.raw);
     return ExitCode.ok;
   }
-  const found = identifyKeyInUse(list.keys, ctx.settings.apiKey()?.value);
+  const found = identifyKeyInUse(list.keys, deps.settings.apiKey()?.value);
   const candidates = new Set(mayBeInUse(found));
   const certain = found.kind === 'unique';
   if (found.kind === 'ambiguous') {
     const labels = found.candidates.map(keyLabel).join(', ');
-    ctx.io.stderr.write(
-      ctx.redact(`crawl: warning: the key in use cannot be told apart: the prefixes of ${found.candidates.length} listed keys begin it (${labels}); each is marked as possibly in use\n`),
+    deps.io.stderr.write(
+      deps.redactor.redact(`crawl: warning: the key in use cannot be told apart: the prefixes of ${found.candidates.length} listed keys begin it (${labels}); each is marked as possibly in use\n`),
     );
   }
-  if (!ctx.io.stdoutIsTTY) {
+  if (!deps.io.stdoutIsTTY) {
     const inUseCell = (k: ApiKey): string => (candidates.has(k) ? (certain ? 'true' : 'unknown') : 'false');
     const rows = list.keys.map((k) => [k.id, k.name, k.keyPrefix, rfc3339(k.lastUsedAt), rfc3339(k.createdAt), inUseCell(k)]);
-    await printTable(ctx.io, [], rows);
+    await printTable(deps.io, [], rows);
     return ExitCode.ok;
   }
   if (list.keys.length === 0) {
-    ctx.io.stderr.write('No active keys. Create one with `crawl keys create <name>`.\n');
+    deps.io.stderr.write('No active keys. Create one with `crawl keys create <name>`.\n');
     return ExitCode.ok;
   }
-  const style = await ctx.style();
-  const now = ctx.now();
+  const style = await deps.style();
+  const now = deps.clock.now();
   const mark = certain ? IN_USE : MAYBE_IN_USE;
   const marked = list.keys.map((k) => candidates.has(k));
   const rows = list.keys.map((k, i) => [
@@ -52,7 +61,7 @@ export async function handler(ctx: Context): Promise<number> {
     lastUsed(k, now),
     created(k, now),
   ]);
-  await printTable(ctx.io, [
+  await printTable(deps.io, [
     { header: 'ID' },
     // By row, not by text: a name that itself ends in "(in use)" is not coloured as the key in use.
     { header: 'NAME', style: (text, row) => (marked[row] && text.endsWith(mark) ? text.slice(0, -mark.length) + style.green(mark) : text) },

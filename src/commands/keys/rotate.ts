@@ -1,11 +1,11 @@
+import { Command, Option } from '@commander-js/extra-typings';
 import { createKey, identifyKeyInUse, listKeys, OutcomeUnknownError, revokeKey, UnusableKeyError, type KeyList } from '../../api/keys.js';
-import type { Context } from '../../app/factory.js';
-import { critical } from '../../app/guard.js';
+import type { Deps } from '../../deps.js';
 import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { HttpStatusError } from '../../http/errors.js';
 import { pathSegmentProblem } from '../../http/url.js';
-import { maskKey } from '../../text/format.js';
+import { maskKey } from '../../text/mask.js';
 import { sanitize } from '../../text/sanitize.js';
 import { crawlCommand } from '../shared/suggest.js';
 import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './lib/key-file.js';
@@ -28,33 +28,52 @@ import {
  * key. Whatever step fails or is interrupted, a created key is kept (stored, or printed once on
  * stdout) and the old key stays active unless step 5 was done; the message says what to run next.
  */
-export async function handler(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<number> {
-  const state = await prepare(ctx, opts);
-  return run(ctx, state);
+export interface RotateOptions {
+  /** The new key's name (default: the old name and the date). */
+  name: string | undefined;
+  outputFile: string | undefined;
+  yes: boolean;
+}
+
+export function command(runF: (options: RotateOptions) => Promise<void>) {
+  return new Command('rotate')
+    .description('replace the key in use without losing access')
+    .addOption(new Option('--name <name>', 'name of the new key (default: old name and the date)'))
+    .addOption(new Option('--output-file <path>', 'where to store the new key when it does not come from the config file (- for stdout)'))
+    .addOption(new Option('--yes', 'do not ask for confirmation'))
+    .action((flags) => {
+      const name = flags.name?.trim();
+      if (name === '') throw new UsageError('--name needs a name');
+      return runF({ name, outputFile: flags.outputFile, yes: flags.yes === true });
+    });
+}
+
+export async function run(deps: Deps, options: RotateOptions): Promise<number> {
+  const state = await prepare(deps, options);
+  return rotateWith(deps, state);
 }
 
 /** Step 1: nothing is created until the old key, its id and the new key's home are all known. */
-async function prepare(ctx: Context, opts: Record<string, unknown>): Promise<RotationState> {
-  const nameFlag = typeof opts.name === 'string' ? opts.name.trim() : undefined;
-  if (nameFlag === '') throw new UsageError('--name needs a name');
-  const outputFile = typeof opts.outputFile === 'string' ? opts.outputFile : undefined;
-  const key = ctx.settings.requireApiKey();
+async function prepare(deps: Deps, options: RotateOptions): Promise<RotationState> {
+  const nameFlag = options.name;
+  const outputFile = options.outputFile;
+  const key = deps.settings.requireApiKey();
   let target: Target;
   if (key.source === 'config') {
     if (outputFile !== undefined) {
       throw new UsageError(
         "--output-file is for a key that comes from CRAWL_API_KEY; this profile's key is in the config file, and the new key replaces it there",
-        `run \`${crawlCommand(ctx, ['keys', 'rotate'])}\` without --output-file`,
+        `run \`${crawlCommand(deps, ['keys', 'rotate'])}\` without --output-file`,
       );
     }
-    target = { kind: 'config', path: ctx.settings.store.path, profile: ctx.settings.profile().value, replaces: key.value };
+    target = { kind: 'config', path: deps.settings.store.path, profile: deps.settings.profile().value, replaces: key.value };
   } else if (outputFile === undefined) {
     throw new UsageError(
       'the key in use comes from CRAWL_API_KEY, which crawl cannot change: say where the new key goes',
       'pass --output-file <path> (a new file, mode 0600), then set CRAWL_API_KEY from it; or --output-file - for standard output',
     );
   } else if (outputFile === STDOUT_PATH) {
-    if (ctx.globals.json) {
+    if (deps.globals.json) {
       throw new UsageError('--output-file - puts the new key on stdout, where --json puts its document: give a file, or drop --json');
     }
     target = { kind: 'stdout' };
@@ -63,11 +82,11 @@ async function prepare(ctx: Context, opts: Record<string, unknown>): Promise<Rot
     target = { kind: 'file', path: outputFile };
   }
 
-  const { keys } = await listKeys(ctx.http());
+  const { keys } = await listKeys(deps.http());
   const found = identifyKeyInUse(keys, key.value);
   if (found.kind === 'none') {
     throw new CrawlError(`the key in use (${maskKey(key.value)}) is not among the active keys the service lists; nothing was changed`, ExitCode.notFound, {
-      hint: `check it with \`${crawlCommand(ctx, ['auth', 'status'])}\``,
+      hint: `check it with \`${crawlCommand(deps, ['auth', 'status'])}\``,
     });
   }
   if (found.kind === 'ambiguous') {
@@ -76,7 +95,7 @@ async function prepare(ctx: Context, opts: Record<string, unknown>): Promise<Rot
       `the key in use (${maskKey(key.value)}) cannot be told apart: the prefixes of ${found.candidates.length} listed keys begin it (${found.candidates.map(keyLabel).join(', ')}); rotating could revoke the wrong key, so nothing was changed`,
       ExitCode.failure,
       {
-        hint: `replace it by hand: \`${crawlCommand(ctx, ['keys', 'create'])} <name> ${target.kind === 'config' ? '--save' : '--output-file <path>'}\`, then revoke the old key by its id once you know which it is`,
+        hint: `replace it by hand: \`${crawlCommand(deps, ['keys', 'create'])} <name> ${target.kind === 'config' ? '--save' : '--output-file <path>'}\`, then revoke the old key by its id once you know which it is`,
       },
     );
   }
@@ -89,13 +108,13 @@ async function prepare(ctx: Context, opts: Record<string, unknown>): Promise<Rot
       ExitCode.failure,
     );
   }
-  const newName = nameFlag ?? rotatedName(old.name, ctx.now());
+  const newName = nameFlag ?? rotatedName(old.name, deps.clock.now());
 
-  if (opts.yes !== true) {
-    if (!ctx.prompt.available) {
+  if (!options.yes) {
+    if (!deps.prompter.available) {
       throw new UsageError(`rotating key ${keyLabel(old)} needs confirmation: nothing was changed`, 'pass --yes to rotate without a prompt (as in CI)');
     }
-    const ok = await ctx.prompt.confirm(
+    const ok = await deps.prompter.confirm(
       `Rotate key ${keyLabel(old)}? A new key "${sanitize(newName)}" will be stored in ${where(target)}, then the old one revoked.`,
       'pass --yes',
     );
@@ -118,26 +137,26 @@ export function rotatedName(oldName: unknown, now: number): string {
 
 /**
  * From the POST until the new key is stored or printed, the key exists nowhere else: a critical
- * section, so the forced exit after Ctrl-C waits for it (src/cli/critical.ts).
+ * section, so the forced exit after Ctrl-C waits for it (src/app/guard.ts).
  */
-function run(ctx: Context, s: RotationState): Promise<number> {
-  return critical(() => steps(ctx, s));
+function rotateWith(deps: Deps, s: RotationState): Promise<number> {
+  return deps.guard.critical(() => steps(deps, s));
 }
 
-async function steps(ctx: Context, s: RotationState): Promise<number> {
-  const style = await ctx.style('stderr');
+async function steps(deps: Deps, s: RotationState): Promise<number> {
+  const style = await deps.style('stderr');
   const progress = (line: string): void => {
-    if (!ctx.globals.json) ctx.io.stderr.write(`${style.green('✓')} ${line}\n`);
+    if (!deps.globals.json) deps.io.stderr.write(`${style.green('✓')} ${line}\n`);
   };
   const stopIfInterrupted = (): void => {
-    if (ctx.interrupt.aborted) throw ctx.interrupt.reason;
+    if (deps.signal.aborted) throw deps.signal.reason;
   };
   let step: Step = 'create';
   try {
     // Sent even if Ctrl-C comes meanwhile: its answer is read (src/http/client.ts), so a key the
     // service made is kept like any other, below.
-    const created = await createKey(ctx.http(), s.newName);
-    ctx.secrets.add(created.key);
+    const created = await createKey(deps.http(), s.newName);
+    deps.redactor.add(created.key);
     s.created = { key: created.key, id: undefined, name: created.name ?? s.newName, prefix: created.prefix ?? maskKey(created.key) };
     s.done.create = true;
     progress(`Created key "${sanitize(s.created.name)}" (${sanitize(s.created.prefix)})`);
@@ -146,7 +165,7 @@ async function steps(ctx: Context, s: RotationState): Promise<number> {
     stopIfInterrupted();
     // Answered by the service's own origin only; the same list names the new key's id, which the
     // create response does not carry, and shows the old key as it is now.
-    const seen = await listKeys(ctx.http({ apiKey: created.key }), { sameOriginOnly: true });
+    const seen = await listKeys(deps.http({ apiKey: created.key }), { sameOriginOnly: true });
     const fresh = identifyKeyInUse(seen.keys, created.key);
     s.created.id = fresh.kind === 'unique' ? fresh.key.id : undefined;
     s.done.verify = true;
@@ -154,7 +173,7 @@ async function steps(ctx: Context, s: RotationState): Promise<number> {
 
     step = 'store';
     stopIfInterrupted();
-    await store(ctx, s.target, created.key);
+    await store(deps, s.target, created.key);
     s.done.store = true;
     progress(`Stored the new key in ${where(s.target)}`);
 
@@ -162,24 +181,24 @@ async function steps(ctx: Context, s: RotationState): Promise<number> {
     stopIfInterrupted();
     checkOldKey(s, seen);
     // With the new key: it is the one that will be used from now on, and this proves it can act.
-    await revokeKey(ctx.http({ apiKey: created.key }), s.old.id);
+    await revokeKey(deps.http({ apiKey: created.key }), s.old.id);
     s.done.revoke = true;
     progress(`Revoked the old key ${keyLabel({ id: s.old.id, name: s.old.name, keyPrefix: s.old.prefix })}`);
   } catch (error) {
-    return fail(ctx, s, step, error, progress);
+    return fail(deps, s, step, error, progress);
   }
 
-  if (ctx.globals.json) {
-    ctx.io.stdout.write(JSON.stringify(rotationDocument(s)) + '\n');
+  if (deps.globals.json) {
+    deps.io.stdout.write(JSON.stringify(rotationDocument(s)) + '\n');
   } else if (s.target.kind === 'file') {
-    ctx.io.stderr.write(`note: CRAWL_API_KEY still holds the old key, which no longer works: set it from ${s.target.path}\n`);
+    deps.io.stderr.write(`note: CRAWL_API_KEY still holds the old key, which no longer works: set it from ${s.target.path}\n`);
   } else if (s.target.kind === 'stdout') {
-    ctx.io.stderr.write('note: CRAWL_API_KEY still holds the old key, which no longer works: set it to the new key printed on stdout\n');
+    deps.io.stderr.write('note: CRAWL_API_KEY still holds the old key, which no longer works: set it to the new key printed on stdout\n');
   }
   // Ctrl-C came while the revocation was on the wire, and it went through: all is done, but the
   // run was interrupted all the same.
-  if (ctx.interrupt.aborted) {
-    const code = ctx.interrupt.reason instanceof InterruptedError ? ctx.interrupt.reason.exitCode : ExitCode.interrupted;
+  if (deps.signal.aborted) {
+    const code = deps.signal.reason instanceof InterruptedError ? deps.signal.reason.exitCode : ExitCode.interrupted;
     throw new CrawlError('interrupted, but the rotation had completed: all five steps were done', code);
   }
   return ExitCode.ok;
@@ -197,24 +216,24 @@ function checkOldKey(s: RotationState, seen: KeyList): void {
   if (s.created?.id === s.old.id) throw new OldKeyUncertainError('new', `the service lists the new key under the old key's id ${sanitize(s.old.id)}`);
 }
 
-async function store(ctx: Context, target: Target, key: string): Promise<void> {
+async function store(deps: Deps, target: Target, key: string): Promise<void> {
   // Only over the key this rotation replaces: a concurrent rotation or login may have stored its own.
-  if (target.kind === 'config') await storeProfileKey(ctx, key, { withBaseUrl: false, replaces: target.replaces });
+  if (target.kind === 'config') await storeProfileKey(deps, key, { withBaseUrl: false, replaces: target.replaces });
   else if (target.kind === 'file') await writeKeyFile(target.path, key);
   // `--output-file -`: the key alone on stdout is where it is kept (nothing checks the reader kept it).
-  else await ctx.handOver(key + '\n');
+  else await deps.handOver(key + '\n');
 }
 
 /** The "nothing lost" path, for failures and Ctrl-C alike. Always throws. */
-async function fail(ctx: Context, s: RotationState, step: Step, error: unknown, progress: (line: string) => void): Promise<never> {
-  const interrupted = error instanceof InterruptedError || ctx.interrupt.aborted;
-  if (error instanceof UnusableKeyError) ctx.secrets.add(error.secret());
+async function fail(deps: Deps, s: RotationState, step: Step, error: unknown, progress: (line: string) => void): Promise<never> {
+  const interrupted = error instanceof InterruptedError || deps.signal.aborted;
+  if (error instanceof UnusableKeyError) deps.redactor.add(error.secret());
   const c = s.created;
   if (c && !s.done.store) {
     // A new file (or stdout) replaces nothing, so an unchecked key may go there; the config's working key may not be replaced by one.
     if (s.target.kind !== 'config' && step !== 'store') {
       try {
-        await store(ctx, s.target, c.key);
+        await store(deps, s.target, c.key);
         s.done.store = true;
         progress(`Stored the new key in ${where(s.target)}`);
       } catch {
@@ -223,14 +242,14 @@ async function fail(ctx: Context, s: RotationState, step: Step, error: unknown, 
     }
     if (!s.done.store) {
       s.printed = true;
-      if (!ctx.globals.json) await handOver(ctx, s, c.key + '\n');
+      if (!deps.globals.json) await handOver(deps, s, c.key + '\n');
     }
   }
-  if (ctx.globals.json && c) await handOver(ctx, s, JSON.stringify(rotationDocument(s)) + '\n');
+  if (deps.globals.json && c) await handOver(deps, s, JSON.stringify(rotationDocument(s)) + '\n');
 
   const known = isCrawlError(error);
   const reason = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  const suggest: Suggest = (subcommand, operands, flags) => crawlCommand(ctx, subcommand, operands, flags);
+  const suggest: Suggest = (subcommand, operands, flags) => crawlCommand(deps, subcommand, operands, flags);
   const { message, hint } = describeFailure(
     s,
     {
@@ -245,19 +264,19 @@ async function fail(ctx: Context, s: RotationState, step: Step, error: unknown, 
       ...(error instanceof OldKeyUncertainError ? { oldKeyUncertain: error.kind } : {}),
       hint: known ? error.hint : undefined,
     },
-    ctx.globals.json,
+    deps.globals.json,
     suggest,
   );
-  const interruptCode = ctx.interrupt.reason instanceof InterruptedError ? ctx.interrupt.reason.exitCode : ExitCode.interrupted;
+  const interruptCode = deps.signal.reason instanceof InterruptedError ? deps.signal.reason.exitCode : ExitCode.interrupted;
   const exitCode = interrupted ? interruptCode : known ? error.exitCode : ExitCode.failure;
   const httpStatus = known ? error.httpStatus : undefined;
   throw new CrawlError(message, exitCode, { ...(hint === undefined ? {} : { hint }), ...(httpStatus === undefined ? {} : { httpStatus }) });
 }
 
 /** Prints the unstored key (or the JSON holding it); if stdout cannot take it, the report says so. */
-async function handOver(ctx: Context, s: RotationState, text: string): Promise<void> {
+async function handOver(deps: Deps, s: RotationState, text: string): Promise<void> {
   try {
-    await ctx.handOver(text);
+    await deps.handOver(text);
   } catch (error) {
     if (s.printed) {
       s.printed = false;

@@ -1,4 +1,4 @@
-import type { Context } from '../../app/factory.js';
+import type { Deps } from '../../deps.js';
 import { sanitize } from '../../text/sanitize.js';
 import { commandLine } from '../../text/shell.js';
 
@@ -8,24 +8,24 @@ import { commandLine } from '../../text/shell.js';
  * repeated (the environment carries itself). Every value is cleaned of control characters and
  * quoted for the shell: ids and names may come from a server and must not run as code when pasted.
  */
-export function crawlCommand(ctx: Context, subcommand: readonly string[], operands: readonly unknown[] = [], flags: readonly string[] = []): string {
+export function crawlCommand(deps: Deps, subcommand: readonly string[], operands: readonly unknown[] = [], flags: readonly string[] = []): string {
   return commandLine({
-    command: ['crawl', ...globalFlags(ctx), ...subcommand],
+    command: ['crawl', ...globalFlags(deps), ...subcommand],
     operands: operands.map((o) => sanitize(o)),
     flags,
   });
 }
 
-function globalFlags(ctx: Context): string[] {
+function globalFlags(deps: Deps): string[] {
   const flags: string[] = [];
   try {
-    const profile = ctx.settings.profile();
+    const profile = deps.settings.profile();
     if (profile.source === 'flag') flags.push('--profile', profile.value);
-    const base = ctx.settings.baseUrl();
+    const base = deps.settings.baseUrl();
     if (base?.source === 'flag') flags.push('--base-url', sanitize(base.value));
   } catch {
     // A hint never fails the command: without the flags it still names the right subcommand.
   }
-  if (ctx.globals.allowHttp) flags.push('--allow-http');
+  if (deps.globals.allowHttp) flags.push('--allow-http');
   return flags;
 }

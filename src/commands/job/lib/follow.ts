@@ -1,5 +1,5 @@
 import { getJob, isTerminal, type Job, type JobResponse } from '../../../api/jobs.js';
-import type { Context } from '../../../app/factory.js';
+import type { Deps } from '../../../deps.js';
 import { CrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import type { HttpClient } from '../../../http/client.js';
@@ -14,7 +14,7 @@ import { writeNdjson } from '../../../io/json.js';
 export interface FollowOptions {
   intervalMs: number;
   maxWaitMs?: number | undefined;
-  /** When --max-wait started counting before this watch (ctx.now() time); wins over maxWaitMs. */
+  /** When --max-wait started counting before this watch (deps.clock.now() time); wins over maxWaitMs. */
   deadline?: number | undefined;
   /** job watch --json: each changed body as NDJSON on stdout. Off for pages --wait, whose stdout is pages. */
   ndjson: boolean;
@@ -29,11 +29,11 @@ const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', 
  * 429, 5xx) warn and back off; anything else ends the watch with its own error. --max-wait ends it
  * with exit 7. Interrupts surface as InterruptedError from the HTTP layer's waits.
  */
-export async function followJob(ctx: Context, http: HttpClient, id: string, options: FollowOptions): Promise<JobResponse> {
-  const started = ctx.now();
+export async function followJob(deps: Deps, http: HttpClient, id: string, options: FollowOptions): Promise<JobResponse> {
+  const started = deps.clock.now();
   const deadline = options.deadline ?? (options.maxWaitMs === undefined ? undefined : started + options.maxWaitMs);
-  const display = await ProgressDisplay.create(ctx, started, options.ndjson);
-  const release = ctx.onCleanup(() => display.stop());
+  const display = await ProgressDisplay.create(deps, started, options.ndjson);
+  const release = deps.guard.onCleanup(() => display.stop());
   let lastSeen: string | undefined;
   let lastJob: Job | undefined;
   let failures = 0;
@@ -43,7 +43,7 @@ export async function followJob(ctx: Context, http: HttpClient, id: string, opti
       let response: JobResponse | undefined;
       try {
         // The watch has its own backoff, and says so: the HTTP layer's silent retries stay off.
-        response = await withinDeadline(ctx, deadline, getJob(http, id, { retry: false }), () => stillRunning(lastJob, lastFailure));
+        response = await withinDeadline(deps, deadline, getJob(http, id, { retry: false }), () => stillRunning(lastJob, lastFailure));
         failures = 0;
       } catch (error) {
         if (!isTransient(error)) throw error;
@@ -51,7 +51,7 @@ export async function followJob(ctx: Context, http: HttpClient, id: string, opti
         lastFailure = error as CrawlError;
         const wait = failureWait(error, failures, options.intervalMs);
         display.warn(`${lastFailure.message}; retrying in ${formatSeconds(wait)}`);
-        await sleepUntil(ctx, http, deadline, wait, () => stillRunning(lastJob, lastFailure));
+        await sleepUntil(deps, deadline, wait, () => stillRunning(lastJob, lastFailure));
         continue;
       }
       const { job, raw } = response;
@@ -59,11 +59,11 @@ export async function followJob(ctx: Context, http: HttpClient, id: string, opti
       const seen = `${job.status}\u0000${String(job.pagesFinished)}`;
       if (seen !== lastSeen) {
         lastSeen = seen;
-        if (options.ndjson) writeNdjson(ctx.io.stdout, raw);
+        if (options.ndjson) writeNdjson(deps.io.stdout, raw);
         display.change(job.status, job.pagesFinished, job.pagesTotal);
       }
       if (isTerminal(job.status)) return response;
-      await sleepUntil(ctx, http, deadline, options.intervalMs, () => stillRunning(job));
+      await sleepUntil(deps, deadline, options.intervalMs, () => stillRunning(job));
     }
   } finally {
     release();
@@ -93,26 +93,28 @@ export function stillRunning(job: Job | undefined, lastFailure?: CrawlError): Cr
 }
 
 /** A poll may not outlast --max-wait either: a hung request would otherwise hold it for a whole --timeout. */
-export async function withinDeadline<T>(ctx: Context, deadline: number | undefined, work: Promise<T>, giveUp: () => CrawlError): Promise<T> {
+export async function withinDeadline<T>(deps: Deps, deadline: number | undefined, work: Promise<T>, giveUp: () => CrawlError): Promise<T> {
   if (deadline === undefined) return work;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(giveUp()), Math.max(0, deadline - ctx.now()));
+  const settled = new AbortController();
+  const expired = deps.clock.deadline(Math.max(0, deadline - deps.clock.now()), settled.signal).then(() => {
+    throw giveUp();
   });
+  // Once the work has settled, the deadline's rejection (the abort) is of no interest.
+  expired.catch(() => undefined);
   try {
     // race() subscribes to `work`, so its late failure is handled; the abandoned request dies with the client.
     return await Promise.race([work, expired]);
   } finally {
-    clearTimeout(timer);
+    settled.abort();
   }
 }
 
 /** Sleeps `ms`, or until the deadline; at the deadline a poll has already happened, so it gives up. */
-async function sleepUntil(ctx: Context, http: HttpClient, deadline: number | undefined, ms: number, giveUp: () => CrawlError): Promise<void> {
-  if (deadline === undefined) return http.sleep(ms);
-  const left = deadline - ctx.now();
+async function sleepUntil(deps: Deps, deadline: number | undefined, ms: number, giveUp: () => CrawlError): Promise<void> {
+  if (deadline === undefined) return deps.clock.sleep(ms, deps.signal);
+  const left = deadline - deps.clock.now();
   if (left <= 0) throw giveUp();
-  await http.sleep(Math.min(ms, left));
+  await deps.clock.sleep(Math.min(ms, left), deps.signal);
 }
 
 function isTransient(error: unknown): boolean {
@@ -127,29 +129,28 @@ function formatSeconds(ms: number): string {
 
 /** Where progress goes: a live line on a terminal, a line per change otherwise, nothing extra with --json. */
 class ProgressDisplay {
-  readonly #ctx: Context;
+  readonly #deps: Deps;
   readonly #started: number;
   readonly #quiet: boolean;
   readonly #style: Style;
   readonly #live: LiveLine | undefined;
-  #ticker: NodeJS.Timeout | undefined;
+  #stopTicker: (() => void) | undefined;
   #frame = 0;
   #state: { status: string; finished: unknown; total: unknown } | undefined;
 
-  static async create(ctx: Context, started: number, ndjson: boolean): Promise<ProgressDisplay> {
-    return new ProgressDisplay(ctx, started, ndjson, await ctx.style('stderr'));
+  static async create(deps: Deps, started: number, ndjson: boolean): Promise<ProgressDisplay> {
+    return new ProgressDisplay(deps, started, ndjson, await deps.style('stderr'));
   }
 
-  private constructor(ctx: Context, started: number, quiet: boolean, style: Style) {
-    this.#ctx = ctx;
+  private constructor(deps: Deps, started: number, quiet: boolean, style: Style) {
+    this.#deps = deps;
     this.#started = started;
     this.#quiet = quiet;
     this.#style = style;
-    if (!quiet && ctx.io.stderrIsTTY) {
-      this.#live = new LiveLine(ctx.io.stderr);
+    if (!quiet && deps.io.stderrIsTTY) {
+      this.#live = new LiveLine(deps.io.stderr);
       // Elapsed time and the spinner move between polls.
-      this.#ticker = setInterval(() => this.#redraw(), 250);
-      this.#ticker.unref();
+      this.#stopTicker = deps.clock.every(250, () => this.#redraw());
     }
   }
 
@@ -157,19 +158,19 @@ class ProgressDisplay {
     this.#state = { status, finished, total };
     if (this.#quiet) return;
     if (this.#live) return this.#redraw();
-    const elapsed = formatElapsed(this.#ctx.now() - this.#started);
-    this.#ctx.io.stderr.write(`[${elapsed}] ${sanitize(status)} ${formatProgress(finished, total)}\n`);
+    const elapsed = formatElapsed(this.#deps.clock.now() - this.#started);
+    this.#deps.io.stderr.write(`[${elapsed}] ${sanitize(status)} ${formatProgress(finished, total)}\n`);
   }
 
   warn(message: string): void {
-    const line = `crawl: warning: ${this.#ctx.redact(sanitize(message))}`;
+    const line = `crawl: warning: ${this.#deps.redactor.redact(sanitize(message))}`;
     if (this.#live) this.#live.message(line);
-    else this.#ctx.io.stderr.write(line + '\n');
+    else this.#deps.io.stderr.write(line + '\n');
   }
 
   stop(): void {
-    if (this.#ticker) clearInterval(this.#ticker);
-    this.#ticker = undefined;
+    this.#stopTicker?.();
+    this.#stopTicker = undefined;
     if (this.#live) {
       this.#redraw();
       this.#live.done(true);
@@ -181,7 +182,7 @@ class ProgressDisplay {
     const { status, finished, total } = this.#state;
     const spinner = isTerminal(status) ? ' ' : SPINNER[this.#frame++ % SPINNER.length];
     const bar = toCount(total) ? ` ${progressBar(percentDone(finished, total), 24)}` : '';
-    const elapsed = formatElapsed(this.#ctx.now() - this.#started);
+    const elapsed = formatElapsed(this.#deps.clock.now() - this.#started);
     this.#live.update(`${spinner} ${this.#style.status(sanitize(status))}${bar} ${formatProgress(finished, total)}  ${elapsed}`);
   }
 }

@@ -1,5 +1,5 @@
 import type { Job } from '../../../api/jobs.js';
-import type { Context } from '../../../app/factory.js';
+import type { Deps } from '../../../deps.js';
 import { formatProgress, humanTime, rfc3339, toCount } from '../../../text/format.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { printFields } from '../../../io/table.js';
@@ -12,11 +12,11 @@ const DOCUMENTED = new Set(['id', 'url', 'status', 'pagesTotal', 'pagesFinished'
  * `field<TAB>value` rows with the service's field names, full values and RFC 3339 times.
  * Scalar fields the interface does not document are shown too, after the known ones.
  */
-export async function printJob(ctx: Context, job: Job, options: { pagesHint: boolean }): Promise<void> {
+export async function printJob(deps: Deps, job: Job, options: { pagesHint: boolean }): Promise<void> {
   const extras = Object.entries(job).filter(
     ([name, value]) => !DOCUMENTED.has(name) && (value === null || typeof value !== 'object'),
   );
-  if (!ctx.io.stdoutIsTTY) {
+  if (!deps.io.stdoutIsTTY) {
     const rows: Array<[string, string]> = [
       ['id', sanitize(job.id)],
       ['url', sanitize(job.url)],
@@ -28,28 +28,28 @@ export async function printJob(ctx: Context, job: Job, options: { pagesHint: boo
     ];
     if (job.errorMessage !== undefined && job.errorMessage !== null) rows.push(['errorMessage', sanitize(job.errorMessage)]);
     for (const [name, value] of extras) rows.push([sanitize(name), sanitize(value)]);
-    printFields(ctx.io, rows);
+    printFields(deps.io, rows);
     return;
   }
-  const style = await ctx.style();
+  const style = await deps.style();
   const rows: Array<[string, string]> = [
     ['Job', style.bold(sanitize(job.id))],
     ['URL', sanitize(job.url)],
     ['Status', style.status(sanitize(job.status))],
     ['Progress', formatProgress(job.pagesFinished, job.pagesTotal)],
     ['Credits', sanitize(job.creditsUsed)],
-    ['Created', sanitize(humanTime(job.createdAt, ctx.now()))],
+    ['Created', sanitize(humanTime(job.createdAt, deps.clock.now()))],
   ];
   if (job.errorMessage !== undefined && job.errorMessage !== null && job.errorMessage !== '') {
     rows.push(['Error', style.red(sanitize(job.errorMessage))]);
   }
   for (const [name, value] of extras) rows.push([sanitize(name), sanitize(value)]);
-  printFields(ctx.io, rows);
+  printFields(deps.io, rows);
   if (options.pagesHint && (toCount(job.pagesFinished) ?? 0) > 0) {
     // `job pages` refuses a job that is still going: point to --wait then.
     const unfinished = job.status === 'pending' || job.status === 'running';
-    const command = crawlCommand(ctx, ['job', 'pages'], [job.id], unfinished ? ['--wait'] : []);
+    const command = crawlCommand(deps, ['job', 'pages'], [job.id], unfinished ? ['--wait'] : []);
     const text = unfinished ? `Export the pages once it finishes with: ${command}` : `Export the pages with: ${command}`;
-    ctx.io.stdout.write('\n' + style.dim(text) + '\n');
+    deps.io.stdout.write('\n' + style.dim(text) + '\n');
   }
 }

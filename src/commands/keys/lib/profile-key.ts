@@ -1,4 +1,4 @@
-import type { Context } from '../../../app/factory.js';
+import type { Deps } from '../../../deps.js';
 import { ConfigStore } from '../../../config/store.js';
 import { CrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
@@ -28,15 +28,15 @@ export interface BaseUrlChange {
  * `replaces`: store only if the profile still holds this key (checked under the config's lock).
  */
 export async function storeProfileKey(
-  ctx: Context,
+  deps: Deps,
   key: string,
   options: { withBaseUrl: boolean; replaces?: string },
 ): Promise<{ profile: string; path: string; baseUrlChange: BaseUrlChange | undefined }> {
-  const profile = ctx.settings.profile().value;
-  const store = ctx.settings.store;
+  const profile = deps.settings.profile().value;
+  const store = deps.settings.store;
   let baseHref: string | undefined;
   if (options.withBaseUrl) {
-    const base = ctx.settings.requireBaseUrl();
+    const base = deps.settings.requireBaseUrl();
     // From the config, it is already the profile's own (kept as it was written).
     if (base.source !== 'config') baseHref = parseBaseUrl(base.value).href;
   }

@@ -1,0 +1,14 @@
+// The `job` group: its commands, each with its typed flags and its run(deps, options).
+import type { Command } from '@commander-js/extra-typings';
+import type { Exec } from '../index.js';
+import * as cancel from './cancel.js';
+import * as pages from './pages.js';
+import * as status from './status.js';
+import * as watch from './watch.js';
+
+export function register(group: Command, exec: Exec): void {
+  group.addCommand(status.command((o) => exec(status.run, o)), { isDefault: true });
+  group.addCommand(watch.command((o) => exec(watch.run, o)));
+  group.addCommand(pages.command((o) => exec(pages.run, o)));
+  group.addCommand(cancel.command((o) => exec(cancel.run, o)));
+}

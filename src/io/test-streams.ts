@@ -1,0 +1,100 @@
+// Standard streams made of memory, for running the CLI inside a test (or a program that embeds
+// it): each can claim to be a terminal or not, stdin holds a given text, and everything written
+// is kept in order. No `process`, no file descriptor.
+import { Readable, Writable } from 'node:stream';
+import type { RawStreams, Stdin } from './io.js';
+
+export interface TestStreamsOptions {
+  /** Which streams are terminals: `true` for all three (as in a terminal), default none. */
+  tty?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
+  /** What stdin holds; it ends after it. Without it, stdin is empty and ended. */
+  input?: string;
+  /** The terminal's width (stdout), default 80. */
+  columns?: number;
+  /** stdout fails with this error code (`EPIPE`, `ENOSPC`) once this many bytes were written. */
+  stdoutFails?: { code: string; afterBytes?: number };
+}
+
+export interface TestStreams extends RawStreams {
+  stdoutText(): string;
+  stderrText(): string;
+  /** stdout and stderr interleaved as written: what a terminal showing both would hold. */
+  outputText(): string;
+  /** Raw mode calls on stdin (a hidden prompt turns it on, then off). */
+  readonly rawModes: boolean[];
+}
+
+export function testStreams(options: TestStreamsOptions = {}): TestStreams {
+  const tty = typeof options.tty === 'object' ? options.tty : { stdin: options.tty, stdout: options.tty, stderr: options.tty };
+  const isTTY = { stdin: tty.stdin === true, stdout: tty.stdout === true, stderr: tty.stderr === true };
+  const out: string[] = [];
+  const err: string[] = [];
+  const both: string[] = [];
+  const rawModes: boolean[] = [];
+  let errorHandlers: { stdout: (e: NodeJS.ErrnoException) => void; stderr: (e: NodeJS.ErrnoException) => void } | undefined;
+  let stdoutBytes = 0;
+
+  const sink = (into: string[], fails?: TestStreamsOptions['stdoutFails']): Writable =>
+    new Writable({
+      decodeStrings: false,
+      write(chunk: string | Buffer, _encoding, callback) {
+        const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+        if (fails) {
+          const room = (fails.afterBytes ?? 0) - stdoutBytes;
+          if (room < Buffer.byteLength(text)) {
+            const taken = Buffer.from(text).subarray(0, Math.max(0, room)).toString('utf8');
+            into.push(taken);
+            both.push(taken);
+            stdoutBytes += Buffer.byteLength(taken);
+            return callback(Object.assign(new Error(`write ${fails.code}`), { code: fails.code }));
+          }
+          stdoutBytes += Buffer.byteLength(text);
+        }
+        into.push(text);
+        both.push(text);
+        callback();
+      },
+    });
+
+  const stdout = sink(out, options.stdoutFails);
+  const stderr = sink(err);
+  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]) as Stdin;
+  if (isTTY.stdin) {
+    stdin.isTTY = true;
+    stdin.setRawMode = (mode: boolean) => {
+      rawModes.push(mode);
+      return stdin;
+    };
+  }
+  Object.assign(stdout, { isTTY: isTTY.stdout, columns: options.columns ?? 80 });
+  Object.assign(stderr, { isTTY: isTTY.stderr, columns: options.columns ?? 80 });
+
+  return {
+    stdin,
+    stdout,
+    stderr,
+    isTTY,
+    columns: isTTY.stdout ? (options.columns ?? 80) : 80,
+    mayBeTerminal: (fd) => (fd === 1 ? isTTY.stdout : isTTY.stderr),
+    onError(handlers) {
+      if (errorHandlers === undefined) {
+        stdout.on('error', (e: NodeJS.ErrnoException) => errorHandlers?.stdout(e));
+        stderr.on('error', (e: NodeJS.ErrnoException) => errorHandlers?.stderr(e));
+      }
+      errorHandlers = handlers;
+    },
+    writeHelp(text) {
+      stdout.write(text);
+    },
+    flush() {
+      return new Promise((resolve) => {
+        if (stdout.destroyed || stdout.writableEnded) return resolve();
+        stdout.write('', () => resolve());
+      });
+    },
+    stdoutText: () => out.join(''),
+    stderrText: () => err.join(''),
+    outputText: () => both.join(''),
+    rawModes,
+  };
+}

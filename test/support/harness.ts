@@ -1,0 +1,56 @@
+// Runs the CLI inside the test process: runCli with streams made of memory and a fake clock,
+// against real HTTP (the sandbox or a small node:http server on 127.0.0.1). No process is spawned,
+// no wall-clock time is waited: what the CLI waited is in `clock.sleeps`.
+import { runCli } from '../../src/app/run-cli.js';
+import { InterruptedError } from '../../src/errors.js';
+import { testStreams, type TestStreamsOptions } from '../../src/io/test-streams.js';
+import type { Clock } from '../../src/platform/clock.js';
+import { fakeClock, type FakeClock } from './fake-clock.js';
+
+export interface CrawlOptions {
+  env?: Record<string, string | undefined>;
+  /** Which streams are terminals (`true`: all three). */
+  tty?: TestStreamsOptions['tty'];
+  /** What stdin holds. */
+  input?: string;
+  columns?: number;
+  stdoutFails?: TestStreamsOptions['stdoutFails'];
+  /** A fake clock made for the run unless given; `realClock` runs on real time. */
+  clock?: Clock;
+  /** Aborting it is Ctrl-C (or SIGTERM, with `new InterruptedError(143)` as the reason). */
+  signal?: AbortSignal;
+}
+
+export interface CrawlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr interleaved as written: what a terminal would show. */
+  output: string;
+  /** The clock the run used (a FakeClock unless one was given). */
+  clock: FakeClock;
+}
+
+export async function crawl(argv: string[], options: CrawlOptions = {}): Promise<CrawlResult> {
+  const streams = testStreams({
+    ...(options.tty === undefined ? {} : { tty: options.tty }),
+    ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.columns === undefined ? {} : { columns: options.columns }),
+    ...(options.stdoutFails === undefined ? {} : { stdoutFails: options.stdoutFails }),
+  });
+  const clock = options.clock ?? fakeClock();
+  const env: Record<string, string | undefined> = { ...options.env };
+  const code = await runCli(argv, {
+    env,
+    streams,
+    clock,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    nodeVersion: process.versions.node,
+  });
+  return { code, stdout: streams.stdoutText(), stderr: streams.stderrText(), output: streams.outputText(), clock: clock as FakeClock };
+}
+
+/** An interrupt for `signal`: Ctrl-C (130) or SIGTERM (143). */
+export function interrupt(controller: AbortController, signal: 'SIGINT' | 'SIGTERM' = 'SIGINT'): void {
+  controller.abort(new InterruptedError(signal === 'SIGTERM' ? 143 : 130));
+}
