@@ -8,6 +8,7 @@ import { keyDefect } from '../text/keys.js';
 import { checkFileTrusted, checkFoldersTrusted } from './file-trust.js';
 import { describeFsError, notAFolder } from './fs-errors.js';
 import { ConfigLock } from './lock.js';
+import type { Clock } from '../platform/clock.js';
 import { loadConfigWriter } from './atomic-write.js';
 
 export { describeFsError } from './fs-errors.js';
@@ -29,6 +30,8 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 export interface ConfigStoreOptions {
   /** One line for the user (stderr), e.g. while waiting for another process's write. */
   notice?: (line: string) => void;
+  /** What a wait for another process's write goes through (the real clock by default). */
+  clock?: Pick<Clock, 'now' | 'sleep'>;
 }
 
 /**
@@ -45,11 +48,13 @@ export interface ConfigStoreOptions {
 export class ConfigStore {
   readonly path: string;
   readonly #notice: ((line: string) => void) | undefined;
+  readonly #clock: Pick<Clock, 'now' | 'sleep'> | undefined;
   #data: ConfigData | undefined;
 
   constructor(path: string, options: ConfigStoreOptions = {}) {
     this.path = path;
     this.#notice = options.notice;
+    this.#clock = options.clock;
   }
 
   read(): ConfigData {
@@ -77,7 +82,7 @@ export class ConfigStore {
       checkFoldersTrusted(this.path);
       let lock: ConfigLock;
       try {
-        lock = await ConfigLock.acquire(this.path, this.#notice);
+        lock = await ConfigLock.acquire(this.path, { notice: this.#notice, clock: this.#clock });
       } catch (error) {
         throw writeFailure(this.path, error);
       }
@@ -103,7 +108,7 @@ export class ConfigStore {
         }
         this.#data = toData(next);
       } finally {
-        lock.release();
+        await lock.release();
       }
     });
   }
