@@ -4,11 +4,11 @@ import { isRecord } from '../api/shape.js';
 import { critical } from '../cli/critical.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import type { Clock } from '../platform/clock.js';
 import { keyDefect } from '../text/keys.js';
 import { checkFileTrusted, checkFoldersTrusted } from './file-trust.js';
 import { describeFsError, notAFolder } from './fs-errors.js';
 import { ConfigLock } from './lock.js';
-import type { Clock } from '../platform/clock.js';
 import { loadConfigWriter } from './atomic-write.js';
 
 export { describeFsError } from './fs-errors.js';
