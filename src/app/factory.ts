@@ -59,7 +59,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         env,
         { baseUrl: globals.baseUrl, profile: globals.profile },
         // --json keeps stderr to the one error line a script parses.
-        { notice: (line) => (globals.json ? undefined : io.stderr.write(`crawl: ${line}\n`)), clock, guard },
+        { notice: (line) => (globals.json ? undefined : io.stderr.write(`crawl: ${line}\n`)), clock, guard, signal },
       );
       return settings;
     },

@@ -1,9 +1,9 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isRecord } from '../api/shape.js';
-import type { Clock } from '../platform/clock.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import type { Clock } from '../platform/clock.js';
 import { keyDefect } from '../text/keys.js';
 import { checkFileTrusted, checkFoldersTrusted } from './file-trust.js';
 import { describeFsError, notAFolder } from '../platform/fs-errors.js';
@@ -30,9 +30,11 @@ export interface ConfigStoreOptions {
   /** One line for the user (stderr), e.g. while waiting for another process's write. */
   notice?: (line: string) => void;
   /** What waits for another writer's lock go through; the real clock by default. */
-  clock?: Clock;
+  clock?: Pick<Clock, 'now' | 'sleep'>;
   /** Runs a write as a section an exit after Ctrl-C waits for (the run's ExitGuard); by default it just runs. */
   guard?: { critical<T>(work: () => Promise<T>): Promise<T> };
+  /** Ctrl-C: a wait for another writer's lock ends at once. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -82,7 +84,7 @@ export class ConfigStore {
       checkFoldersTrusted(this.path);
       let lock: ConfigLock;
       try {
-        lock = await ConfigLock.acquire(this.path, this.#options.notice);
+        lock = await ConfigLock.acquire(this.path, { notice: this.#options.notice, clock: this.#options.clock, signal: this.#options.signal });
       } catch (error) {
         throw writeFailure(this.path, error);
       }
@@ -108,7 +110,7 @@ export class ConfigStore {
         }
         this.#data = toData(next);
       } finally {
-        lock.release();
+        await lock.release();
       }
     });
   }
