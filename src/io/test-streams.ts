@@ -1,13 +1,13 @@
 // Standard streams made of memory, for running the CLI inside a test (or a program that embeds
 // it): each can claim to be a terminal or not, stdin holds a given text, and everything written
 // is kept in order. No `process`, no file descriptor.
-import { Readable, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import type { RawStreams, Stdin } from './io.js';
 
 export interface TestStreamsOptions {
   /** Which streams are terminals: `true` for all three (as in a terminal), default none. */
   tty?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
-  /** What stdin holds; it ends after it. Without it, stdin is empty and ended. */
+  /** What stdin holds. Off a terminal it ends after it (empty and ended without it); on one it stays open. */
   input?: string;
   /** The terminal's width (stdout), default 80. */
   columns?: number;
@@ -22,6 +22,8 @@ export interface TestStreams extends RawStreams {
   outputText(): string;
   /** Raw mode calls on stdin (a hidden prompt turns it on, then off). */
   readonly rawModes: boolean[];
+  /** Types into stdin, as a person at the terminal would (stdin a terminal only). */
+  type(text: string): void;
 }
 
 export function testStreams(options: TestStreamsOptions = {}): TestStreams {
@@ -58,7 +60,10 @@ export function testStreams(options: TestStreamsOptions = {}): TestStreams {
 
   const stdout = sink(out, options.stdoutFails);
   const stderr = sink(err);
-  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]) as Stdin;
+  // A terminal's input never ends by itself: what is typed later arrives through type().
+  const typed = isTTY.stdin ? new PassThrough() : undefined;
+  if (typed && options.input !== undefined) typed.write(options.input);
+  const stdin = (typed ?? Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)])) as Stdin;
   if (isTTY.stdin) {
     stdin.isTTY = true;
     stdin.setRawMode = (mode: boolean) => {
@@ -96,5 +101,9 @@ export function testStreams(options: TestStreamsOptions = {}): TestStreams {
     stderrText: () => err.join(''),
     outputText: () => both.join(''),
     rawModes,
+    type(text) {
+      if (!typed) throw new Error('stdin is not a terminal: give its text as `input`');
+      typed.write(text);
+    },
   };
 }

@@ -1,15 +1,29 @@
-// Drives the built CLI as a user would: a real process (bin/crawl.js), real HTTP on 127.0.0.1,
-// an isolated config folder, and optionally a real terminal (a pty from util-linux `script`).
+// Drives the CLI as a user would, against real HTTP on 127.0.0.1 with an isolated config folder.
+// By default in this process: runCli with memory streams (terminals or not) and a fake clock, so a
+// test waits for no wall-clock time (see test/support/harness.ts). A test that needs what only a
+// process shows (signals to a pid, pipes, a real pty, file permissions as another user, races
+// between processes, another copy of the bin) asks for `process: true`, and gets the built
+// bin/crawl.js spawned, optionally in a real terminal (a pty from util-linux `script`).
+// CRAWL_TEST_MODE=spawn runs every case as a process, to compare the two.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCli as runCliInProcess } from '../../src/app/run-cli.js';
+import { InterruptedError } from '../../src/errors.js';
+import { testStreams } from '../../src/io/test-streams.js';
+import type { Clock } from '../../src/platform/clock.js';
+import { fakeClock, type FakeClock } from '../support/fake-clock.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const BIN = join(ROOT, 'bin', 'crawl.js');
 
 export interface RunOptions {
+  /** Spawn the built bin/crawl.js instead of running in this process. */
+  process?: boolean;
+  /** In this process: the clock the run waits on (a fresh fake clock by default). */
+  clock?: Clock;
   env?: Record<string, string | undefined>;
   /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */
   input?: string;
@@ -31,6 +45,8 @@ export interface RunResult {
   stderr: string;
   timedOut: boolean;
   ms: number;
+  /** In this process: the fake clock the run waited on (what it slept, how far time moved). */
+  clock?: FakeClock;
 }
 
 /** The environment every spawned CLI gets: the caller's settings only, nothing from this shell. */
@@ -48,6 +64,51 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 export function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const spawned = process.env.CRAWL_TEST_MODE === 'spawn' || options.process === true || options.bin !== undefined || options.cwd !== undefined;
+  return spawned ? spawnCli(args, options) : inProcess(args, options);
+}
+
+/** What a terminal (the pty of the spawned mode) is in this process: all three streams, 120 columns. */
+const TERMINAL_COLUMNS = 120;
+
+async function inProcess(args: string[], options: RunOptions): Promise<RunResult> {
+  const env = cleanEnv(options.env);
+  const streams = testStreams({
+    tty: options.tty === true,
+    ...(options.input === undefined ? {} : { input: options.input }),
+    columns: TERMINAL_COLUMNS,
+  });
+  const clock = (options.clock ?? fakeClock()) as FakeClock;
+  const interrupter = new AbortController();
+  const started = Date.now();
+  let timedOut = false;
+  // What a test would do with the child: signal it (an interrupt here), read what it wrote so far.
+  options.onSpawn?.(
+    {
+      stdin: { write: (text: string) => (streams.type(text), true) },
+      kill: (signal?: NodeJS.Signals | number) => {
+        if (!interrupter.signal.aborted) interrupter.abort(new InterruptedError(signal === 'SIGTERM' ? 143 : 130));
+        return true;
+      },
+    } as unknown as import('node:child_process').ChildProcess,
+    { stdout: () => (options.tty ? streams.outputText() : streams.stdoutText()), stderr: () => (options.tty ? '' : streams.stderrText()) },
+  );
+  const timer = setTimeout(() => {
+    timedOut = true;
+    interrupter.abort(new InterruptedError(130));
+  }, options.timeoutMs ?? 15_000);
+  try {
+    const code = await runCliInProcess(args, { env, streams, clock, signal: interrupter.signal, nodeVersion: process.versions.node });
+    // A terminal shows both streams as one, as the pty does.
+    const stdout = options.tty ? streams.outputText() : streams.stdoutText();
+    const stderr = options.tty ? '' : streams.stderrText();
+    return { code, signal: null, stdout, stderr, timedOut, ms: Date.now() - started, clock };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function spawnCli(args: string[], options: RunOptions): Promise<RunResult> {
   const env = cleanEnv(options.env);
   const started = Date.now();
   const child = options.tty
