@@ -17,7 +17,7 @@ import { findKey } from './helpers/key-forms.js';
 const KEY = 'crk_Secret/Key+1234567890';
 const between = (s: string, sep: string): string => [...s].map((c, i) => (i ? sep + c : c)).join('');
 
-function capture(): { io: IO; stderr: () => string; writes: string[] } {
+function capture(): { io: IO; redactor: Redactor; stderr: () => string; writes: string[] } {
   const redactor = new Redactor();
   redactor.add(KEY);
   const stream = new PassThrough();
@@ -28,8 +28,8 @@ function capture(): { io: IO; stderr: () => string; writes: string[] } {
     writes.push(d.toString());
   });
   const writer = redactingWriter(() => stream, redactor);
-  const io = { stderr: writer, stdout: writer, redactor } as unknown as IO;
-  return { io, stderr: () => text, writes };
+  const io = { stderr: writer, stdout: writer } as unknown as IO;
+  return { io, redactor, stderr: () => text, writes };
 }
 
 describe('redactingWriter', () => {
@@ -68,7 +68,7 @@ describe('reportError', () => {
   ])('%s: sanitised, then redacted, in every mode', (_name, error) => {
     for (const mode of [{ json: false, verbose: false }, { json: true, verbose: false }, { json: false, verbose: true }, { json: true, verbose: true }]) {
       const c = capture();
-      reportError(c.io, error, { ...mode, redact: (t) => c.io.redactor.redact(t) });
+      reportError(c.io, error, { ...mode, redact: (t) => c.redactor.redact(t) });
       const out = c.stderr();
       expect(findKey(out, KEY), out).toBeUndefined();
       expect(out).toContain('[redacted]');

@@ -6,6 +6,4 @@ export function malformed(what: string, detail: string): CrawlError {
   return new CrawlError(`malformed response to ${what}: ${detail}`, ExitCode.failure);
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord } from '../text/record.js';

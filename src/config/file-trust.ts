@@ -1,5 +1,6 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { currentUid } from '../platform/host.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { shellQuote } from '../text/shell.js';
@@ -64,11 +65,6 @@ function foldersOf(path: string): string[] {
     // No file (yet), or a dangling link: reading it fails on its own terms.
   }
   return folders;
-}
-
-/** Mode bits mean nothing on Windows, where Node has no uid either. */
-function currentUid(): number | undefined {
-  return process.getuid?.();
 }
 
 function untrusted(file: string, culprit: string, kind: 'file' | 'folder', problem: Distrust, uid: number): CrawlError {

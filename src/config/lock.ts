@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, realpathSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
+import { isProcessRunning, processId } from '../platform/host.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -126,7 +127,7 @@ export class ConfigLock {
     // Loaded here, not at start-up: node:crypto is ~20 modules, and only config writes need it.
     const { randomBytes } = await import('node:crypto');
     const token = randomBytes(8).toString('hex');
-    const content = JSON.stringify({ pid: process.pid, host: hostname(), token }) + '\n';
+    const content = JSON.stringify({ pid: processId(), host: hostname(), token }) + '\n';
     const started = clock.now();
     let told = false;
     for (;;) {
@@ -332,16 +333,7 @@ function isStale(holder: Holder): boolean {
   if (holder.pid === 0) return holder.ageMs > UNREADABLE_STALE_MS;
   // A pid means something only on the machine that wrote it (the folder may be shared).
   if (holder.host !== hostname()) return holder.ageMs > STALE_MS;
-  return !isRunning(holder.pid);
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return codeOf(error) === 'EPERM';
-  }
+  return !isProcessRunning(holder.pid);
 }
 
 function codeOf(error: unknown): string | undefined {

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isRecord } from '../api/shape.js';
+import { isRecord } from '../text/record.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Clock } from '../platform/clock.js';
@@ -10,7 +10,6 @@ import { describeFsError, notAFolder } from '../platform/fs-errors.js';
 import { ConfigLock } from './lock.js';
 import { loadConfigWriter } from './conf-writer.js';
 
-export { describeFsError } from '../platform/fs-errors.js';
 
 export type ConfigKey = 'base-url' | 'api-key';
 export const CONFIG_KEYS: readonly ConfigKey[] = ['base-url', 'api-key'];

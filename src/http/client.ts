@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { formatSeconds } from '../text/format.js';
 import { maskKey } from '../text/mask.js';
 import { realClock, type Clock } from '../platform/clock.js';
 import { Redactor } from '../text/redact.js';
@@ -304,7 +305,7 @@ export class HttpClient {
 
 /** The whole body as text, or undefined (the rest unread) once it passes `max` bytes. */
 async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, max: number): Promise<string | undefined> {
-  let chunks: Buffer[] = [];
+  const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
@@ -316,7 +317,7 @@ async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, 
   }
   const whole = Buffer.concat(chunks, size);
   // Let the chunks go before the text is made: at the cap, that is the body's size less at the peak.
-  chunks = [];
+  chunks.length = 0;
   // Invalid UTF-8 becomes U+FFFD rather than an exception: the text is still shown or parsed.
   return new TextDecoder('utf-8').decode(whole);
 }
@@ -374,7 +375,3 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function formatSeconds(ms: number): string {
-  const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-}

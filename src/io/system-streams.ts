@@ -137,8 +137,8 @@ export function systemStreams(): SystemStreams {
 
 /** Files and terminals Node writes synchronously; a pipe or a socket is written in whole lines. */
 function alignIfPipe(s: NodeJS.WriteStream): LineAlignment | undefined {
-  let pipe = false;
-  let socket = false;
+  let pipe: boolean;
+  let socket: boolean;
   try {
     const stats = fstatSync(1);
     pipe = stats.isFIFO();

@@ -2,27 +2,12 @@
 // code, so that every command can report them without loading node:fs/promises.
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { describeFsError } from '../platform/fs-errors.js';
 
 export function isClosedPipe(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
 }
-
-const REASONS: Record<string, string> = {
-  ENOENT: 'the folder does not exist',
-  ENOTDIR: 'a part of the path is not a folder',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'read-only file system',
-  EISDIR: 'it is a folder',
-  ENOSPC: 'no space left on device',
-  EDQUOT: 'disk quota exceeded',
-  EFBIG: 'file too large',
-  EIO: 'input/output error',
-  EPIPE: 'the reader closed it',
-  ENXIO: 'no such device or address (a socket cannot be opened as a file)',
-  ERR_STREAM_DESTROYED: 'it is closed',
-};
 
 /** A local I/O failure on the output (exit 1). */
 export class OutputWriteError extends CrawlError {
@@ -34,10 +19,8 @@ export class OutputWriteError extends CrawlError {
 
 /** A local I/O failure as one line. */
 export function writeError(path: string | undefined, error: unknown): OutputWriteError {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const reason = (code && REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
   const where = path === undefined ? 'standard output' : path;
-  return new OutputWriteError(`cannot write to ${where}: ${reason}${code && REASONS[code] ? ` (${code})` : ''}`, error);
+  return new OutputWriteError(`cannot write to ${where}: ${describeFsError(error)}`, error);
 }
 
 /** The reader of stdout went away (`| head -1`): not a failure, the export just stops. */

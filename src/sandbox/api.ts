@@ -2,7 +2,7 @@
 // split on '/' before any decoding, so an id holding an encoded '/' stays one segment.
 import { failure, json, parseJson, isPlainObject, rawJson, type Reply, type Target } from './http.js';
 import type { JobStore } from './jobs.js';
-import { KeyStore, listView, MAX_KEY_NAME } from './keys.js';
+import { listView, MAX_KEY_NAME, type KeyStore } from './keys.js';
 import { decodeCursor, DEFAULT_LIMIT, MAX_LIMIT, renderBatch } from './pages.js';
 
 export interface ApiContext {

@@ -80,3 +80,8 @@ export function progressBar(fraction: number, width: number): string {
   const filled = Math.round(Math.min(1, Math.max(0, fraction)) * width);
   return '█'.repeat(filled) + '░'.repeat(width - filled);
 }
+
+/** A duration as people read it in messages, in seconds: `2 s`, `1.5 s`, `0.25 s`. */
+export function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 10) / 100} s`;
+}

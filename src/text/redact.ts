@@ -154,6 +154,7 @@ function matchFrom(text: string, start: number, secret: readonly number[]): numb
 }
 
 /** A string terminator (BEL, ESC, ST) at `p`, literal or in one of the encoded forms. */
+// eslint-disable-next-line no-control-regex -- the control characters are what it finds
 const TERMINATOR = /[\u0007\u001b\u009c]|\\+u00(?:07|1b|9c)|%(?:25)*(?:07|1b)|&(?:amp;)*#(?:0*7|0*27|x0*7|x0*1b);?/iy;
 
 /**
@@ -241,7 +242,7 @@ function backslashForms(text: string, p: number): void {
   if (x === 'u') {
     const unit = hexValue(text, q + 1, 4);
     if (unit < 0) return;
-    let len = run + 5;
+    const len = run + 5;
     if (unit >= 0xd800 && unit <= 0xdbff) {
       const low = lowSurrogateAt(text, p + len);
       if (low) return push(0x10000 + ((unit - 0xd800) << 10) + (low.unit - 0xdc00), len + low.len);

@@ -2,6 +2,7 @@
 // Asian wide and fullwidth characters and emoji take two, controls and combining marks none.
 // The same rules as the string-width package that cli-table3 used, so tables keep their look.
 
+// eslint-disable-next-line no-control-regex -- ESC begins the colour codes it skips
 const SGR = /\u001b\[[0-9;]*m/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** One emoji, however many code points it takes: a flag, a keycap, a skin tone, a variation selector. */

@@ -5,7 +5,7 @@ import { ExitCode } from '../../../exit-codes.js';
 import type { HttpClient } from '../../../http/client.js';
 import { HttpStatusError, NetworkError } from '../../../http/errors.js';
 import { backoffDelay } from '../../../http/retry.js';
-import { formatElapsed, formatProgress, percentDone, progressBar, toCount } from '../../../text/format.js';
+import { formatElapsed, formatProgress, formatSeconds, percentDone, progressBar, toCount } from '../../../text/format.js';
 import { LiveLine } from '../../../io/live-line.js';
 import { sanitize } from '../../../text/sanitize.js';
 import type { Style } from '../../../io/style.js';
@@ -123,9 +123,6 @@ function isTransient(error: unknown): boolean {
   return false;
 }
 
-function formatSeconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
-}
 
 /** Where progress goes: a live line on a terminal, a line per change otherwise, nothing extra with --json. */
 class ProgressDisplay {

@@ -1,6 +1,6 @@
 import { lstatSync, promises as fsp, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { describeFsError } from '../../../config/store.js';
+import { describeFsError } from '../../../platform/fs-errors.js';
 import { CrawlError, UsageError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 
@@ -26,7 +26,7 @@ export function checkNewKeyFile(path: string, flag = '--output-file'): void {
     throw new UsageError(`${path} already exists; ${flag} only creates a new file`, 'choose another path, or move the old file away first');
   }
   const folder = dirname(resolve(path));
-  let isFolder = false;
+  let isFolder: boolean;
   try {
     isFolder = statSync(folder).isDirectory();
   } catch {

@@ -1,0 +1,23 @@
+// Facts about this process and the processes beside it, for the config lock (who holds it, and
+// whether that process still runs) and the config's trust check (whose files these are). With
+// src/main.ts and io/system-streams.ts, the only code that reads `process`.
+
+/** This process's id, written into the config lock it holds. */
+export function processId(): number {
+  return process.pid;
+}
+
+/** Whether a process with this id runs on this machine (one we may not signal still runs). */
+export function isProcessRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The user this process runs as; undefined where Node has none (Windows: mode bits mean nothing there). */
+export function currentUid(): number | undefined {
+  return process.getuid?.();
+}
