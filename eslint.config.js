@@ -54,6 +54,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // Tests hold terminal escapes and control characters on purpose: they are what is tested.
+    files: ['test/**'],
+    rules: { 'no-control-regex': 'off' },
+  },
+  {
     files: ['test/**/*.mjs', 'src/build/**', 'src/bench/**', 'src/demo/**'],
     languageOptions: { globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly' } },
   },

@@ -1,13 +1,9 @@
 // Every command of the CLI, by group. A group's modules are imported only when the command line
 // names it (or help needs them all): each declares its own typed flags and its run(deps, options).
 import type { Command } from '@commander-js/extra-typings';
-import type { Deps } from '../deps.js';
+import type { Exec } from './shared/exec.js';
 
-/**
- * Runs a command's `run` with the run's Deps. Generic, so each registration is checked: the
- * options a command's flags map to are the options its `run` takes.
- */
-export type Exec = <O>(run: (deps: Deps, options: O) => Promise<number | void>, options: O) => Promise<void>;
+export type { Exec };
 
 export interface Group {
   name: string;

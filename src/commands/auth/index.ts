@@ -1,6 +1,6 @@
 // The `auth` group: its commands, each with its typed flags and its run(deps, options).
 import type { Command } from '@commander-js/extra-typings';
-import type { Exec } from '../index.js';
+import type { Exec } from '../shared/exec.js';
 import * as login from './login.js';
 import * as logout from './logout.js';
 import * as status from './status.js';

@@ -7,7 +7,7 @@ import { CrossOriginAnswerError } from '../../http/errors.js';
 import { checkTransport, parseBaseUrl } from '../../http/url.js';
 import { maskKey } from '../../text/mask.js';
 import { keyDefect } from '../../text/keys.js';
-import { describeBaseUrlChange, storeProfileKey } from '../keys/lib/profile-key.js';
+import { describeBaseUrlChange, storeProfileKey } from '../shared/profile-key.js';
 import { keyAccepted } from './lib/check.js';
 
 /**

@@ -1,6 +1,6 @@
 // The `config` group: its commands, each with its typed flags and its run(deps, options).
 import type { Command } from '@commander-js/extra-typings';
-import type { Exec } from '../index.js';
+import type { Exec } from '../shared/exec.js';
 import * as get from './get.js';
 import * as list from './list.js';
 import * as path from './path.js';

@@ -1,6 +1,6 @@
 // The `job` group: its commands, each with its typed flags and its run(deps, options).
 import type { Command } from '@commander-js/extra-typings';
-import type { Exec } from '../index.js';
+import type { Exec } from '../shared/exec.js';
 import * as cancel from './cancel.js';
 import * as pages from './pages.js';
 import * as status from './status.js';

@@ -8,7 +8,7 @@ import { maskKey } from '../../text/mask.js';
 import { sanitize } from '../../text/sanitize.js';
 import { crawlCommand } from '../shared/suggest.js';
 import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './lib/key-file.js';
-import { describeBaseUrlChange, storeProfileKey } from './lib/profile-key.js';
+import { describeBaseUrlChange, storeProfileKey } from '../shared/profile-key.js';
 import { rawLine } from '../../io/json.js';
 
 const DEFAULT_WARNING = 'This key will not be shown again. Store it securely.';

@@ -10,7 +10,7 @@ import { sanitize } from '../../text/sanitize.js';
 import { crawlCommand } from '../shared/suggest.js';
 import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './lib/key-file.js';
 import { keyLabel } from './lib/label.js';
-import { ProfileKeyChangedError, storeProfileKey } from './lib/profile-key.js';
+import { ProfileKeyChangedError, storeProfileKey } from '../shared/profile-key.js';
 import {
   describeFailure,
   OldKeyUncertainError,

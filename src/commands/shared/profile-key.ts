@@ -1,9 +1,9 @@
-import type { Deps } from '../../../deps.js';
-import { ConfigStore } from '../../../config/store.js';
-import { CrawlError } from '../../../errors.js';
-import { ExitCode } from '../../../exit-codes.js';
-import { parseBaseUrl } from '../../../http/url.js';
-import { sanitize } from '../../../text/sanitize.js';
+import type { Deps } from '../../deps.js';
+import { ConfigStore } from '../../config/store.js';
+import { CrawlError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { parseBaseUrl } from '../../http/url.js';
+import { sanitize } from '../../text/sanitize.js';
 
 /** The profile's key is no longer the one a command set out to replace (another crawl changed it). */
 export class ProfileKeyChangedError extends CrawlError {
