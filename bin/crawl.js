@@ -20,7 +20,5 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { loadBundle } = require('../dist/launch/load-bundle.cjs');
   // Set only by the build (src/build/warm.ts), which runs a few commands to make the code cache.
   const writeCache = process.env.CRAWL_BUILD_CODE_CACHE === '1';
-  // Help never talks to the service. A wrong guess costs only speed (see load-bundle).
-  const http = !(args.length === 0 || args[0] === 'help' || args.includes('--help') || args.includes('-h'));
-  loadBundle(join(__dirname, '..', 'dist', 'bundle'), { http, writeCache }).run(args);
+  loadBundle(join(__dirname, '..', 'dist', 'bundle'), { argv: args, writeCache }).run(args);
 }

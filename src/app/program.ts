@@ -50,19 +50,13 @@ export interface ProgramHooks {
   setExitCode: (code: number) => void;
 }
 
-/**
- * The program for this command line. The commands of a group are declared (and their modules
- * loaded) only when the command line names the group, or names none, since help, a mistyped
- * command and its suggestion need them all: this is the one place that reads argv before commander.
- */
-export async function buildProgram(argv: readonly string[], hooks: ProgramHooks): Promise<Program> {
+/** The program: the root's global flags and every command, each declared by its own module. */
+export function buildProgram(hooks: ProgramHooks): Program {
   const program = rootCommand();
   program.showSuggestionAfterError(true).exitOverride().configureOutput(output(hooks));
   const exec = hooks.exec(program);
-  const named = groups.filter((group) => argv.includes(group.name));
   for (const group of groups) {
-    const command = program.command(group.name).helpCommand(false).description(group.description);
-    if (named.length === 0 || named.includes(group)) (await group.load()).register(command, exec);
+    group.register(program.command(group.name).helpCommand(false).description(group.description), exec);
   }
   program.addCommand(sandbox.command((o) => exec(sandbox.run, o)));
   program

@@ -7,7 +7,7 @@ import { isClosedPipe, OutputClosedError, writeError } from '../io/write-error.j
 import type { Clock } from '../platform/clock.js';
 import { Redactor } from '../text/redact.js';
 import { quietExitCode, reportError } from './exit.js';
-import { createDeps, type RunDeps } from './factory.js';
+import type { RunDeps } from './factory.js';
 import { Guard } from './guard.js';
 import { buildProgram, globalsOf, type Program } from './program.js';
 
@@ -64,7 +64,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
   });
 
   try {
-    program = await buildProgram(argv, {
+    program = buildProgram({
       streams,
       env,
       onCommanderError: (text) => {
@@ -74,6 +74,8 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
         exitCode = code;
       },
       exec: (root) => async (run, options) => {
+        // Loaded only when a command runs: help, the version and usage errors never build Deps.
+        const { createDeps } = await import('./factory.js');
         deps = createDeps({ env, streams, clock: system.clock, globals: globalsOf(root), signal, guard, nodeVersion: system.nodeVersion });
         const code = await run(deps, options);
         exitCode = typeof code === 'number' ? code : ExitCode.ok;

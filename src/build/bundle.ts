@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { build, transform } from 'esbuild';
+import { encodePack, PACK } from '../launch/load-bundle.cjs';
 import { deferRequires } from './defer-requires.js';
 import { BUNDLE_DIR, ROOT } from './paths.js';
 
@@ -39,13 +40,13 @@ async function main(): Promise<void> {
     .digest('hex')
     .slice(0, 16);
   await rm(BUNDLE_DIR, { recursive: true, force: true });
-  for (const file of files) {
-    await mkdir(dirname(file.path), { recursive: true });
-    // Strict, as the ES modules they were: esbuild's CommonJS output does not say so itself.
-    await writeFile(file.path, `// crawl build ${id}\n'use strict';\n${file.code}`);
-  }
+  await mkdir(BUNDLE_DIR, { recursive: true });
+  // One file for all: a command reads it once, however many of the bundle's files it loads.
+  // Strict, as the ES modules they were: esbuild's CommonJS output does not say so itself.
+  const packed = new Map(files.map((file) => [relative(BUNDLE_DIR, file.path).split(sep).join('/'), Buffer.from(`'use strict';\n${file.code}`)]));
+  await writeFile(join(BUNDLE_DIR, PACK), encodePack(id, packed));
   const size = files.reduce((sum, f) => sum + Buffer.byteLength(f.code), 0);
-  process.stdout.write(`bundle: ${files.length} files, ${Math.round(size / 1024)} KB in ${relative(ROOT, BUNDLE_DIR)} (build ${id})\n`);
+  process.stdout.write(`bundle: ${files.length} files, ${Math.round(size / 1024)} KB in ${relative(ROOT, join(BUNDLE_DIR, PACK))} (build ${id})\n`);
 }
 
 /**

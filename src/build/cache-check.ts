@@ -10,7 +10,7 @@ export type { CacheReport };
 const CHECK = `
 const { loadBundle } = require(process.argv[1]);
 const args = process.argv.slice(3);
-const bundle = loadBundle(process.argv[2], { http: !args.includes('--help') });
+const bundle = loadBundle(process.argv[2], { argv: args });
 bundle.main(args).then(() => {
   process.stderr.write('\\n@@' + JSON.stringify(bundle.report()) + '\\n');
   process.exit(0);

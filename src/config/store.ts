@@ -8,11 +8,11 @@ import { keyDefect } from '../text/keys.js';
 import { checkFileTrusted, checkFoldersTrusted } from './file-trust.js';
 import { describeFsError, notAFolder } from '../platform/fs-errors.js';
 import { ConfigLock } from './lock.js';
+import { CONFIG_KEYS, type ConfigKey } from './setting-names.js';
 import { loadConfigWriter } from './conf-writer.js';
 
 
-export type ConfigKey = 'base-url' | 'api-key';
-export const CONFIG_KEYS: readonly ConfigKey[] = ['base-url', 'api-key'];
+export { CONFIG_KEYS, type ConfigKey };
 
 export type Profile = Partial<Record<ConfigKey, string>>;
 export interface ConfigData {

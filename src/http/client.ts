@@ -8,13 +8,20 @@ import { Redactor } from '../text/redact.js';
 import { looksLikeHtml, serverMessage } from './error-body.js';
 import { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus } from './errors.js';
 import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
-import { loadUndici, type UndiciParts } from './undici.js';
+import type { UndiciParts } from './undici.js';
 import { buildUrl, checkTransport, displayUrl, sameOrigin } from './url.js';
 
 // The most crawl reads of one response; a larger body is refused, not buffered (README: "Limits").
 // Chosen by measuring the peak memory of a body made of empty objects (`[{},{},...]`), the worst
 // case for its size: see the README for the numbers.
 /** A body parsed into objects (a job, the key list, any other JSON): parsing costs many times its size. */
+let undiciParts: Promise<UndiciParts> | undefined;
+/** undici's parts, imported on the first request: a command that sends none never loads them. */
+function loadUndici(): Promise<UndiciParts> {
+  undiciParts ??= import('./undici.js').then((module) => module.undici);
+  return undiciParts;
+}
+
 export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
 /** One batch of pages: checked and copied out as text, never parsed, so it may be larger. */
 export const MAX_BATCH_BYTES = 32 * 1024 * 1024;

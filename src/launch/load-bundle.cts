@@ -1,18 +1,22 @@
-// Loads the bundled CLI (dist/bundle, CommonJS) with V8's code cache.
+// Loads the bundled CLI (dist/bundle/bundle.pack) with V8's code cache.
 //
-// Why: most of a short command's time is Node compiling JavaScript. Node 20 keeps no compile
-// cache of its own (NODE_COMPILE_CACHE came in Node 22), and its ES module loader accepts none,
-// so the bundle is CommonJS and this loader compiles each file with the cache made for it at
-// build time (`npm run build`, src/build/warm.ts): V8 then skips parsing and the functions the
-// command runs arrive compiled. Without a usable cache (another Node version, other V8 flags,
-// a missing or damaged file) V8 rejects it and compiles as usual: slower, never different.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// Why: most of a short command's time is Node reading and compiling JavaScript. Node 20 keeps no
+// compile cache of its own (NODE_COMPILE_CACHE came in Node 22), and its ES module loader accepts
+// none, so the bundle is CommonJS and this loader compiles each of its files with the cache made
+// for it at build time (`npm run build`, src/build/warm.ts): V8 then skips parsing and the
+// functions the command runs arrive compiled. Without a usable cache (another Node version, other
+// V8 flags, a missing or damaged file) V8 rejects it and compiles as usual: slower, never different.
+//
+// The bundle's files (esbuild splits it at every dynamic import) are packed into one file, and
+// their caches into one file: a command reads two files however many of the bundle's it loads.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
 
 type ModuleFunction = (exports: unknown, require: (id: string) => unknown, module: { exports: unknown }, filename: string, dirname: string) => void;
 
 export interface CacheReport {
+  /** The bundle file, as named in the pack (`main.cjs`, `chunks/…`). */
   file: string;
   /** undefined: there was no cache for it; true: V8 refused the one there was. */
   rejected: boolean | undefined;
@@ -22,7 +26,6 @@ interface Loaded extends CacheReport {
   /** As in Node: a file required again while it is still running gets its exports so far. */
   module: { exports: unknown };
   script: Script;
-  build: string;
 }
 
 export interface Bundle {
@@ -34,40 +37,60 @@ export interface Bundle {
   report: () => CacheReport[];
 }
 
-const BUILD_LINE = /^\/\/ crawl build ([0-9a-f]+)\n/;
+/** A pack: a build line, a JSON index of [offset, length] by name, then the data. */
+interface Pack {
+  build: string;
+  index: Record<string, [number, number]>;
+  data: Buffer;
+}
+
+export const PACK = 'bundle.pack';
+
+/**
+ * Whether this command line may talk to the service: help never does. The one place argv is read
+ * before commander, for one reason: the V8 flag the HTTP layer wants (see src/http/undici.ts) must
+ * be set before anything is compiled, since V8 takes a code cache only under the flags it was made
+ * with; so each of the two kinds of run has a cache of its own, and help does not pay for loading
+ * node:v8. A wrong answer costs only speed.
+ */
+export function talksToService(argv: readonly string[]): boolean {
+  return !(argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h'));
+}
 
 export interface LoadOptions {
+  argv: readonly string[];
   /**
-   * The command may talk to the service. Then the V8 flag the HTTP layer wants (see
-   * src/http/undici.ts) is set now, before anything is compiled: V8 takes a code cache only under
-   * the flags it was made with, so each of the two kinds of run has a cache of its own. Help,
-   * which never does, is spared loading node:v8 at all.
-   */
-  http: boolean;
-  /**
-   * When the process exits, store each loaded file's code cache beside it (the build runs a few
-   * commands this way). Each run starts from the cache the previous one left, so the functions
-   * every run needed accumulate.
+   * When the process exits, store each loaded file's code cache in the cache pack (the build runs
+   * a few commands this way). Each run starts from the cache the previous one left, so the
+   * functions every run needed accumulate.
    */
   writeCache?: boolean;
 }
 
 export function loadBundle(dir: string, options: LoadOptions): Bundle {
+  const http = talksToService(options.argv);
   const loaded = new Map<string, Loaded>();
-  const cacheSuffix = options.http ? '.http.cache' : '.cache';
-  if (options.http) {
-    // Required here, not at the top: loading node:v8 costs more than a millisecond.
-    (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
+  const pack = readPack(join(dir, PACK));
+  const cachePath = join(dir, PACK + (http ? '.http.cache' : '.cache'));
+  const caches = readCachePack(cachePath, pack.build);
+  if (http) {
+    // undici compiles its HTTP parser to WebAssembly; after a few hundred responses V8 would
+    // recompile it with TurboFan, whose scratch memory is never given back and whose background
+    // work keeps a finished process alive a while. Liftoff's code is plenty for a parser that
+    // skips bodies by Content-Length. Required here, not at the top: node:v8 costs milliseconds.
+    (require('node:v8') as { setFlagsFromString(flags: string): void }).setFlagsFromString('--liftoff-only');
   }
 
-  const load = (file: string): unknown => {
-    const known = loaded.get(file);
+  const load = (name: string): unknown => {
+    const known = loaded.get(name);
     if (known) return known.module.exports;
-    const source = readFileSync(file, 'utf8');
-    const build = BUILD_LINE.exec(source)?.[1] ?? '';
-    const cachedData = readCache(file + cacheSuffix, build);
+    const at = pack.index[name];
+    if (at === undefined) throw new Error(`the bundle has no ${name}: run \`npm run build\``);
+    const source = pack.data.toString('utf8', at[0], at[0] + at[1]);
+    const cachedData = slice(caches, name);
+    const filename = join(dir, name);
     const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-      filename: file,
+      filename,
       cachedData,
       // Nothing in the bundle imports dynamically (the build turns imports into requires), but
       // should anything, it gets Node's own loader rather than an error.
@@ -75,23 +98,29 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
       importModuleDynamically: (vmConstants as typeof vmConstants | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
     const module = { exports: {} as unknown };
-    loaded.set(file, { module, script, file, build, rejected: cachedData ? script.cachedDataRejected === true : undefined });
+    loaded.set(name, { module, script, file: name, rejected: cachedData ? script.cachedDataRejected === true : undefined });
     // Anything else is one of Node's built-ins: every package is in the bundle.
-    const requireFrom = (id: string): unknown => (id.startsWith('./') || id.startsWith('../') ? load(resolve(dirname(file), id)) : require(id));
+    const requireFrom = (id: string): unknown =>
+      id.startsWith('./') || id.startsWith('../') ? load(posix.normalize(posix.join(posix.dirname(name), id))) : require(id);
     const run = script.runInThisContext() as ModuleFunction;
-    run.call(module.exports, module.exports, requireFrom, module, file, dirname(file));
+    run.call(module.exports, module.exports, requireFrom, module, filename, join(dir, posix.dirname(name)));
     return module.exports;
   };
 
   if (options.writeCache) {
     process.on('exit', () => {
-      for (const entry of loaded.values()) {
-        writeFileSync(entry.file + cacheSuffix, Buffer.concat([Buffer.from(`${entry.build}\n`), entry.script.createCachedData()]));
+      // What this run compiled, over what earlier runs left for the files it did not load.
+      const blobs = new Map<string, Buffer>();
+      for (const name of Object.keys(caches?.index ?? {})) {
+        const blob = slice(caches, name);
+        if (blob) blobs.set(name, blob);
       }
+      for (const entry of loaded.values()) blobs.set(entry.file, entry.script.createCachedData());
+      writeFileSync(cachePath, encodePack(pack.build, blobs));
     });
   }
 
-  const { run, main } = load(join(dir, 'main.cjs')) as Pick<Bundle, 'run' | 'main'>;
+  const { run, main } = load('main.cjs') as Pick<Bundle, 'run' | 'main'>;
   return {
     run,
     main,
@@ -99,15 +128,53 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
   };
 }
 
-/** The cache made for this very build, or nothing. */
-function readCache(path: string, build: string): Buffer | undefined {
-  let data: Buffer;
+/** `build\n{index}\n` then the data: what the build writes and the cache packs reuse. */
+export function encodePack(build: string, files: ReadonlyMap<string, Buffer>): Buffer {
+  const index: Record<string, [number, number]> = {};
+  let offset = 0;
+  for (const [name, data] of files) {
+    index[name] = [offset, data.length];
+    offset += data.length;
+  }
+  return Buffer.concat([Buffer.from(`${build}\n${JSON.stringify(index)}\n`), ...files.values()]);
+}
+
+function readPack(path: string): Pack {
+  const pack = decodePack(readFileSync(path));
+  if (pack === undefined) throw new Error(`${path} is damaged: run \`npm run build\``);
+  return pack;
+}
+
+/** The cache pack made for this very build, or nothing (then every file compiles as usual). */
+function readCachePack(path: string, build: string): Pack | undefined {
+  if (!existsSync(path)) return undefined;
+  let pack: Pack | undefined;
   try {
-    data = readFileSync(path);
+    pack = decodePack(readFileSync(path));
   } catch {
     return undefined;
   }
-  const newline = data.indexOf(10);
-  if (build === '' || newline < 0 || data.toString('latin1', 0, newline) !== build) return undefined;
-  return data.subarray(newline + 1);
+  return pack !== undefined && pack.build === build && build !== '' ? pack : undefined;
+}
+
+function decodePack(buffer: Buffer): Pack | undefined {
+  const first = buffer.indexOf(10);
+  const second = first < 0 ? -1 : buffer.indexOf(10, first + 1);
+  if (second < 0) return undefined;
+  let index: unknown;
+  try {
+    index = JSON.parse(buffer.toString('utf8', first + 1, second));
+  } catch {
+    return undefined;
+  }
+  if (typeof index !== 'object' || index === null) return undefined;
+  return { build: buffer.toString('latin1', 0, first), index: index as Pack['index'], data: buffer.subarray(second + 1) };
+}
+
+function slice(pack: Pack | undefined, name: string): Buffer | undefined {
+  const at = pack?.index[name];
+  if (pack === undefined || !Array.isArray(at) || at.length !== 2) return undefined;
+  const [offset, length] = at;
+  if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length <= 0 || offset + length > pack.data.length) return undefined;
+  return pack.data.subarray(offset, offset + length);
 }

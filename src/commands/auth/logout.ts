@@ -1,9 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
-import { ExitCode } from '../../exit-codes.js';
+import type { LogoutOptions } from './lib/logout.js';
 
-/** Forgets the profile's stored key (the key stays valid at the service; revoke it with `crawl keys revoke`). */
-export type LogoutOptions = Record<string, never>;
+export type { LogoutOptions };
 
 export function command(runF: (options: LogoutOptions) => Promise<void>) {
   return new Command('logout')
@@ -11,19 +10,8 @@ export function command(runF: (options: LogoutOptions) => Promise<void>) {
     .action(() => runF({}));
 }
 
-export async function run(deps: Deps, _options: LogoutOptions): Promise<number> {
-  const profile = deps.settings.profile().value;
-  const had = deps.settings.store.profile(profile)['api-key'] !== undefined;
-  if (had) {
-    await deps.settings.store.update(profile, (p) => {
-      delete p['api-key'];
-    });
-  }
-  if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify({ profile, removed: had }) + '\n');
-  } else {
-    deps.io.stderr.write(had ? `Removed the key of profile "${profile}"\n` : `No key was stored for profile "${profile}"\n`);
-    if (deps.env.CRAWL_API_KEY) deps.io.stderr.write('note: CRAWL_API_KEY is still set in the environment\n');
-  }
-  return ExitCode.ok;
+/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
+export async function run(deps: Deps, options: LogoutOptions): Promise<number> {
+  const { logOut } = await import('../work.js');
+  return logOut(deps, options);
 }

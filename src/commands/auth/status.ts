@@ -1,14 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
-import { describeSource } from '../../config/settings.js';
-import { ExitCode } from '../../exit-codes.js';
-import { parseBaseUrl } from '../../http/url.js';
-import { maskKey } from '../../text/mask.js';
-import { printFields } from '../../io/table.js';
-import { keyAccepted } from './lib/check.js';
+import type { StatusOptions } from './lib/status.js';
 
-/** Base URL, profile, where the key comes from (masked), and whether the service accepts it: exit 0 or 4. */
-export type StatusOptions = Record<string, never>;
+export type { StatusOptions };
 
 export function command(runF: (options: StatusOptions) => Promise<void>) {
   return new Command('status')
@@ -16,47 +10,8 @@ export function command(runF: (options: StatusOptions) => Promise<void>) {
     .action(() => runF({}));
 }
 
-export async function run(deps: Deps, _options: StatusOptions): Promise<number> {
-  const profile = deps.settings.profile().value;
-  const base = deps.settings.requireBaseUrl();
-  const baseHref = parseBaseUrl(base.value).href;
-  const key = deps.settings.apiKey();
-  const result = key ? await keyAccepted(deps, key.value) : undefined;
-  const accepted = result?.accepted === true;
-  if (deps.globals.json) {
-    deps.io.stdout.write(
-      JSON.stringify({
-        profile,
-        baseUrl: baseHref,
-        baseUrlSource: base.source,
-        apiKey: key ? maskKey(key.value) : null,
-        apiKeySource: key?.source ?? null,
-        accepted,
-        httpStatus: result?.status ?? null,
-      }) + '\n',
-    );
-  } else if (deps.io.stdoutIsTTY) {
-    const style = await deps.style();
-    const verdict = !key
-      ? style.red('no key: run `crawl auth login`')
-      : accepted
-        ? style.green('✓ the service accepts this key')
-        : style.red(`✗ the service rejects this key (HTTP ${result?.status})`);
-    printFields(deps.io, [
-      ['Profile', profile],
-      ['Base URL', `${baseHref} (from ${describeSource(base.source, 'base-url')})`],
-      ['Key', key ? `${maskKey(key.value)} (from ${describeSource(key.source, 'api-key')})` : 'none'],
-      ['Status', verdict],
-    ]);
-  } else {
-    printFields(deps.io, [
-      ['profile', profile],
-      ['base-url', baseHref],
-      ['base-url-source', base.source],
-      ['api-key', key ? maskKey(key.value) : ''],
-      ['api-key-source', key?.source ?? ''],
-      ['accepted', String(accepted)],
-    ]);
-  }
-  return accepted ? ExitCode.ok : ExitCode.auth;
+/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
+export async function run(deps: Deps, options: StatusOptions): Promise<number> {
+  const { showAuthStatus } = await import('../work.js');
+  return showAuthStatus(deps, options);
 }

@@ -1,13 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
-import { ExitCode } from '../../exit-codes.js';
-import { isClosedPipe, OutputWriteError } from '../../io/write-error.js';
+import type { TokenOptions } from './lib/token.js';
 
-/**
- * The raw key in use, for scripts (`curl -H "Authorization: Bearer $(crawl auth token)"`): handed
- * over on purpose, so it bypasses the redaction every other write to stdout goes through.
- */
-export type TokenOptions = Record<string, never>;
+export type { TokenOptions };
 
 export function command(runF: (options: TokenOptions) => Promise<void>) {
   return new Command('token')
@@ -15,14 +10,8 @@ export function command(runF: (options: TokenOptions) => Promise<void>) {
     .action(() => runF({}));
 }
 
-export async function run(deps: Deps, _options: TokenOptions): Promise<number> {
-  const key = deps.settings.requireApiKey();
-  try {
-    await deps.handOver(key.value + '\n');
-  } catch (error) {
-    // `crawl auth token | head -c0`: the reader went away, as with any other output.
-    if (error instanceof OutputWriteError && isClosedPipe(error.cause)) return ExitCode.ok;
-    throw error;
-  }
-  return ExitCode.ok;
+/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
+export async function run(deps: Deps, options: TokenOptions): Promise<number> {
+  const { printToken } = await import('../work.js');
+  return printToken(deps, options);
 }

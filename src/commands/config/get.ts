@@ -1,13 +1,9 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ConfigKey } from '../../config/store.js';
 import type { Deps } from '../../deps.js';
-import { CrawlError } from '../../errors.js';
-import { ExitCode } from '../../exit-codes.js';
-import { settingArgument, shown } from './lib/setting.js';
+import { settingArgument } from './lib/setting.js';
+import type { GetOptions } from './lib/get.js';
 
-export interface GetOptions {
-  key: ConfigKey;
-}
+export type { GetOptions };
 
 export function command(runF: (options: GetOptions) => Promise<void>) {
   return new Command('get')
@@ -16,15 +12,8 @@ export function command(runF: (options: GetOptions) => Promise<void>) {
     .action((key) => runF({ key }));
 }
 
-export async function run(deps: Deps, { key }: GetOptions): Promise<number> {
-  const profile = deps.settings.profile().value;
-  const value = deps.settings.store.profile(profile)[key];
-  if (value === undefined) {
-    throw new CrawlError(`${key} is not set in profile "${profile}"`, ExitCode.failure, {
-      hint: key === 'api-key' ? 'run `crawl auth login`' : `run \`crawl config set ${key} <value>\``,
-    });
-  }
-  if (deps.globals.json) deps.io.stdout.write(JSON.stringify({ profile, key, value: shown(key, value) }) + '\n');
-  else deps.io.stdout.write(shown(key, value) + '\n');
-  return ExitCode.ok;
+/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
+export async function run(deps: Deps, options: GetOptions): Promise<number> {
+  const { getSetting } = await import('../work.js');
+  return getSetting(deps, options);
 }

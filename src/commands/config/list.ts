@@ -1,11 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
-import { CONFIG_KEYS } from '../../config/store.js';
 import type { Deps } from '../../deps.js';
-import { ExitCode } from '../../exit-codes.js';
-import { printFields } from '../../io/table.js';
-import { shown } from './lib/setting.js';
+import type { ListOptions } from './lib/list.js';
 
-export type ListOptions = Record<string, never>;
+export type { ListOptions };
 
 export function command(runF: (options: ListOptions) => Promise<void>) {
   return new Command('list')
@@ -13,16 +10,8 @@ export function command(runF: (options: ListOptions) => Promise<void>) {
     .action(() => runF({}));
 }
 
-export async function run(deps: Deps, _options: ListOptions): Promise<number> {
-  const profile = deps.settings.profile().value;
-  const values = deps.settings.store.profile(profile);
-  const entries = CONFIG_KEYS.filter((k) => values[k] !== undefined).map((k) => [k, shown(k, values[k] ?? '')] as const);
-  if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify({ profile, ...Object.fromEntries(entries) }) + '\n');
-  } else if (entries.length === 0) {
-    deps.io.stderr.write(`profile "${profile}" has no settings in ${deps.settings.store.path}\n`);
-  } else {
-    printFields(deps.io, entries);
-  }
-  return ExitCode.ok;
+/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
+export async function run(deps: Deps, options: ListOptions): Promise<number> {
+  const { listSettings } = await import('../work.js');
+  return listSettings(deps, options);
 }

@@ -1,8 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
-import { ExitCode } from '../../exit-codes.js';
+import type { PathOptions } from './lib/path.js';
 
-export type PathOptions = Record<string, never>;
+export type { PathOptions };
 
 export function command(runF: (options: PathOptions) => Promise<void>) {
   return new Command('path')
@@ -10,7 +10,8 @@ export function command(runF: (options: PathOptions) => Promise<void>) {
     .action(() => runF({}));
 }
 
-export async function run(deps: Deps, _options: PathOptions): Promise<number> {
-  deps.io.stdout.write(deps.settings.store.path + '\n');
-  return ExitCode.ok;
+/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
+export async function run(deps: Deps, options: PathOptions): Promise<number> {
+  const { printPath } = await import('../work.js');
+  return printPath(deps, options);
 }

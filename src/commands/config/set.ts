@@ -1,15 +1,10 @@
 import { Argument, Command } from '@commander-js/extra-typings';
-import type { ConfigKey } from '../../config/store.js';
 import type { Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
-import { ExitCode } from '../../exit-codes.js';
-import { parseBaseUrl } from '../../http/url.js';
 import { settingArgument } from './lib/setting.js';
+import { UsageError } from '../../errors.js';
+import type { SetOptions } from './lib/set.js';
 
-export interface SetOptions {
-  key: ConfigKey;
-  value: string;
-}
+export type { SetOptions };
 
 export function command(runF: (options: SetOptions) => Promise<void>) {
   return new Command('set')
@@ -24,16 +19,8 @@ export function command(runF: (options: SetOptions) => Promise<void>) {
     });
 }
 
-export async function run(deps: Deps, { key, value: given }: SetOptions): Promise<number> {
-  // Stored as given (validated first), so `get` answers what `set` was told; every command
-  // normalises the URL where it uses it.
-  const value = given.trim();
-  parseBaseUrl(value);
-  const profile = deps.settings.profile().value;
-  await deps.settings.store.update(profile, (p) => {
-    p[key] = value;
-  });
-  if (deps.globals.json) deps.io.stdout.write(JSON.stringify({ profile, key, value }) + '\n');
-  else deps.io.stderr.write(`Set ${key} of profile "${profile}" to ${value}\n`);
-  return ExitCode.ok;
+/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
+export async function run(deps: Deps, options: SetOptions): Promise<number> {
+  const { setSetting } = await import('../work.js');
+  return setSetting(deps, options);
 }

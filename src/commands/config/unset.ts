@@ -1,12 +1,9 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ConfigKey } from '../../config/store.js';
 import type { Deps } from '../../deps.js';
-import { ExitCode } from '../../exit-codes.js';
 import { settingArgument } from './lib/setting.js';
+import type { UnsetOptions } from './lib/unset.js';
 
-export interface UnsetOptions {
-  key: ConfigKey;
-}
+export type { UnsetOptions };
 
 export function command(runF: (options: UnsetOptions) => Promise<void>) {
   return new Command('unset')
@@ -15,15 +12,8 @@ export function command(runF: (options: UnsetOptions) => Promise<void>) {
     .action((key) => runF({ key }));
 }
 
-export async function run(deps: Deps, { key }: UnsetOptions): Promise<number> {
-  const profile = deps.settings.profile().value;
-  const had = deps.settings.store.profile(profile)[key] !== undefined;
-  if (had) {
-    await deps.settings.store.update(profile, (p) => {
-      delete p[key];
-    });
-  }
-  if (deps.globals.json) deps.io.stdout.write(JSON.stringify({ profile, key, removed: had }) + '\n');
-  else deps.io.stderr.write(had ? `Removed ${key} from profile "${profile}"\n` : `${key} was not set in profile "${profile}"\n`);
-  return ExitCode.ok;
+/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
+export async function run(deps: Deps, options: UnsetOptions): Promise<number> {
+  const { unsetSetting } = await import('../work.js');
+  return unsetSetting(deps, options);
 }

@@ -1,14 +1,8 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import { getJob, terminalExitCode } from '../../api/jobs.js';
 import type { Deps } from '../../deps.js';
-import { ExitCode } from '../../exit-codes.js';
-import { writeRaw } from '../../io/json.js';
-import { printJob } from './lib/view.js';
+import type { StatusOptions } from './lib/status.js';
 
-export interface StatusOptions {
-  id: string;
-  exitStatus: boolean;
-}
+export type { StatusOptions };
 
 /**
  * GET /api/crawl/:id and show it. Exit 0 when read; with --exit-status, the job's own code
@@ -22,12 +16,8 @@ export function command(runF: (options: StatusOptions) => Promise<void>) {
     .action((id, flags) => runF({ id, exitStatus: flags.exitStatus === true }));
 }
 
+/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
 export async function run(deps: Deps, options: StatusOptions): Promise<number> {
-  const http = deps.http();
-  const { job, raw } = await getJob(http, options.id);
-  if (deps.globals.json) writeRaw(deps.io.stdout, raw);
-  else await printJob(deps, job, { pagesHint: true });
-  if (!options.exitStatus) return ExitCode.ok;
-  // Pending, running or a status we do not know: not finished, which is what exit 7 means elsewhere.
-  return terminalExitCode(job.status) ?? ExitCode.waitElapsed;
+  const { showStatus } = await import('../work.js');
+  return showStatus(deps, options);
 }

@@ -1,16 +1,9 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
 import { intervalOption, maxWaitOption } from '../shared/flags.js';
-import { terminalExitCode } from '../../api/jobs.js';
-import { ExitCode } from '../../exit-codes.js';
-import { followJob } from './lib/follow.js';
-import { printJob } from './lib/view.js';
+import type { WatchOptions } from './lib/watch.js';
 
-export interface WatchOptions {
-  id: string;
-  intervalMs: number;
-  maxWaitMs?: number | undefined;
-}
+export type { WatchOptions };
 
 /** Polls until the job is terminal; exits with the job's code. Ctrl-C stops watching, never the job. */
 export function command(runF: (options: WatchOptions) => Promise<void>) {
@@ -22,13 +15,8 @@ export function command(runF: (options: WatchOptions) => Promise<void>) {
     .action((id, flags) => runF({ id, intervalMs: flags.interval, maxWaitMs: flags.maxWait }));
 }
 
+/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
 export async function run(deps: Deps, options: WatchOptions): Promise<number> {
-  const http = deps.http();
-  const { job } = await followJob(deps, http, options.id, {
-    intervalMs: options.intervalMs,
-    maxWaitMs: options.maxWaitMs,
-    ndjson: deps.globals.json,
-  });
-  if (!deps.globals.json) await printJob(deps, job, { pagesHint: true });
-  return terminalExitCode(job.status) ?? ExitCode.failure;
+  const { watchJob } = await import('../work.js');
+  return watchJob(deps, options);
 }

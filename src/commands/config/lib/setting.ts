@@ -1,5 +1,5 @@
 import { Argument } from '@commander-js/extra-typings';
-import { CONFIG_KEYS, type ConfigKey } from '../../../config/store.js';
+import { CONFIG_KEYS, type ConfigKey } from '../../../config/setting-names.js';
 import { UsageError } from '../../../errors.js';
 import { keyDefect } from '../../../text/keys.js';
 import { maskKey } from '../../../text/mask.js';

@@ -1,0 +1,80 @@
+import type { Deps } from '../../../deps.js';
+import { readAllStdin } from '../../../io/prompt.js';
+import { CrawlError, UsageError } from '../../../errors.js';
+import { ExitCode } from '../../../exit-codes.js';
+import { CrossOriginAnswerError } from '../../../http/errors.js';
+import { checkTransport, parseBaseUrl } from '../../../http/url.js';
+import { maskKey } from '../../../text/mask.js';
+import { keyDefect } from '../../../text/keys.js';
+import { describeBaseUrlChange, storeProfileKey } from '../../shared/profile-key.js';
+import { keyAccepted } from './check.js';
+
+/**
+ * Stores a key for the profile with the base URL it belongs to, once the service (at that base
+ * URL's own origin) has accepted it; `--no-verify` saves it unchecked, and says so.
+ */
+export interface LoginOptions {
+  /** Read the key from stdin instead of prompting. */
+  withKey: boolean;
+  verify: boolean;
+}
+
+export async function logIn(deps: Deps, options: LoginOptions): Promise<number> {
+  const verify = options.verify;
+  // A base URL that would be refused, or a config file that cannot be read or parsed, is reported
+  // before the user pastes a key for nothing.
+  const baseUrl = parseBaseUrl(deps.settings.requireBaseUrl().value);
+  checkTransport(baseUrl, deps.globals.allowHttp);
+  deps.settings.store.read();
+  let key: string;
+  if (options.withKey) {
+    key = await readAllStdin(deps.io);
+  } else {
+    key = (await deps.prompter.secret('Paste your API key:', 'pipe the key in with `crawl auth login --with-key < keyfile`')).trim();
+  }
+  if (key === '') throw new UsageError('no key given', 'pipe the key in with `crawl auth login --with-key < keyfile`');
+  deps.redactor.add(key);
+  if (/\s/.test(key)) throw new UsageError('the key contains white space; give exactly one key');
+  const defect = keyDefect(key);
+  if (defect !== undefined) {
+    // Named by the character, never by the key: no Authorization header can carry it.
+    throw new UsageError(`the API key ${defect}; refusing to send it, and nothing was saved`);
+  }
+  if (verify) {
+    const { accepted, status } = await keyAccepted(deps, key).catch((error: unknown) => {
+      if (error instanceof CrossOriginAnswerError) {
+        throw new CrawlError(`${error.message}; nothing was saved`, error.exitCode, error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus });
+      }
+      throw error;
+    });
+    if (!accepted) {
+      throw new CrawlError(`the service rejected the key (HTTP ${status}); nothing was saved`, ExitCode.auth, {
+        httpStatus: status,
+        hint: 'check that the key is complete and not revoked',
+      });
+    }
+  }
+  const { profile, baseUrlChange } = await storeProfileKey(deps, key, { withBaseUrl: true });
+  if (deps.globals.json) {
+    deps.io.stdout.write(
+      JSON.stringify({
+        profile,
+        baseUrl: baseUrl.href,
+        apiKey: maskKey(key),
+        saved: true,
+        verified: verify,
+        accepted: verify ? true : null,
+        baseUrlChangedFrom: baseUrlChange?.from ?? null,
+      }) + '\n',
+    );
+  } else {
+    deps.io.stderr.write(
+      verify
+        ? `Logged in to ${baseUrl.href} (profile "${profile}", key ${maskKey(key)}): the service accepts the key\n`
+        : `Saved the key for ${baseUrl.href} (profile "${profile}", key ${maskKey(key)}) without checking it (--no-verify): whether the service accepts it is not known\n`,
+    );
+    if (baseUrlChange) deps.io.stderr.write(`note: ${describeBaseUrlChange(baseUrlChange)}\n`);
+    if (deps.env.CRAWL_API_KEY) deps.io.stderr.write('note: CRAWL_API_KEY is set and takes precedence over the stored key\n');
+  }
+  return ExitCode.ok;
+}

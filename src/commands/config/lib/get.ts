@@ -1,0 +1,22 @@
+import type { ConfigKey } from '../../../config/store.js';
+import type { Deps } from '../../../deps.js';
+import { CrawlError } from '../../../errors.js';
+import { ExitCode } from '../../../exit-codes.js';
+import { shown } from './setting.js';
+
+export interface GetOptions {
+  key: ConfigKey;
+}
+
+export async function getSetting(deps: Deps, { key }: GetOptions): Promise<number> {
+  const profile = deps.settings.profile().value;
+  const value = deps.settings.store.profile(profile)[key];
+  if (value === undefined) {
+    throw new CrawlError(`${key} is not set in profile "${profile}"`, ExitCode.failure, {
+      hint: key === 'api-key' ? 'run `crawl auth login`' : `run \`crawl config set ${key} <value>\``,
+    });
+  }
+  if (deps.globals.json) deps.io.stdout.write(JSON.stringify({ profile, key, value: shown(key, value) }) + '\n');
+  else deps.io.stdout.write(shown(key, value) + '\n');
+  return ExitCode.ok;
+}

@@ -1,0 +1,20 @@
+import type { ConfigKey } from '../../../config/store.js';
+import type { Deps } from '../../../deps.js';
+import { ExitCode } from '../../../exit-codes.js';
+
+export interface UnsetOptions {
+  key: ConfigKey;
+}
+
+export async function unsetSetting(deps: Deps, { key }: UnsetOptions): Promise<number> {
+  const profile = deps.settings.profile().value;
+  const had = deps.settings.store.profile(profile)[key] !== undefined;
+  if (had) {
+    await deps.settings.store.update(profile, (p) => {
+      delete p[key];
+    });
+  }
+  if (deps.globals.json) deps.io.stdout.write(JSON.stringify({ profile, key, removed: had }) + '\n');
+  else deps.io.stderr.write(had ? `Removed ${key} from profile "${profile}"\n` : `${key} was not set in profile "${profile}"\n`);
+  return ExitCode.ok;
+}

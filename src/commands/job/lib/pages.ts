@@ -1,0 +1,198 @@
+import { getJob, inlinePagesSpan, type JobResponse } from '../../../api/jobs.js';
+import { readPageBatches } from '../../../api/pages.js';
+import type { Deps } from '../../../deps.js';
+import { CrawlError, InterruptedError } from '../../../errors.js';
+import { ExitCode } from '../../../exit-codes.js';
+import type { HttpClient } from '../../../http/client.js';
+import { formatProgress, toCount } from '../../../text/format.js';
+import { LiveLine } from '../../../io/live-line.js';
+import {
+  abandonOutputFile,
+  beginOutputFile,
+  openOutputFile,
+  ReaderWaitInterrupted,
+  RecordSink,
+  type OutputFile,
+} from '../../../io/record-sink.js';
+import { OutputClosedError, OutputWriteError } from '../../../io/write-error.js';
+import { sanitize } from '../../../text/sanitize.js';
+import { followJob, stillRunning, withinDeadline } from './follow.js';
+import { crawlCommand } from '../../shared/suggest.js';
+
+export interface PagesOptions {
+  id: string;
+  wait: boolean;
+  /** Stop after this many records. */
+  limit?: number | undefined;
+  /** A file instead of stdout. */
+  output?: string | undefined;
+  intervalMs: number;
+  maxWaitMs?: number | undefined;
+}
+
+/** The service sends pages inline only for completed jobs of at most this many pages. */
+const INLINE_LIMIT = 100;
+
+export async function exportPagesOf(deps: Deps, options: PagesOptions): Promise<number> {
+  // --max-wait counts from the start: a first answer that never comes is waited for no longer.
+  const deadline = options.wait && options.maxWaitMs !== undefined ? deps.clock.now() + options.maxWaitMs : undefined;
+  const http = deps.http();
+  // Opened before any request: a missing folder or a read-only file fails at once.
+  const file = options.output === undefined ? undefined : await openOutputFile(options.output);
+  let response: JobResponse;
+  try {
+    response = await readyJob(deps, http, options, deadline);
+    if (file) await beginOutputFile(file, { interrupt: deps.signal, clock: deps.clock, notice: deps.globals.json ? undefined : (line) => deps.io.stderr.write(`crawl: ${line}\n`) });
+  } catch (error) {
+    if (file) await abandonOutputFile(file);
+    if (error instanceof ReaderWaitInterrupted) throw interruptedWith(error.interruption, `${error.message}; nothing was written`);
+    throw error;
+  }
+  // Records go out unredacted and fast: the HTTP layer has already redacted every body they come from.
+  const sink = file ? await RecordSink.toFile(file, deps.signal) : RecordSink.toStream(deps.io.rawStdout, deps.signal);
+  return exportPages(deps, http, response, sink, options, file);
+}
+
+/** The job, once its pages can be read: at once if it has finished, after watching with --wait. */
+async function readyJob(deps: Deps, http: HttpClient, options: PagesOptions, deadline: number | undefined): Promise<JobResponse> {
+  const response = await withinDeadline(deps, deadline, getJob(http, options.id), () => stillRunning(undefined));
+  const { job } = response;
+  // Unknown statuses are exported as they are: the service may well have pages for them.
+  if (job.status !== 'pending' && job.status !== 'running') return response;
+  if (!options.wait) {
+    throw new CrawlError(
+      `job ${job.id} is still ${job.status}, ${formatProgress(job.pagesFinished, job.pagesTotal)}: its pages are exported once it has finished`,
+      ExitCode.usage,
+      { hint: `wait for it with \`${crawlCommand(deps, ['job', 'pages'], [options.id], ['--wait'])}\`` },
+    );
+  }
+  return followJob(deps, http, options.id, { intervalMs: options.intervalMs, deadline, ndjson: false });
+}
+
+async function exportPages(
+  deps: Deps,
+  http: HttpClient,
+  response: JobResponse,
+  sink: RecordSink,
+  options: PagesOptions,
+  file: OutputFile | undefined,
+): Promise<number> {
+  const { job, pages } = response;
+  const expected = expectedRecords(response, options.limit);
+  if (job.status !== 'completed' && deps.io.stderrIsTTY) {
+    deps.io.stderr.write(`Job ${sanitize(job.id)} is ${sanitize(job.status)}: exporting the pages it has.\n`);
+  }
+  const progress = file && deps.io.stderrIsTTY ? new ExportProgress(deps, file.path, expected) : undefined;
+  const release = progress ? deps.guard.onCleanup(() => progress.stop()) : undefined;
+  try {
+    const inline = job.status === 'completed' && pages !== undefined && (toCount(job.pagesTotal) ?? pages.length) <= INLINE_LIMIT;
+    if (inline) {
+      const total = toCount(job.pagesTotal);
+      // Trusted (the service documents the array as all the pages), but never silently short.
+      if (total !== undefined && pages.length < total) {
+        deps.io.stderr.write(`crawl: warning: the service sent ${pages.length} of the job's ${total} pages inline\n`);
+      }
+      const span = inlinePagesSpan(response.raw);
+      if (span) await sink.writeArray(response.raw, span, options.limit);
+    } else {
+      await preferSmallHeap();
+      for await (const batch of readPageBatches(http, options.id, { max: options.limit })) {
+        await sink.writeArray(batch.text, batch.records, batch.take);
+        progress?.update(sink.written);
+      }
+    }
+    await sink.close();
+    progress?.update(sink.written, true);
+    return ExitCode.ok;
+  } catch (error) {
+    // `| head -1`: the reader has what it wanted. Stop quietly.
+    if (error instanceof OutputClosedError) return ExitCode.ok;
+    if (error instanceof InterruptedError) {
+      await sink.abandon();
+      throw file ? interruptedWith(error, interruptedMessage(sink, file)) : error;
+    }
+    // Whatever failed, what was written stays written: flush it before saying how much.
+    await sink.close().catch(() => undefined);
+    throw withCount(error, sink);
+  } finally {
+    progress?.stop();
+    release?.();
+  }
+}
+
+/** An interruption that says what it left behind (exit 130 or 143 all the same). */
+function interruptedWith(interruption: unknown, message: string): CrawlError {
+  const code = interruption instanceof InterruptedError ? interruption.exitCode : ExitCode.interrupted;
+  return new CrawlError(message, code, { cause: interruption });
+}
+
+function interruptedMessage(sink: RecordSink, file: OutputFile): string {
+  const noun = sink.written === 1 ? 'record' : 'records';
+  if (file.kind === 'file') return `interrupted: ${file.path} holds the first ${sink.written} ${noun}, each line whole`;
+  // A pipe may have taken one more piece than it confirmed before the process stopped.
+  return `interrupted: at least ${sink.written} ${noun} went to ${file.path}, each line whole`;
+}
+
+/**
+ * A long export allocates a batch's worth of short-lived strings and buffers per request, and V8's
+ * default heap growth lets the young and old generations swell with that garbage. With this flag
+ * the heap stays small, for no time that the benchmark (npm run bench) can see. Set at run time,
+ * it applies from the next collection on.
+ */
+async function preferSmallHeap(): Promise<void> {
+  // Loaded here: `job --help` loads this module, and node:v8 is not free.
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--optimize-for-size');
+}
+
+/** How many records the export should produce, for the progress line. */
+function expectedRecords(response: JobResponse, limit: number | undefined): number | undefined {
+  const { job } = response;
+  const total = job.status === 'completed' ? toCount(job.pagesTotal) : toCount(job.pagesFinished);
+  if (limit === undefined) return total;
+  return total === undefined ? limit : Math.min(total, limit);
+}
+
+function withCount(error: unknown, sink: RecordSink): unknown {
+  // The file itself failed: say what it holds (the sink cut it back to whole records).
+  if (error instanceof OutputWriteError && sink.path !== undefined && sink.written > 0) {
+    const noun = sink.written === 1 ? 'record is' : 'records are';
+    return new OutputWriteError(`${error.message} (the first ${sink.written} ${noun} in the file, each line whole)`, error);
+  }
+  if (error instanceof InterruptedError || error instanceof OutputWriteError || !(error instanceof CrawlError)) return error;
+  const where = sink.path === undefined ? '' : ` to ${sink.path}`;
+  const noun = sink.written === 1 ? 'record' : 'records';
+  return new CrawlError(`${error.message} (wrote ${sink.written} ${noun}${where} before the failure)`, error.exitCode, {
+    ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+    ...(error.hint === undefined ? {} : { hint: error.hint }),
+    cause: error,
+  });
+}
+
+/** `Writing out.ndjson: 2345/1000000 records (0%)` on a terminal's stderr, redrawn at most 10 times a second. */
+class ExportProgress {
+  readonly #deps: Deps;
+  readonly #line: LiveLine;
+  readonly #label: string;
+  readonly #expected: number | undefined;
+  #lastDraw = 0;
+
+  constructor(deps: Deps, path: string, expected: number | undefined) {
+    this.#deps = deps;
+    this.#line = new LiveLine(deps.io.stderr);
+    this.#label = sanitize(path);
+    this.#expected = expected;
+  }
+
+  update(written: number, final = false): void {
+    const now = this.#deps.clock.now();
+    if (!final && now - this.#lastDraw < 100) return;
+    this.#lastDraw = now;
+    const progress = formatProgress(written, this.#expected).replace(' pages', ' records');
+    this.#line.update(`${final ? 'Wrote' : 'Writing'} ${this.#label}: ${progress}`);
+  }
+
+  stop(): void {
+    this.#line.done(true);
+  }
+}

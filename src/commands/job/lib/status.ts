@@ -1,0 +1,20 @@
+import { getJob, terminalExitCode } from '../../../api/jobs.js';
+import type { Deps } from '../../../deps.js';
+import { ExitCode } from '../../../exit-codes.js';
+import { writeRaw } from '../../../io/json.js';
+import { printJob } from './view.js';
+
+export interface StatusOptions {
+  id: string;
+  exitStatus: boolean;
+}
+
+export async function showStatus(deps: Deps, options: StatusOptions): Promise<number> {
+  const http = deps.http();
+  const { job, raw } = await getJob(http, options.id);
+  if (deps.globals.json) writeRaw(deps.io.stdout, raw);
+  else await printJob(deps, job, { pagesHint: true });
+  if (!options.exitStatus) return ExitCode.ok;
+  // Pending, running or a status we do not know: not finished, which is what exit 7 means elsewhere.
+  return terminalExitCode(job.status) ?? ExitCode.waitElapsed;
+}

@@ -1,0 +1,79 @@
+import { identifyKeyInUse, listKeys, mayBeInUse, type ApiKey } from '../../../api/keys.js';
+import type { Deps } from '../../../deps.js';
+import { ExitCode } from '../../../exit-codes.js';
+import { relativeTime, rfc3339 } from '../../../text/format.js';
+import { printTable } from '../../../io/table.js';
+import { writeRaw } from '../../../io/json.js';
+import { keyLabel } from './label.js';
+
+const IN_USE = ' (in use)';
+const MAYBE_IN_USE = ' (in use?)';
+
+/**
+ * GET /api/keys. People get a table with relative times and the key in use marked after its
+ * name; scripts get tab-separated rows (id, name, keyPrefix, lastUsedAt, createdAt, in use as
+ * true/false, or `unknown` for each key that cannot be told apart from another) or, with --json,
+ * the body as received.
+ */
+export type ListOptions = Record<string, never>;
+
+export async function listKeysOf(deps: Deps, _options: ListOptions): Promise<number> {
+  const http = deps.http();
+  const list = await listKeys(http);
+  if (deps.globals.json) {
+    writeRaw(deps.io.stdout, list.raw);
+    return ExitCode.ok;
+  }
+  const found = identifyKeyInUse(list.keys, deps.settings.apiKey()?.value);
+  const candidates = new Set(mayBeInUse(found));
+  const certain = found.kind === 'unique';
+  if (found.kind === 'ambiguous') {
+    const labels = found.candidates.map(keyLabel).join(', ');
+    deps.io.stderr.write(
+      deps.redactor.redact(`crawl: warning: the key in use cannot be told apart: the prefixes of ${found.candidates.length} listed keys begin it (${labels}); each is marked as possibly in use\n`),
+    );
+  }
+  if (!deps.io.stdoutIsTTY) {
+    const inUseCell = (k: ApiKey): string => (candidates.has(k) ? (certain ? 'true' : 'unknown') : 'false');
+    const rows = list.keys.map((k) => [k.id, k.name, k.keyPrefix, rfc3339(k.lastUsedAt), rfc3339(k.createdAt), inUseCell(k)]);
+    await printTable(deps.io, [], rows);
+    return ExitCode.ok;
+  }
+  if (list.keys.length === 0) {
+    deps.io.stderr.write('No active keys. Create one with `crawl keys create <name>`.\n');
+    return ExitCode.ok;
+  }
+  const style = await deps.style();
+  const now = deps.clock.now();
+  const mark = certain ? IN_USE : MAYBE_IN_USE;
+  const marked = list.keys.map((k) => candidates.has(k));
+  const rows = list.keys.map((k, i) => [
+    k.id,
+    `${typeof k.name === 'string' ? k.name : ''}${marked[i] ? mark : ''}`,
+    k.keyPrefix,
+    lastUsed(k, now),
+    created(k, now),
+  ]);
+  await printTable(deps.io, [
+    { header: 'ID' },
+    // By row, not by text: a name that itself ends in "(in use)" is not coloured as the key in use.
+    { header: 'NAME', style: (text, row) => (marked[row] && text.endsWith(mark) ? text.slice(0, -mark.length) + style.green(mark) : text) },
+    { header: 'PREFIX' },
+    { header: 'LAST USED', style: (text) => (text === 'never' ? style.dim(text) : text) },
+    { header: 'CREATED' },
+  ], rows);
+  return ExitCode.ok;
+}
+
+function lastUsed(key: ApiKey, now: number): string {
+  if (typeof key.lastUsedAt !== 'string' || key.lastUsedAt === '') return 'never';
+  return relativeTime(key.lastUsedAt, now) ?? key.lastUsedAt;
+}
+
+/** ISO 8601 with a relative hint, as the contract shows times to people. */
+function created(key: ApiKey, now: number): string {
+  if (typeof key.createdAt !== 'string' || key.createdAt === '') return '';
+  const hint = relativeTime(key.createdAt, now);
+  // Whole seconds are enough for people; scripts get the exact value.
+  return hint === undefined ? key.createdAt : `${rfc3339(key.createdAt).replace(/\.\d+Z$/, 'Z')} (${hint})`;
+}
