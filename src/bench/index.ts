@@ -4,11 +4,12 @@
 // --only startup|pages.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { checkCodeCache } from '../build/cache-check.js';
-import { benchEnv, ROOT, startSandboxProcess } from './common.js';
+import { benchEnv, startSandboxProcess } from './common.js';
 import { benchPages } from './pages-bench.js';
 import { benchStartup } from './startup-bench.js';
+import { profileStatus } from './status-profile.js';
 
 interface Row {
   pair: string;
@@ -38,12 +39,13 @@ async function main(argv: string[]): Promise<number> {
   const sandbox = await startSandboxProcess();
   const rows: Row[] = [];
   let cacheLine = '';
+  const profileLines: string[] = [];
   try {
     if (only !== 'pages') {
       // A start-up measured without the code cache would say little about the CLI as installed.
       const env = benchEnv({ CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'config') });
       const reports = [...(await checkCodeCache(['job', '--help'], env)), ...(await checkCodeCache(['job', 'demo-small', '--json'], env))];
-      const refused = reports.filter((r) => r.rejected !== false).map((r) => relative(ROOT, r.file));
+      const refused = reports.filter((r) => r.rejected !== false).map((r) => r.file);
       cacheLine =
         refused.length === 0
           ? `code cache: taken by V8 for all ${reports.length} files that help and a status read load`
@@ -61,6 +63,10 @@ async function main(argv: string[]): Promise<number> {
           ok: r.ratio <= r.target,
         });
       }
+      log('status: where a status read spends its time, profiled ...');
+      const parts = await profileStatus(env, work, Math.min(runs, 10));
+      profileLines.push('', 'Where a status read spends its time (CPU profile, median of each part in ms):', '', '| part | ms |', '|---|---|');
+      for (const [part, ms] of parts) profileLines.push(`| ${part} | ${ms.toFixed(1)} |`);
     }
     if (only !== 'startup') {
       const p = await benchPages(sandbox, work, rounds, log);
@@ -101,6 +107,7 @@ async function main(argv: string[]): Promise<number> {
     '| pair | A | B | A | B | result | target | |',
     '|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.pair} | \`${r.a}\` | ${r.b} | ${r.aValue} | ${r.bValue} | ${r.result} | ${r.target} | ${r.ok ? 'ok' : 'MISSED'} |`),
+    ...profileLines,
     '',
   ];
   process.stdout.write(lines.join('\n'));
