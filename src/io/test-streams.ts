@@ -13,6 +13,8 @@ export interface TestStreamsOptions {
   columns?: number;
   /** stdout fails with this error code (`EPIPE`, `ENOSPC`) once this many bytes were written. */
   stdoutFails?: { code: string; afterBytes?: number };
+  /** stderr fails with this error code (`EPIPE`, `ENOSPC`) once this many bytes were written. */
+  stderrFails?: { code: string; afterBytes?: number };
 }
 
 export interface TestStreams extends RawStreams {
@@ -34,32 +36,33 @@ export function testStreams(options: TestStreamsOptions = {}): TestStreams {
   const both: string[] = [];
   const rawModes: boolean[] = [];
   let errorHandlers: { stdout: (e: NodeJS.ErrnoException) => void; stderr: (e: NodeJS.ErrnoException) => void } | undefined;
-  let stdoutBytes = 0;
 
-  const sink = (into: string[], fails?: TestStreamsOptions['stdoutFails']): Writable =>
-    new Writable({
+  const sink = (into: string[], fails?: TestStreamsOptions['stdoutFails']): Writable => {
+    let written = 0;
+    return new Writable({
       decodeStrings: false,
       write(chunk: string | Buffer, _encoding, callback) {
         const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
         if (fails) {
-          const room = (fails.afterBytes ?? 0) - stdoutBytes;
+          const room = (fails.afterBytes ?? 0) - written;
           if (room < Buffer.byteLength(text)) {
             const taken = Buffer.from(text).subarray(0, Math.max(0, room)).toString('utf8');
             into.push(taken);
             both.push(taken);
-            stdoutBytes += Buffer.byteLength(taken);
+            written += Buffer.byteLength(taken);
             return callback(Object.assign(new Error(`write ${fails.code}`), { code: fails.code }));
           }
-          stdoutBytes += Buffer.byteLength(text);
+          written += Buffer.byteLength(text);
         }
         into.push(text);
         both.push(text);
         callback();
       },
     });
+  };
 
   const stdout = sink(out, options.stdoutFails);
-  const stderr = sink(err);
+  const stderr = sink(err, options.stderrFails);
   // A terminal's input never ends by itself: what is typed later arrives through type().
   const typed = isTTY.stdin ? new PassThrough() : undefined;
   if (typed && options.input !== undefined) typed.write(options.input);

@@ -153,8 +153,19 @@ export function holdConfigLock(configFile: string, pid = process.pid): () => voi
   return () => rmSync(path, { force: true });
 }
 
-/** A pid that no process has any more. */
+/**
+ * A pid that no process has, now or later in the run: one above the kernel's pid_max. (The pid
+ * of a process that has ended is given out again once the counter wraps, and a busy test run
+ * wraps a 32768 one: a "dead" lock would then come alive.) Elsewhere, the pid of a process that
+ * has ended.
+ */
 export function deadPid(): number {
+  try {
+    const max = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8').trim());
+    if (Number.isSafeInteger(max) && max > 0) return max + 1;
+  } catch {
+    // Not Linux: fall back on a process that has ended.
+  }
   const done = spawnSync('true');
   return done.pid ?? 999_999;
 }

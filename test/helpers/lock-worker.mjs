@@ -1,14 +1,29 @@
-// One writer of the lock hammer (battery-local-lock.test.ts), a process of its own: takes the
+// One writer of the lock hammer (test/contract/races.test.ts), a process of its own: takes the
 // built config lock on one file again and again, appends its name to the file's `writes`, and now
 // and then "dies" holding it (leaves the lock as a killed process would), so the others keep
 // racing to take a stale lock over. Prints one JSON line: its overlaps and retries.
-// argv: <dist lock module> <config file> <id> <rounds> <dead pid>
+// argv: <dist lock module> <config file> <id> <rounds> <dead pid> [stop-mid-write]
+// With `stop-mid-write`, it takes the lock once, writes half of its temp file, prints "mid-write"
+// and waits there for good: the moment for the test to kill it (-9).
 import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { setInterval } from 'node:timers';
 import { pathToFileURL } from 'node:url';
 
-const [module, config, id, roundsText, deadText] = process.argv.slice(2);
+const [module, config, id, roundsText, deadText, mode] = process.argv.slice(2);
 const { ConfigLock, lockPathFor } = await import(pathToFileURL(module).href);
+
+if (mode === 'stop-mid-write') {
+  await ConfigLock.acquire(config);
+  const doc = JSON.parse(readFileSync(config, 'utf8'));
+  doc.writes = [...(doc.writes ?? []), `${id}-killed`];
+  const text = JSON.stringify(doc);
+  writeFileSync(`${config}.${id}.tmp`, text.slice(0, text.length >> 1));
+  process.stdout.write('mid-write\n');
+  setInterval(() => undefined, 60_000);
+  await new Promise(() => undefined);
+}
+
 const rounds = Number(roundsText);
 const lockPath = lockPathFor(config);
 // Exists exactly while someone is between taking the lock and giving it up: a second holder's

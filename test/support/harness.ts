@@ -15,6 +15,7 @@ export interface CrawlOptions {
   input?: string;
   columns?: number;
   stdoutFails?: TestStreamsOptions['stdoutFails'];
+  stderrFails?: TestStreamsOptions['stderrFails'];
   /** A fake clock made for the run unless given; `realClock` runs on real time. */
   clock?: Clock;
   /** Aborting it is Ctrl-C (or SIGTERM, with `new InterruptedError(143)` as the reason). */
@@ -37,6 +38,7 @@ export async function crawl(argv: string[], options: CrawlOptions = {}): Promise
     ...(options.input === undefined ? {} : { input: options.input }),
     ...(options.columns === undefined ? {} : { columns: options.columns }),
     ...(options.stdoutFails === undefined ? {} : { stdoutFails: options.stdoutFails }),
+    ...(options.stderrFails === undefined ? {} : { stderrFails: options.stderrFails }),
   });
   const clock = options.clock ?? fakeClock();
   const env: Record<string, string | undefined> = { ...options.env };
