@@ -1,17 +1,14 @@
-// The config lock between real processes: several writers hammering one config while stale locks
-// keep appearing (left by writers "killed" holding it), `crawl config set` racing to take over a
-// lock a dead process left, and writers reaching one config file through two symlinked paths.
-// Each time the file stays whole JSON with every write in, and nothing is left beside it.
-import { spawn } from 'node:child_process';
+// The config lock between concurrent writers: `crawl config set` runs racing to take over a lock
+// a dead process left, and writers reaching one config file through two symlinked paths. Each time
+// the file stays whole JSON with every write in, and nothing is left beside it. Here the runs share
+// this process; writers in separate processes hammering one config while stale locks keep
+// appearing, and a writer killed mid-write, are in test/contract/races.test.ts.
 import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, tempDir } from './helpers/cli.js';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
 import { deadPid } from './helpers/local-faults.js';
-
-const WORKER = join(ROOT, 'test', 'helpers', 'lock-worker.mjs');
-const LOCK_MODULE = join(ROOT, 'dist', 'config', 'lock.js');
 
 let tmp: { dir: string; cleanup: () => void };
 let n = 0;
@@ -29,38 +26,6 @@ function folder(): string {
 function deadLock(): string {
   return JSON.stringify({ pid: deadPid(), host: hostname(), token: `dead-${++n}` }) + '\n';
 }
-
-function runWorker(config: string, id: string, rounds: number, dead: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WORKER, LOCK_MODULE, config, id, String(rounds), String(dead)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-describe('writers in separate processes, stale locks appearing all along', () => {
-  it('six writers, twelve rounds each, one in three left as a dead process\'s lock: never two inside, every write in', async () => {
-    const dir = folder();
-    const config = join(dir, 'config.json');
-    writeFileSync(config, JSON.stringify({ writes: [] }), { mode: 0o600 });
-    // A stale lock is there from the start: every writer begins by racing to take it over.
-    writeFileSync(`${config}.lock`, deadLock());
-    const dead = deadPid();
-    const ids = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'];
-    const rounds = 12;
-    const results = await Promise.all(ids.map((id) => runWorker(config, id, rounds, dead)));
-    for (const r of results) expect([r.code, r.stderr]).toEqual([0, '']);
-    const reports = results.map((r) => JSON.parse(r.stdout) as { id: string; overlaps: number; retries: number });
-    expect(reports.map((r) => r.overlaps)).toEqual(ids.map(() => 0));
-    const writes = (JSON.parse(readFileSync(config, 'utf8')) as { writes: string[] }).writes;
-    expect([...writes].sort()).toEqual(ids.flatMap((id) => Array.from({ length: rounds }, (_, i) => `${id}-${i}`)).sort());
-    expect(readdirSync(dir)).toEqual(['config.json']);
-  });
-});
 
 describe('crawl config set against a lock a dead process left', () => {
   it.concurrent.for([1, 2, 3])('four at once, each its own profile (round %i): all exit 0, every profile in, the lock gone', async (round, { expect }) => {

@@ -1,12 +1,15 @@
-// Two crawl processes writing one config file at once: `config set` against `config set`, and
+// Two crawl runs writing one config file at once: `config set` against `config set`, and
 // `keys rotate` against `keys rotate`. The file is always whole JSON holding one of the results;
 // no change is silently undone; and no key the service accepts is lost (every key a race created
-// is in the config or was printed by the process that made it). Also the write lock's own faults.
+// is in the config or was printed by the run that made it). Also the write lock's own faults.
+// Here the runs share this process (their file-system calls still interleave); the same races
+// between separate processes, and a writer killed (-9) mid-write, are in test/contract/races.test.ts.
 import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, waitFor } from './helpers/cli.js';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { clockWatching } from './helpers/clocks.js';
+import { runCli, tempDir } from './helpers/cli.js';
 import { activeKeys, configProfile, fullKeysIn, storedKey } from './helpers/keys.js';
 import { deadPid, holdConfigLock } from './helpers/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
@@ -118,9 +121,15 @@ describe('the write lock', () => {
     const { dir, file } = freshFolder();
     const release = holdConfigLock(file);
     try {
+      let out: { stderr: () => string } | undefined;
+      // Freed as the writer starts its next poll after saying it waits.
+      const clock = clockWatching(() => {
+        if (out?.stderr().includes('waiting for another crawl process')) release();
+      });
       const r = await runCli(['config', 'set', 'base-url', 'https://patient.example'], {
         env: { CRAWL_CONFIG_DIR: dir },
-        onSpawn: (_child, out) => void waitFor(() => out.stderr().includes('waiting for another crawl process'), 10_000, 'the notice').then(release),
+        clock,
+        onSpawn: (_child, output) => (out = output),
       });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(new RegExp(`^crawl: waiting for another crawl process \\(pid ${process.pid}\\) to finish writing ${file}\\n`));
@@ -137,7 +146,10 @@ describe('the write lock', () => {
     try {
       const r = await runCli(['config', 'set', 'base-url', 'https://never.example'], { env: { CRAWL_CONFIG_DIR: dir } });
       expect(r.code).toBe(1);
-      expect(r.ms).toBeLessThan(9000);
+      // Bounded: it polled every 20 ms and gave up once 5 s (of the clock) had passed.
+      expect(new Set(r.clock?.sleeps)).toEqual(new Set([20]));
+      expect(r.clock?.elapsed()).toBeGreaterThanOrEqual(5000);
+      expect(r.clock?.elapsed()).toBeLessThanOrEqual(5020);
       expect(r.stderr.split('\n').slice(-3)).toEqual([
         `crawl: the config file ${file} is being written by another crawl process (pid ${process.pid}); nothing was changed`,
         `hint: try again; if no crawl is running, remove ${file}.lock`,

@@ -90,23 +90,7 @@ describe('displays', () => {
       server.close();
     }
   });
-  it.concurrent('--json piped into `head -1`: stops quietly (exit 0) once the reader is gone', async ({ expect }) => {
-    fx.sandbox.addJob({ id: 'w-head', status: 'running', pagesTotal: 100_000, advance: { perPoll: 1 } });
-    let first = '';
-    const r = await runCli(['job', 'watch', 'w-head', '--json', ...FAST], {
-      env: fx.env,
-      onSpawn: (child) => {
-        child.stdout?.once('data', (chunk: string) => {
-          first = chunk;
-          child.stdout?.destroy();
-        });
-      },
-    });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(JSON.parse(first.split('\n')[0] ?? '')).toMatchObject({ job: { id: 'w-head', status: 'running' } });
-    expect(fx.sandbox.getJob('w-head')?.status).toBe('running');
-  });
+  // --json piped into a reader that leaves after the first line: a real pipe, test/contract/pipes.test.ts.
 });
 
 describe('failures', () => {
@@ -218,19 +202,5 @@ describe('Ctrl-C', () => {
     expect(requestsOf('w-sigterm').some((q) => q.method !== 'GET')).toBe(false);
   });
 
-  it.concurrent('on a terminal (^C typed): exit 130, cursor shown again, job not cancelled', async ({ expect }) => {
-    fx.sandbox.addJob({ id: 'w-ctrlc', status: 'running', pagesTotal: 100, pagesFinished: 1 });
-    const r = await runCli(['job', 'watch', 'w-ctrlc', ...FAST], {
-      env: fx.env,
-      tty: true,
-      onSpawn: (child, out) => {
-        void waitFor(() => out.stdout().includes('1/100 pages'), 10_000, 'the live line').then(() => child.stdin?.write('\u0003'));
-      },
-    });
-    expect(r.code).toBe(130);
-    expect(r.stdout).toContain(HIDE);
-    expect(r.stdout.lastIndexOf(SHOW)).toBeGreaterThan(r.stdout.lastIndexOf(HIDE));
-    expect(requestsOf('w-ctrlc').some((q) => q.method !== 'GET')).toBe(false);
-    expect(fx.sandbox.getJob('w-ctrlc')?.status).toBe('running');
-  });
+  // On a terminal, ^C typed at the keyboard: a real pty, test/contract/terminal.test.ts.
 });

@@ -1,4 +1,6 @@
-// `crawl keys rotate` interrupted (Ctrl-C) midway goes through the same "nothing lost" path as a failure.
+// `crawl keys rotate` interrupted (Ctrl-C or SIGTERM) midway goes through the same "nothing lost"
+// path as a failure. In this process: the interrupt is what src/main.ts makes of the signal.
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,20 +22,23 @@ beforeEach(async () => {
 afterEach(() => setup.close());
 
 const KEY_LINE = /^crk_[A-Za-z0-9]{20,}\n$/;
-/** Sends Ctrl-C (SIGINT) once the check of the new key has reached the sandbox. */
-const interruptAtCheck = (from: number) => (child: import('node:child_process').ChildProcess): void => {
+/** Interrupts (Ctrl-C, or `signal`) once the check of the new key has reached the sandbox. */
+const interruptAtCheck = (from: number, signal: NodeJS.Signals = 'SIGINT') => (child: ChildProcess): void => {
   const checking = (): boolean => calls(fx.sandbox, from).filter((c) => c === 'GET /api/keys').length >= 2;
-  void waitFor(checking, 10_000, 'the check').then(() => child.kill('SIGINT'));
+  void waitFor(checking, 10_000, 'the check').then(() => child.kill(signal));
 };
 
 describe('crawl keys rotate, interrupted', () => {
-  it('Ctrl-C while the new key is being checked: it is printed once, the old key stays (exit 130)', async () => {
+  it.for([
+    ['Ctrl-C', 'SIGINT', 130],
+    ['SIGTERM', 'SIGTERM', 143],
+  ] as const)('%s while the new key is being checked: it is printed once, the old key stays (exit as documented)', async ([, signal, code]) => {
     const before = fx.sandbox.requests.length;
     const r = await runCli(['keys', 'rotate', '--yes'], {
       env,
-      onSpawn: interruptAtCheck(before),
+      onSpawn: interruptAtCheck(before, signal),
     });
-    expect(r.code).toBe(130);
+    expect(r.code).toBe(code);
     expect(r.stdout).toMatch(KEY_LINE);
     expect(r.stderr).toMatch(/step 3 of 5 .*: interrupted\./);
     expect(r.stderr).toMatch(/only copy/);

@@ -1,11 +1,12 @@
-// Start-up (issue 5) as behaviour rather than timing: what a command loads, and the code cache
-// it loads with. The times themselves are measured by `npm run bench`, never here.
+// Contract (spawned): the installed bin and its start-up (issue 5) as behaviour rather than
+// timing: that it runs at all, plain and in a terminal; what a command loads; and the code cache it
+// loads with. The times themselves are measured by `npm run bench`, never here.
 import { cpSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkCodeCache } from '../src/build/cache-check.js';
-import { ROOT, runCli, tempDir } from './helpers/cli.js';
-import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
+import { checkCodeCache } from '../../src/build/cache-check.js';
+import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
@@ -26,13 +27,26 @@ async function builtinsLoaded(args: string[]): Promise<{ code: number | null; mo
     reporter,
     `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join('\\n')));\n`,
   );
-  const r = await runCli(args, { env: { ...fx.env, NODE_OPTIONS: `--require ${reporter}` } });
+  const r = await runCli(args, { process: true, env: { ...fx.env, NODE_OPTIONS: `--require ${reporter}` } });
   const modules = readFileSync(out, 'utf8')
     .split('\n')
     .filter((line) => line.startsWith('NativeModule '))
     .map((line) => line.slice('NativeModule '.length));
   return { code: r.code, modules };
 }
+
+describe('the installed bin', () => {
+  it('runs the CLI plain and in a terminal', async () => {
+    const [plain, tty] = await Promise.all([
+      runCli(['job', 'demo-small'], { process: true, env: fx.env }),
+      runCli(['job', 'demo-small'], { process: true, env: fx.env, tty: true }),
+    ]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('status\tcompleted\n');
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toMatch(/Progress\s+42\/42 pages \(100%\)/);
+  });
+});
 
 describe('what a command loads', () => {
   it('a status read loads no HTTP/2, TLS, crypto, child process or promise-based fs', async () => {
@@ -61,7 +75,7 @@ describe('the code cache', () => {
 
   it('a damaged cache, one from another build, one made for another file, or none: the same output and exit code', async () => {
     const commands = [['job', 'demo-small', '--json'], ['job', 'demo-small'], ['job', '--help'], ['job', 'no-such-job'], ['config', 'list']];
-    const expected = await Promise.all(commands.map((args) => runCli(args, { env: fx.env })));
+    const expected = await Promise.all(commands.map((args) => runCli(args, { process: true, env: fx.env })));
     expect(expected.map((r) => r.code)).toEqual([0, 0, 0, 3, 0]);
 
     const damages: Record<string, (cache: Buffer, others: Buffer[]) => Buffer | undefined> = {
@@ -80,10 +94,11 @@ describe('the code cache', () => {
         if (harmed === undefined) unlinkSync(file);
         else writeFileSync(file, harmed);
       });
+      const results = await Promise.all(commands.map((args) => runCli(args, { process: true, env: fx.env, bin: join(install, 'bin', 'crawl.js') })));
       for (const [i, args] of commands.entries()) {
-        const r = await runCli(args, { env: fx.env, bin: join(install, 'bin', 'crawl.js') });
+        const r = results[i];
         const want = expected[i];
-        expect({ damage, args, code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+        expect({ damage, args, code: r?.code, stdout: r?.stdout, stderr: r?.stderr }).toEqual({
           damage,
           args,
           code: want?.code,

@@ -1,0 +1,130 @@
+// Contract (spawned): signals to a real crawl process. The process adapter (src/main.ts) turns
+// SIGINT / SIGTERM into 130 / 143; after a signal it forces the exit 2 s later, or at once on a
+// second Ctrl-C, but never while a critical section is open (a key not yet stored, a config write,
+// a POST or DELETE on the wire), and by a 10 s hard limit only once such a request has settled.
+// What each command does with the interrupt is tested in this process (battery-local-signals,
+// keys-interrupt-mutation, keys-rotate-interrupt); here, what the process itself does.
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir, waitFor } from '../helpers/cli.js';
+import { calls, configProfile, fullKeysIn, keyStatus, storedKey } from '../helpers/keys.js';
+import { everyLineJson, holdConfigLock } from '../helpers/local-faults.js';
+import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+
+let fx: SandboxFixture;
+let tmp: { dir: string; cleanup: () => void };
+beforeAll(async () => {
+  fx = await sandboxFixture({ seed: false });
+  tmp = tempDir('crawl-contract-signals-');
+});
+afterAll(async () => {
+  tmp.cleanup();
+  await fx.close();
+});
+
+const KEY_LINE = /^crk_[A-Za-z0-9]{20,}\n$/;
+const pageNumbers = (records: unknown[]): number[] => records.map((r) => Number(/\/page\/(\d+)$/.exec((r as { url: string }).url)?.[1]));
+
+describe('a signal while job pages writes a file', () => {
+  it.concurrent.for([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s: exit %i, the file holds whole records, in order', async ([signal, code], { expect }) => {
+    const id = `slow-out-${signal}`;
+    fx.sandbox.addJob({ id, status: 'completed', pagesTotal: 20_000 });
+    // The first batch comes at once, the later ones never: only the signal ends the run.
+    fx.sandbox.inject({ path: `^/api/crawl/${id}/pages`, kind: 'hang', skip: 1 });
+    const file = join(tmp.dir, `${id}.ndjson`);
+    const mark = fx.sandbox.requests.length;
+    const waiting = (): boolean =>
+      calls(fx.sandbox, mark).filter((c) => c.startsWith(`GET /api/crawl/${id}/pages`)).length >= 2 && (statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0;
+    const r = await runCli(['job', 'pages', id, '--output', file], {
+      process: true,
+      env: fx.env,
+      onSpawn: (child) => void waitFor(waiting, 10_000, 'the second batch').then(() => child.kill(signal)),
+    });
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(code);
+    expect(r.stdout).toBe('');
+    const records = everyLineJson(readFileSync(file, 'utf8'));
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.length).toBeLessThan(20_000);
+    expect(pageNumbers(records)).toEqual(Array.from({ length: records.length }, (_, i) => i + 1));
+    // Said by the command: it ended on the interrupt, not by the forced exit.
+    expect(r.stderr).toBe(`crawl: interrupted: ${file} holds the first ${records.length} records, each line whole\n`);
+  });
+});
+
+describe('a request that changes something, answered after the signal', () => {
+  it('the process waits for the answer, past the 2 s forced exit and the 10 s hard limit: the key is handed over, the DELETE reported', async () => {
+    // keys create: the POST is answered 11.5 s after it arrives (its --timeout is 30 s).
+    fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'latency', ms: 11_500, times: 1 });
+    // keys revoke: the first DELETE is answered 3 s after it arrives; the second must never be sent.
+    const a = fx.sandbox.addKey('a');
+    const b = fx.sandbox.addKey('b');
+    fx.sandbox.inject({ method: 'DELETE', path: `/api/keys/${a.id}`, kind: 'latency', ms: 3000, times: 1 });
+    const mark = fx.sandbox.requests.length;
+    const signalAt = (call: string) => (child: ChildProcess): void =>
+      void waitFor(() => calls(fx.sandbox, mark).includes(call), 15_000, call).then(() => child.kill('SIGINT'));
+    const [create, revoke] = await Promise.all([
+      runCli(['keys', 'create', 'patient', '--timeout', '30'], { process: true, env: fx.env, timeoutMs: 30_000, onSpawn: signalAt('POST /api/keys') }),
+      runCli(['keys', 'revoke', a.id, b.id, '--yes'], { process: true, env: fx.env, onSpawn: signalAt(`DELETE /api/keys/${a.id}`) }),
+    ]);
+
+    expect(create.timedOut).toBe(false);
+    expect(create.code).toBe(130);
+    expect(create.stdout).toMatch(KEY_LINE);
+    expect(await keyStatus(fx.sandbox, create.stdout.trim())).toBe(200);
+    expect(create.stderr).toMatch(/crawl: interrupted after the key was created: it was handed over first \(on stdout\)\n$/);
+    expect(fullKeysIn(create.stderr)).toEqual([]);
+
+    expect(revoke.code).toBe(130);
+    expect(revoke.stderr).toContain(`Revoked key "a" (${a.id}`);
+    expect(calls(fx.sandbox, mark).filter((c) => c.startsWith('DELETE'))).toEqual([`DELETE /api/keys/${a.id}`]);
+    expect([await keyStatus(fx.sandbox, a.key), await keyStatus(fx.sandbox, b.key)]).toEqual([401, 200]);
+  }, 40_000);
+});
+
+describe('a key being stored holds the exit', () => {
+  it('keys rotate, Ctrl-C (twice) while storing waits on another writer past the 2 s forced exit: the key is stored, exit 130', async () => {
+    const old = fx.sandbox.addKey('slow-store');
+    const profile = configProfile(fx.sandbox, old.key);
+    // Another crawl process is writing the config: the rotation has to wait for it at step 4.
+    const release = holdConfigLock(profile.file);
+    try {
+      let interruptedAt = 0;
+      const r = await runCli(['keys', 'rotate', '--yes'], {
+        process: true,
+        env: { ...fx.env, ...profile.env },
+        onSpawn: (child, out) => {
+          void (async () => {
+            await waitFor(() => out.stderr().includes('waiting for another crawl process'), 10_000, 'the wait for the lock');
+            child.kill('SIGINT');
+            interruptedAt = Date.now();
+            // Real time on purpose: what is tested is the process outliving its forced exit.
+            await waitFor(() => Date.now() - interruptedAt > 1000, 5000, 'a second');
+            child.kill('SIGINT');
+            // Past the forced exit of a plain interrupt (2 s): the process must still be there.
+            await waitFor(() => Date.now() - interruptedAt > 2500, 5000, 'the forced exit time');
+            release();
+          })();
+        },
+      });
+      expect(Date.now() - interruptedAt).toBeGreaterThan(2500);
+      expect(r.code).toBe(130);
+      expect(r.stdout).toBe('');
+      const stored = storedKey(profile.file);
+      expect(stored).not.toBe(old.key);
+      expect(await keyStatus(fx.sandbox, stored)).toBe(200);
+      // Stopped before revoking: the old key still works too, and the message says what is left.
+      expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
+      expect(r.stderr).toMatch(/step 5 of 5 \(revoke the old key\): interrupted\. Done: created the new key .*, the service accepts it, stored it in the config file/);
+      expect(fullKeysIn(r.stderr)).toEqual([]);
+    } finally {
+      release();
+      profile.cleanup();
+    }
+  });
+});

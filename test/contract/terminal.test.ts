@@ -1,0 +1,130 @@
+// Contract (spawned): a real terminal (a pty from util-linux `script`). One case per live display
+// (job watch's line, job pages --output's progress) with ^C typed at the keyboard, which the
+// terminal turns into SIGINT; and the hidden key prompt, whose echo only a real terminal shows
+// (and gives back after a signal). The same displays and the prompt on memory terminals, with
+// the interrupt as src/main.ts makes it, run in this process (battery-local-signals,
+// foundation-job-watch, foundation-settings).
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { BIN, cleanEnv, ROOT, runCli, tempDir, waitFor } from '../helpers/cli.js';
+import { calls } from '../helpers/keys.js';
+import { cliPid, everyLineJson } from '../helpers/local-faults.js';
+import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+
+let fx: SandboxFixture;
+let tmp: { dir: string; cleanup: () => void };
+beforeAll(async () => {
+  fx = await sandboxFixture({ seed: false });
+  tmp = tempDir('crawl-contract-terminal-');
+});
+afterAll(async () => {
+  tmp.cleanup();
+  await fx.close();
+});
+
+const HIDE = '\u001b[?25l';
+const SHOW = '\u001b[?25h';
+const CTRL_C = '\u0003';
+
+/** The cursor is shown again after the last time it was hidden (and it was hidden at all). */
+function cursorRestored(screen: string): boolean {
+  return screen.includes(HIDE) && screen.lastIndexOf(SHOW) > screen.lastIndexOf(HIDE);
+}
+
+/** Only what a test names: no CRAWL_* from the fixture unless given. */
+function envOf(vars: Record<string, string | undefined>): Record<string, string | undefined> {
+  return { CRAWL_BASE_URL: undefined, CRAWL_API_KEY: undefined, CRAWL_PROFILE: undefined, XDG_CONFIG_HOME: undefined, ...vars };
+}
+
+describe('live displays, ^C typed', () => {
+  it.concurrent('job watch: exit 130, cursor shown again, job not cancelled', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-ctrlc', status: 'running', pagesTotal: 100, pagesFinished: 1 });
+    const r = await runCli(['job', 'watch', 'w-ctrlc', '--interval', '0.05'], {
+      process: true,
+      env: fx.env,
+      tty: true,
+      onSpawn: (child, out) => {
+        void waitFor(() => out.stdout().includes('1/100 pages'), 10_000, 'the live line').then(() => child.stdin?.write(CTRL_C));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toContain(HIDE);
+    expect(r.stdout.lastIndexOf(SHOW)).toBeGreaterThan(r.stdout.lastIndexOf(HIDE));
+    const requests = fx.sandbox.requests.filter((q) => q.url.startsWith('/api/crawl/w-ctrlc'));
+    expect(requests.some((q) => q.method !== 'GET')).toBe(false);
+    expect(fx.sandbox.getJob('w-ctrlc')?.status).toBe('running');
+  });
+
+  it.concurrent('job pages --output: exit 130, the progress line ends and the cursor comes back, the file whole', async ({ expect }) => {
+    const id = 'slow-out-tty';
+    fx.sandbox.addJob({ id, status: 'completed', pagesTotal: 20_000 });
+    // The first batch comes at once, the later ones never: only the ^C ends the run.
+    fx.sandbox.inject({ path: `^/api/crawl/${id}/pages`, kind: 'hang', skip: 1 });
+    const file = join(tmp.dir, `${id}.ndjson`);
+    const mark = fx.sandbox.requests.length;
+    const r = await runCli(['job', 'pages', id, '--output', file], {
+      process: true,
+      env: fx.env,
+      tty: true,
+      onSpawn: (child, out) => {
+        const writing = (): boolean => out.stdout().includes('Writing') && calls(fx.sandbox, mark).filter((c) => c.startsWith(`GET /api/crawl/${id}/pages`)).length >= 2;
+        void waitFor(writing, 10_000, 'the progress line').then(() => child.stdin?.write(CTRL_C));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(cursorRestored(r.stdout)).toBe(true);
+    expect((statSync(file).size)).toBeGreaterThan(0);
+    everyLineJson(readFileSync(file, 'utf8'));
+  });
+});
+
+describe('auth login: the hidden prompt', () => {
+  it.concurrent('the key typed is never echoed, and is saved', async ({ expect }) => {
+    const dir = join(tmp.dir, 'login-typed');
+    const key = fx.sandbox.addKey('typed').key;
+    const r = await runCli(['auth', 'login'], {
+      process: true,
+      env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }),
+      tty: true,
+      // Typed once the prompt is up, as a person would: the terminal echoes nothing by then.
+      onSpawn: (child, out) => {
+        void waitFor(() => out.stdout().includes('Paste your API key'), 10_000, 'the prompt').then(() => child.stdin?.write(key + '\r'));
+      },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('? Paste your API key:');
+    expect(r.stdout).toContain(`Logged in to ${fx.sandbox.url}/`);
+    expect(r.stdout).not.toContain(key);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default['api-key']).toBe(key);
+  });
+
+  it.concurrent('SIGTERM from outside at the prompt, half a key typed: exit 143, nothing echoed, echo and line mode back on the terminal, nothing saved', async ({ expect }) => {
+    const dir = join(tmp.dir, 'login-sigterm');
+    // `stty -a` after crawl shows the terminal as crawl left it.
+    const line = `'${process.execPath}' '${BIN}' auth login; echo "crawl-exit=$?"; stty -a`;
+    const child = spawn('script', ['-qefc', line, '/dev/null'], {
+      env: { ...cleanEnv(envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url })), COLUMNS: '120', LINES: '40' },
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (screen += d));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    await waitFor(() => screen.includes('Paste your API key'), 10_000, 'the prompt');
+    child.stdin.write('crk_half');
+    // What is typed is read by crawl (raw mode: no echo); then the signal goes to crawl itself.
+    let pid: number | undefined;
+    await waitFor(() => (pid ??= cliPid(child.pid ?? 0)) !== undefined, 10_000, 'crawl in the terminal');
+    process.kill(pid as number, 'SIGTERM');
+    await closed;
+    expect(screen).toContain('crawl-exit=143');
+    expect(screen).not.toContain('crk_half');
+    const modes = screen.slice(screen.indexOf('crawl-exit='));
+    expect(modes).toMatch(/(^|\s)echo(\s|$)/);
+    expect(modes).toMatch(/(^|\s)icanon(\s|$)/);
+    expect(modes).not.toMatch(/(^|\s)-echo(\s|$)/);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+});
