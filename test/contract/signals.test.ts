@@ -7,7 +7,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { runCli, tempDir, waitFor } from '../helpers/cli.js';
 import { calls, configProfile, fullKeysIn, keyStatus, storedKey } from '../helpers/keys.js';
 import { everyLineJson, holdConfigLock } from '../helpers/local-faults.js';
@@ -58,37 +58,42 @@ describe('a signal while job pages writes a file', () => {
 });
 
 describe('a request that changes something, answered after the signal', () => {
-  it('the process waits for the answer, past the 2 s forced exit and the 10 s hard limit: the key is handed over, the DELETE reported', async () => {
-    // keys create: the POST is answered 11.5 s after it arrives (its --timeout is 30 s).
-    fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'latency', ms: 11_500, times: 1 });
-    // keys revoke: the first DELETE is answered 3 s after it arrives; the second must never be sent.
-    const a = fx.sandbox.addKey('a');
-    const b = fx.sandbox.addKey('b');
-    fx.sandbox.inject({ method: 'DELETE', path: `/api/keys/${a.id}`, kind: 'latency', ms: 3000, times: 1 });
-    const mark = fx.sandbox.requests.length;
-    const signalAt = (call: string) => (child: ChildProcess): void =>
-      void waitFor(() => calls(fx.sandbox, mark).includes(call), 15_000, call).then(() => child.kill('SIGINT'));
-    const [create, revoke] = await Promise.all([
-      runCli(['keys', 'create', 'patient', '--timeout', '30'], { process: true, env: fx.env, timeoutMs: 30_000, onSpawn: signalAt('POST /api/keys') }),
-      runCli(['keys', 'revoke', a.id, b.id, '--yes'], { process: true, env: fx.env, onSpawn: signalAt(`DELETE /api/keys/${a.id}`) }),
-    ]);
+  it.concurrent('the process waits for the answer, past the 2 s forced exit and the 10 s hard limit: the key is handed over, the DELETE reported', async ({ expect }) => {
+    // A sandbox of its own: the holds below are for these two runs alone.
+    const own = await sandboxFixture({ seed: false });
+    try {
+      // keys create: the POST is answered 11.5 s after it arrives (its --timeout is 30 s).
+      own.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'latency', ms: 11_500, times: 1 });
+      // keys revoke: the first DELETE is answered 3 s after it arrives; the second must never be sent.
+      const a = own.sandbox.addKey('a');
+      const b = own.sandbox.addKey('b');
+      own.sandbox.inject({ method: 'DELETE', path: `/api/keys/${a.id}`, kind: 'latency', ms: 3000, times: 1 });
+      const signalAt = (call: string) => (child: ChildProcess): void =>
+        void waitFor(() => calls(own.sandbox).includes(call), 15_000, call).then(() => child.kill('SIGINT'));
+      const [create, revoke] = await Promise.all([
+        runCli(['keys', 'create', 'patient', '--timeout', '30'], { process: true, env: own.env, timeoutMs: 30_000, onSpawn: signalAt('POST /api/keys') }),
+        runCli(['keys', 'revoke', a.id, b.id, '--yes'], { process: true, env: own.env, onSpawn: signalAt(`DELETE /api/keys/${a.id}`) }),
+      ]);
 
-    expect(create.timedOut).toBe(false);
-    expect(create.code).toBe(130);
-    expect(create.stdout).toMatch(KEY_LINE);
-    expect(await keyStatus(fx.sandbox, create.stdout.trim())).toBe(200);
-    expect(create.stderr).toMatch(/crawl: interrupted after the key was created: it was handed over first \(on stdout\)\n$/);
-    expect(fullKeysIn(create.stderr)).toEqual([]);
+      expect(create.timedOut).toBe(false);
+      expect(create.code).toBe(130);
+      expect(create.stdout).toMatch(KEY_LINE);
+      expect(await keyStatus(own.sandbox, create.stdout.trim())).toBe(200);
+      expect(create.stderr).toMatch(/crawl: interrupted after the key was created: it was handed over first \(on stdout\)\n$/);
+      expect(fullKeysIn(create.stderr)).toEqual([]);
 
-    expect(revoke.code).toBe(130);
-    expect(revoke.stderr).toContain(`Revoked key "a" (${a.id}`);
-    expect(calls(fx.sandbox, mark).filter((c) => c.startsWith('DELETE'))).toEqual([`DELETE /api/keys/${a.id}`]);
-    expect([await keyStatus(fx.sandbox, a.key), await keyStatus(fx.sandbox, b.key)]).toEqual([401, 200]);
+      expect(revoke.code).toBe(130);
+      expect(revoke.stderr).toContain(`Revoked key "a" (${a.id}`);
+      expect(calls(own.sandbox).filter((c) => c.startsWith('DELETE'))).toEqual([`DELETE /api/keys/${a.id}`]);
+      expect([await keyStatus(own.sandbox, a.key), await keyStatus(own.sandbox, b.key)]).toEqual([401, 200]);
+    } finally {
+      await own.close();
+    }
   }, 40_000);
 });
 
 describe('a key being stored holds the exit', () => {
-  it('keys rotate, Ctrl-C (twice) while storing waits on another writer past the 2 s forced exit: the key is stored, exit 130', async () => {
+  it.concurrent('keys rotate, Ctrl-C (twice) while storing waits on another writer past the 2 s forced exit: the key is stored, exit 130', async ({ expect }) => {
     const old = fx.sandbox.addKey('slow-store');
     const profile = configProfile(fx.sandbox, old.key);
     // Another crawl process is writing the config: the rotation has to wait for it at step 4.
