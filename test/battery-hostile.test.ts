@@ -15,10 +15,9 @@ import {
   MAX_BACKOFF_MS,
   MAX_WAIT_S,
   runCommand,
-  SAFE_TIMEOUT_S,
-  SLACK_MS,
   withHostile,
 } from './helpers/battery.js';
+import { fakeClock } from './support/fake-clock.js';
 import { ndjson } from './helpers/cli.js';
 import { startHostile, type Body, type Fault } from './helpers/hostile-server.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
@@ -41,9 +40,9 @@ describe.concurrent('a server that echoes the Authorization header', () => {
   it.for(COMMANDS.map((c) => [c.name, c] as const))('%s --verbose: a 401 that echoes it', async ([, cmd], { expect }) => {
     const id = identity(fx.sandbox);
     const fault: Fault = { kind: 'respond', status: 401, body: (req) => JSON.stringify({ error: `bad key ${bearer(req)}`, got: req.headers }) };
-    await withHostile(id, [{ method: cmd.method, path: cmd.path(id), fault }], async (url, hostile) => {
+    await withHostile(id, [{ method: cmd.method, path: cmd.path(id), fault }], async (url) => {
       const r = await runCommand(cmd, id, url, { extra: ['--verbose'] });
-      checkClean(expect, r, { code: 4, verbose: true, withinMs: BOUND_MS, from: hostile.seen[0]?.at }, [id.key]);
+      checkClean(expect, r, { code: 4, verbose: true, withinMs: BOUND_MS }, [id.key]);
       // The echo did reach the client: it was redacted, not lost.
       if (cmd.name !== 'auth status' && cmd.name !== 'auth login') expect(r.stderr).toContain('bad key Bearer [redacted]');
     });
@@ -64,9 +63,9 @@ describe.concurrent('a server that echoes the Authorization header', () => {
     async ([, name, extra, body, code], { expect }) => {
       const cmd = command(name);
       const id = identity(fx.sandbox);
-      await withHostile(id, [{ method: cmd.method, path: cmd.path(id), fault: { kind: 'respond', status: 200, body } }], async (url, hostile) => {
+      await withHostile(id, [{ method: cmd.method, path: cmd.path(id), fault: { kind: 'respond', status: 200, body } }], async (url) => {
         const r = await runCommand(cmd, id, url, { extra });
-        checkClean(expect, r, { code, json: extra.includes('--json') || name === 'job pages', withinMs: BOUND_MS, from: hostile.seen[0]?.at }, [id.key]);
+        checkClean(expect, r, { code, json: extra.includes('--json') || name === 'job pages', withinMs: BOUND_MS }, [id.key]);
         expect(r.stdout + r.stderr).toContain('[redacted]');
       });
     },
@@ -79,7 +78,7 @@ describe.concurrent('redirects and links', () => {
     const id = identity(fx.sandbox);
     await withHostile(id, [{ path: /^\/api\/crawl\//, fault: { kind: 'redirect', location: (req) => req.url ?? '/' } }], async (url, hostile) => {
       const r = await runCommand(cmd, id, url);
-      checkOutcome(expect, r, { code: 1, message: /too many redirects/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      checkOutcome(expect, r, { code: 1, message: /too many redirects/, withinMs: 0 }, [id.key]);
       expect(hostile.count('GET', /^\/api\/crawl\/demo-small$/)).toBe(6);
     });
   });
@@ -90,9 +89,9 @@ describe.concurrent('redirects and links', () => {
     const elsewhere = await startHostile({ rules: [{ fault: { kind: 'respond', status: 200, body: job({ id: 'moved' }) } }] });
     try {
       const fault: Fault = { kind: 'redirect', status: 307, location: `${elsewhere.url}/api/crawl/demo-small` };
-      await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault }], async (url, hostile) => {
+      await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault }], async (url) => {
         const r = await runCommand(cmd, id, url);
-        checkClean(expect, r, { code: 0, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+        checkClean(expect, r, { code: 0, withinMs: 0 }, [id.key]);
         expect(r.stdout).toMatch(/^id\tmoved$/m);
         expect(elsewhere.seen).toHaveLength(1);
         expect(elsewhere.seen[0]?.headers.authorization).toBeUndefined();
@@ -107,7 +106,7 @@ describe.concurrent('redirects and links', () => {
     const id = identity(fx.sandbox);
     await withHostile(id, [{ method: 'POST', path: /^\/api\/keys$/, fault: { kind: 'redirect', status: 307, location: '/api/keys2' } }], async (url, hostile) => {
       const r = await runCommand(cmd, id, url);
-      checkOutcome(expect, r, { code: 1, message: /unexpected redirect \(HTTP 307\).*not followed/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      checkOutcome(expect, r, { code: 1, message: /unexpected redirect \(HTTP 307\).*not followed/, withinMs: 0 }, [id.key]);
       expect(hostile.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /api/keys']);
     });
   });
@@ -118,10 +117,9 @@ describe.concurrent('redirects and links', () => {
     const elsewhere = await startHostile({ rules: [{ fault: { kind: 'respond', status: 200, body: '{"pages":[],"next":null}' } }] });
     try {
       const body = JSON.stringify({ pages: [{ url: 'a' }, { url: 'b' }], next: `${elsewhere.url}/api/crawl/demo-large/pages?cursor=2` });
-      await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'respond', status: 200, body } }], async (url, hostile) => {
+      await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'respond', status: 200, body } }], async (url) => {
         const r = await runCommand(cmd, id, url);
-        const from = hostile.seen[0]?.at;
-        checkOutcome(expect, r, { code: 1, ndjson: true, message: /refusing to follow the next page link to another origin.*wrote 2 records/, withinMs: 0, from }, [id.key]);
+        checkOutcome(expect, r, { code: 1, ndjson: true, message: /refusing to follow the next page link to another origin.*wrote 2 records/, withinMs: 0 }, [id.key]);
         expect(ndjson(r.stdout)).toEqual([{ url: 'a' }, { url: 'b' }]);
         expect(elsewhere.seen).toHaveLength(0);
       });
@@ -135,9 +133,9 @@ describe.concurrent('links that are not URLs', () => {
   it('a redirect to something that does not parse as a URL: malformed, exit 1', async ({ expect }) => {
     const cmd = command('job status');
     const id = identity(fx.sandbox);
-    await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'redirect', location: 'http://[bad/' } }], async (url, hostile) => {
+    await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'redirect', location: 'http://[bad/' } }], async (url) => {
       const r = await runCommand(cmd, id, url);
-      checkOutcome(expect, r, { code: 1, message: /the service redirected \(HTTP 302\) to "http:\/\/\[bad\/", which is not a valid URL/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      checkOutcome(expect, r, { code: 1, message: /the service redirected \(HTTP 302\) to "http:\/\/\[bad\/", which is not a valid URL/, withinMs: 0 }, [id.key]);
     });
   });
 
@@ -145,9 +143,9 @@ describe.concurrent('links that are not URLs', () => {
     const cmd = command('job pages');
     const id = identity(fx.sandbox);
     const body = JSON.stringify({ pages: [{ url: 'a' }], next: 'http://[bad' });
-    await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'respond', status: 200, body } }], async (url, hostile) => {
+    await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'respond', status: 200, body } }], async (url) => {
       const r = await runCommand(cmd, id, url);
-      checkOutcome(expect, r, { code: 1, ndjson: true, message: /sent a link to "http:\/\/\[bad", which is not a valid URL \(wrote 1 record before the failure\)/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      checkOutcome(expect, r, { code: 1, ndjson: true, message: /sent a link to "http:\/\/\[bad", which is not a valid URL \(wrote 1 record before the failure\)/, withinMs: 0 }, [id.key]);
       expect(ndjson(r.stdout)).toEqual([{ url: 'a' }]);
     });
   });
@@ -159,8 +157,8 @@ describe.concurrent('bodies larger than any real one (the size caps)', () => {
     const id = identity(fx.sandbox);
     await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault: { kind: 'flood', bytes: 9 * 1024 * 1024 } }], async (url, hostile) => {
       const r = await runCommand(cmd, id, url);
-      // Bounded by the one attempt's --timeout: on an idle machine it takes under a second.
-      checkOutcome(expect, r, { code: 1, message: /larger than 8 MiB; refusing to read it/, withinMs: SAFE_TIMEOUT_S * 1000, from: hostile.seen[0]?.at }, [id.key]);
+      // One attempt (not retried), so nothing waited on the clock; the --timeout of 5 s is never reached.
+      checkOutcome(expect, r, { code: 1, message: /larger than 8 MiB; refusing to read it/, withinMs: 0, retries: { count: 0 } }, [id.key]);
       expect(hostile.count('GET', cmd.path(id))).toBe(1);
     });
   });
@@ -169,10 +167,10 @@ describe.concurrent('bodies larger than any real one (the size caps)', () => {
     const cmd = command('job pages');
     const id = identity(fx.sandbox);
     const fault: Fault = { kind: 'respond', status: 200, headers: { 'content-length': String(200 * 1024 * 1024) }, body: '{"pages":[' };
-    await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault }], async (url, hostile) => {
-      // A --timeout longer than the bound: waiting for the 200 MiB it was promised would fail the bound.
-      const r = await runCommand(cmd, id, url, { timeoutS: 4 * SLACK_MS / 1000 });
-      checkOutcome(expect, r, { code: 1, message: /larger than 32 MiB; refusing to read it/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+    await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault }], async (url) => {
+      // Waiting for the 200 MiB it was promised would end in a timeout after SAFE_TIMEOUT_S, not this message.
+      const r = await runCommand(cmd, id, url);
+      checkOutcome(expect, r, { code: 1, message: /larger than 32 MiB; refusing to read it/, withinMs: 0 }, [id.key]);
     });
   });
 });
@@ -184,7 +182,7 @@ describe.concurrent('a 2xx too large to read, in answer to a POST', () => {
     const fault: Fault = { kind: 'respond', status: 201, headers: { 'content-length': String(200 * 1024 * 1024) }, body: '{"key":"' };
     await withHostile(id, [{ method: 'POST', path: cmd.path(id), fault }], async (url, hostile) => {
       const r = await runCommand(cmd, id, url);
-      checkOutcome(expect, r, { code: 1, message: /\(HTTP 201\) is larger than 8 MiB; refusing to read it; a key may have been created/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      checkOutcome(expect, r, { code: 1, message: /\(HTTP 201\) is larger than 8 MiB; refusing to read it; a key may have been created/, withinMs: 0 }, [id.key]);
       expect(r.stderr).toMatch(/^hint: check with `crawl keys list`/m);
       expect(hostile.count('POST', cmd.path(id))).toBe(1);
     });
@@ -198,7 +196,7 @@ describe.concurrent('a 2xx too large to read, in answer to a DELETE', () => {
     const fault: Fault = { kind: 'respond', status: 200, headers: { 'content-length': String(200 * 1024 * 1024) }, body: '{"job":' };
     await withHostile(id, [{ method: 'DELETE', path: cmd.path(id), fault }], async (url, hostile) => {
       const r = await runCommand(cmd, id, url);
-      checkOutcome(expect, r, { code: 1, message: /\(HTTP 200\) is larger than 8 MiB; refusing to read it/, withinMs: 0, from: hostile.seen[0]?.at }, [id.key]);
+      checkOutcome(expect, r, { code: 1, message: /\(HTTP 200\) is larger than 8 MiB; refusing to read it/, withinMs: 0 }, [id.key]);
       expect(r.stderr).toMatch(/^hint: the cancellation may have reached the service: check with `crawl job status /m);
       expect(hostile.count('DELETE', cmd.path(id))).toBe(1);
     });
@@ -211,14 +209,22 @@ describe.concurrent('job watch and Retry-After', () => {
     const id = identity(fx.sandbox);
     fx.sandbox.addJob({ id: id.jobId, status: 'completed', pagesTotal: 3 });
     const fault: Fault = { kind: 'respond', status: 429, headers: { 'retry-after': '2' }, body: '{"error":"slow down"}' };
-    await withHostile(id, [{ method: 'GET', path: cmd.path(id), times: 1, fault }], async (url, hostile) => {
-      const r = await runCommand({ ...cmd, argv: (i) => ['job', 'watch', i.jobId, '--interval', '0.1'] }, id, url);
-      checkClean(expect, r, { code: 0, withinMs: 2000, from: hostile.seen[0]?.at }, [id.key]);
-      expect(r.stderr).toMatch(/crawl: warning: .*HTTP 429: slow down; retrying in 2 s/);
-      const polls = hostile.seen.filter((s) => cmd.path(id).test(s.url));
-      expect(polls.length).toBe(2);
-      expect((polls[1]?.at ?? 0) - (polls[0]?.at ?? 0)).toBeGreaterThanOrEqual(1950);
-    });
+    // The proxy stamps each poll with the run's virtual time: the gap between them is what the watch waited.
+    const clock = fakeClock();
+    await withHostile(
+      id,
+      [{ method: 'GET', path: cmd.path(id), times: 1, fault }],
+      async (url, hostile) => {
+        const r = await runCommand({ ...cmd, argv: (i) => ['job', 'watch', i.jobId, '--interval', '0.1'] }, id, url, { clock });
+        checkClean(expect, r, { code: 0, withinMs: 2000 }, [id.key]);
+        expect(r.stderr).toMatch(/crawl: warning: .*HTTP 429: slow down; retrying in 2 s/);
+        const polls = hostile.seen.filter((s) => cmd.path(id).test(s.url));
+        expect(polls.length).toBe(2);
+        expect((polls[1]?.at ?? 0) - (polls[0]?.at ?? 0)).toBeGreaterThanOrEqual(2000);
+        expect(r.clock.sleeps).toEqual([2000]);
+      },
+      { clock },
+    );
   });
 });
 
@@ -235,7 +241,7 @@ describe.concurrent('answers that are not HTTP', () => {
     await withHostile(id, [{ method: cmd.method, path: cmd.path(id), fault: { kind: 'raw', bytes } }], async (url, hostile) => {
       const r = await runCommand(cmd, id, url);
       const attempts = cmd.method === 'GET' ? GET_ATTEMPTS : 1;
-      checkOutcome(expect, r, { code: 5, message, withinMs: attempts > 1 ? MAX_BACKOFF_MS : 0, from: hostile.seen[0]?.at }, [id.key]);
+      checkOutcome(expect, r, { code: 5, message, withinMs: attempts > 1 ? MAX_BACKOFF_MS : 0, retries: { count: attempts - 1 } }, [id.key]);
       expect(hostile.count(cmd.method, cmd.path(id))).toBe(attempts);
     });
   });
@@ -245,7 +251,7 @@ describe.concurrent('answers that are not HTTP', () => {
     const id = identity(fx.sandbox);
     await withHostile(id, [], async (url) => {
       const r = await runCommand(cmd, id, url.replace('http:', 'https:'));
-      checkOutcome(expect, r, { code: 5, message: /TLS error \(ERR_SSL_WRONG_VERSION_NUMBER\)/, withinMs: MAX_BACKOFF_MS, from: undefined }, [id.key]);
+      checkOutcome(expect, r, { code: 5, message: /TLS error \(ERR_SSL_WRONG_VERSION_NUMBER\)/, withinMs: MAX_BACKOFF_MS, retries: { count: GET_ATTEMPTS - 1 } }, [id.key]);
       expect(r.stderr).toMatch(/^hint: the server does not seem to speak TLS on that port/m);
     });
   });

@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { maskKey } from '../src/text/mask.js';
 import { runCli } from './helpers/cli.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
@@ -48,6 +48,17 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((fn) => fn()));
 });
+
+/** The run paused `retries` times, each the HTTP layer's backoff for its attempt (125-250, 250-500, 500-1000 ms). */
+function expectBackoff(expect: ExpectStatic, sleeps: readonly number[] | undefined, retries: number): void {
+  expect(sleeps, 'the run waits on a fake clock').toBeDefined();
+  expect(sleeps).toHaveLength(retries);
+  sleeps?.forEach((ms, i) => {
+    const ceiling = 250 * 2 ** i;
+    expect(ms).toBeGreaterThanOrEqual(ceiling / 2);
+    expect(ms).toBeLessThanOrEqual(ceiling);
+  });
+}
 
 function jobBody(id: string): string {
   return JSON.stringify({
@@ -110,6 +121,7 @@ describe('failures and retries', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('crawl: GET /api/crawl/gw-502 failed: HTTP 502: 502 Bad Gateway\n');
     expect(hits('/api/crawl/gw-502')).toBe(4);
+    expectBackoff(expect, r.clock?.sleeps, 3);
   });
 
   it.concurrent('a plain-text error body is shown as the server message', async ({ expect }) => {
@@ -141,10 +153,12 @@ describe('failures and retries', () => {
     fx.sandbox.addJob({ id: 'hangs', status: 'completed', pagesTotal: 1 });
     fx.sandbox.inject({ path: '/api/crawl/hangs', kind: 'hang' });
     const r = await runCli(['job', 'hangs', '--timeout', '0.3'], { env: fx.env });
+    expect(r.timedOut).toBe(false);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/^crawl: timed out after 0\.3 s waiting for GET \/api\/crawl\/hangs\nhint: .*--timeout/);
-    // Four attempts of 0.3 s and their backoff; far from the default 30 s.
-    expect(r.ms).toBeLessThan(8_000);
+    // Four attempts of 0.3 s (real time, the --timeout) and, on the clock, only the backoff between them.
+    expect(hits('/api/crawl/hangs')).toBe(4);
+    expectBackoff(expect, r.clock?.sleeps, 3);
   });
 
   it.concurrent('connection refused exits 5', async ({ expect }) => {
@@ -163,6 +177,8 @@ describe('failures and retries', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('id\trl-ok\n');
     expect(hits('/api/crawl/rl-ok')).toBe(3);
+    // Retry-After: 0 is waited out as asked (no backoff on top).
+    expect(r.clock?.sleeps).toEqual([0, 0]);
   });
 
   it.concurrent('429 on every attempt exits 6 after the retries', async ({ expect }) => {
@@ -172,6 +188,7 @@ describe('failures and retries', () => {
     expect(r.code).toBe(6);
     expect(r.stderr).toBe('crawl: GET /api/crawl/rl-never failed: HTTP 429: Rate limit exceeded\n');
     expect(hits('/api/crawl/rl-never')).toBe(4);
+    expect(r.clock?.sleeps).toEqual([0, 0, 0]);
   });
 
   it.concurrent('a Retry-After too long to wait out exits 6 at once, saying when to retry', async ({ expect }) => {
@@ -181,6 +198,7 @@ describe('failures and retries', () => {
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('retry after 3600 s');
     expect(hits('/api/crawl/rl-long')).toBe(1);
+    expect(r.clock?.sleeps).toEqual([]);
   });
 
   it.concurrent('503 then success is retried', async ({ expect }) => {
@@ -191,6 +209,7 @@ describe('failures and retries', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('status\tcompleted\n');
     expect(hits('/api/crawl/flaky')).toBe(3);
+    expectBackoff(expect, r.clock?.sleeps, 2);
   });
 
   it.concurrent('a POST is never retried, whatever the failure', async ({ expect }) => {
@@ -200,6 +219,7 @@ describe('failures and retries', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('HTTP 503');
     expect(hits('/api/keys', 'POST')).toBe(1);
+    expect(r.clock?.sleeps).toEqual([]);
   });
 });
 

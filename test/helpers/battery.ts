@@ -2,37 +2,41 @@
 // each that a fault is aimed at, a fresh identity per case (its own key, victim key, running job
 // and folder, so cases run concurrently on one sandbox), and the contract every outcome must keep.
 import { join } from 'node:path';
+import type { ExpectStatic } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { fakeClock, type FakeClock } from '../support/fake-clock.js';
 import { startHostile, type Hostile, type Rule } from './hostile-server.js';
 import { runCli, tempDir, type RunResult } from './cli.js';
 
-/** A run, and when it ended (Date.now()), to measure from the first request a server saw. */
-export type Run = RunResult & { endedAt: number };
+/** A run, and the fake clock it waited on: what it slept, how far its virtual time ran. */
+export type Run = RunResult & { clock: FakeClock };
 
-/** For faults that time out: short enough that four timed-out attempts still end in a few seconds. */
-export const TIMEOUT_S = 0.5;
+/**
+ * For faults that time out (the server hangs; --timeout is real time, the one real wait here):
+ * small, so four timed-out attempts end in about a second.
+ */
+export const TIMEOUT_S = 0.3;
 /**
  * For every other fault: never reached, so a case does not depend on how fast a loaded machine
- * gets a request out (with 0.5 s, a starved process could time out before the fault shows).
+ * gets a request out (with 0.3 s, a starved process could time out before the fault shows).
  */
 export const SAFE_TIMEOUT_S = 5;
 /**
- * `job watch` keeps polling through transient failures: this bounds it (exit 7). Long enough for a
- * first answer on a loaded machine, so a 401 or a malformed body still ends the watch by itself.
+ * `job watch` keeps polling through transient failures: this bounds it (exit 7). A deadline on the
+ * run's fake clock: it passes as the watch's own pauses move virtual time on, never by itself, so
+ * a first answer that is slow to come on a loaded machine still ends the watch (401, malformed).
  */
 export const MAX_WAIT_S = 3;
 /** The HTTP layer's attempts for a GET (src/http/retry.ts MAX_ATTEMPTS); POST and DELETE get one. */
 export const GET_ATTEMPTS = 4;
 /** The most the HTTP layer's backoff can add over four attempts: 250 + 500 + 1000 ms. */
 export const MAX_BACKOFF_MS = 1750;
-/**
- * Added to every bound: a bound, not a benchmark. Bounds are measured from the first request the
- * server saw to the end of the process, so how long a loaded machine takes to start Node is not
- * in them; what they catch is a wait that --timeout and the retry policy do not bound.
- */
-export const SLACK_MS = 3000;
-/** Where no server saw a request (connection refused), the bound covers the process start too. */
-export const START_SLACK_MS = 7000;
+
+/** The HTTP layer's pause before retry `n` (1-based; src/http/retry.ts backoffDelay): half its ceiling to all of it. */
+export function backoffRange(n: number): [number, number] {
+  const ceiling = 250 * 2 ** (n - 1);
+  return [ceiling / 2, ceiling];
+}
 
 export interface Identity {
   sandbox: Sandbox;
@@ -72,6 +76,11 @@ export interface Command {
   keyOnStdin?: boolean;
   /** Sends a GET before the target request (so a dead server fails that one first). */
   listsFirst?: boolean;
+  /**
+   * Sends a request of its own before the target one (revoke and rotate list the keys, pages reads
+   * the job): a GET that the fault lets through, but under the same --timeout.
+   */
+  getsFirst?: boolean;
 }
 
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -85,7 +94,7 @@ export const COMMANDS: Command[] = [
     path: (id) => new RegExp(`^/api/crawl/${esc(id.jobId)}$`),
     polls: true,
   },
-  { name: 'job pages', argv: () => ['job', 'pages', 'demo-large'], method: 'GET', path: () => /^\/api\/crawl\/demo-large\/pages/ },
+  { name: 'job pages', argv: () => ['job', 'pages', 'demo-large'], method: 'GET', path: () => /^\/api\/crawl\/demo-large\/pages/, getsFirst: true },
   { name: 'job cancel', argv: (id) => ['job', 'cancel', id.jobId], method: 'DELETE', path: (id) => new RegExp(`^/api/crawl/${esc(id.jobId)}$`) },
   { name: 'keys create', argv: () => ['keys', 'create', 'battery'], method: 'POST', path: () => /^\/api\/keys$/ },
   { name: 'keys list', argv: () => ['keys', 'list'], method: 'GET', path: () => /^\/api\/keys$/ },
@@ -95,6 +104,7 @@ export const COMMANDS: Command[] = [
     method: 'DELETE',
     path: () => /^\/api\/keys\/./,
     listsFirst: true,
+    getsFirst: true,
   },
   {
     name: 'keys rotate',
@@ -102,6 +112,7 @@ export const COMMANDS: Command[] = [
     method: 'POST',
     path: () => /^\/api\/keys$/,
     listsFirst: true,
+    getsFirst: true,
   },
   { name: 'auth login', argv: () => ['auth', 'login', '--with-key'], method: 'GET', path: () => /^\/api\/keys$/, keyOnStdin: true },
   { name: 'auth status', argv: () => ['auth', 'status'], method: 'GET', path: () => /^\/api\/keys$/ },
@@ -113,12 +124,15 @@ export function command(name: string): Command {
   return found;
 }
 
-/** Runs one command of the table as a user would, against `baseUrl`, with this case's identity. */
+/**
+ * Runs one command of the table as a user would, against `baseUrl`, with this case's identity, in
+ * this process, on a fake clock (a fresh one unless the case brings its own, to read its now).
+ */
 export async function runCommand(
   cmd: Command,
   id: Identity,
   baseUrl: string,
-  options: { extra?: string[]; timeoutS?: number; env?: Record<string, string> } = {},
+  options: { extra?: string[]; timeoutS?: number; env?: Record<string, string>; clock?: FakeClock } = {},
 ): Promise<Run> {
   const argv = [...cmd.argv(id), '--timeout', String(options.timeoutS ?? SAFE_TIMEOUT_S), ...(options.extra ?? [])];
   const env: Record<string, string | undefined> = {
@@ -128,8 +142,9 @@ export async function runCommand(
     ...options.env,
   };
   // Killed before vitest's own 20 s test timeout, so a hang fails with the output it had so far.
-  const r = await runCli(argv, { env, ...(cmd.keyOnStdin ? { input: id.key + '\n' } : {}), timeoutMs: 18_000 });
-  return { ...r, endedAt: Date.now() };
+  const clock = options.clock ?? fakeClock();
+  const r = await runCli(argv, { env, clock, ...(cmd.keyOnStdin ? { input: id.key + '\n' } : {}), timeoutMs: 18_000 });
+  return { ...r, clock };
 }
 
 export interface Outcome {
@@ -142,24 +157,67 @@ export interface Outcome {
   message?: RegExp;
   /** The command reports on stdout and says nothing on stderr (auth status for a rejected key). */
   quiet?: boolean;
-  /** Upper bound of the run, in ms (plus SLACK_MS), from `from`. */
+  /** What the run may wait, at most: virtual ms on its fake clock (its pauses; real I/O is not in it). */
   withinMs: number;
-  /** When the server saw the first request; without it the bound counts from the process start. */
-  from: number | undefined;
+  /** The pauses between the HTTP layer's attempts, exactly: see Waits. */
+  retries?: Retries;
+  /** A watch that gives up: its clock ran to --max-wait (this many ms) and stopped there. */
+  gaveUpAtMs?: number;
 }
 
-function checkBound(expect: import('vitest').ExpectStatic, r: Run, want: { withinMs: number; from: number | undefined }, context: string): void {
-  const elapsed = want.from === undefined ? r.ms : r.endedAt - want.from;
-  const bound = want.withinMs + SLACK_MS + (want.from === undefined ? START_SLACK_MS : 0);
-  expect(elapsed, `ended ${elapsed} ms after ${want.from === undefined ? 'starting' : 'its first request'}\n${context}`).toBeLessThan(bound);
+/**
+ * The HTTP layer's pauses, in order: `count` of them (one before each retry), each `retryAfterMs`
+ * when the service asked for it (capped at 30 s), else the backoff of its attempt.
+ */
+export interface Retries {
+  count: number;
+  /**
+   * Up to this many pauses may come before those: the retries of a GET sent before the target
+   * request (getsFirst), let through by the fault but under the same short --timeout, which a
+   * starved machine may hit. They are the backoff of their own attempts.
+   */
+  before?: number;
+  retryAfterMs?: number | undefined;
+}
+
+interface Waits {
+  withinMs: number;
+  retries?: Retries | undefined;
+  gaveUpAtMs?: number | undefined;
+}
+
+/**
+ * What the run waited, read off its fake clock: no more than `withinMs` in all, and where the case
+ * knows them, exactly the pauses the retry policy asks for, or a watch stopped at --max-wait. (What
+ * wall-clock bounds used to catch, a wait that --timeout and the retry policy do not bound, is a
+ * pause on the clock; a hang on real I/O ends at the run's 18 s guard, as `timedOut`.)
+ */
+function checkWaits(expect: ExpectStatic, r: Run, want: Waits, context: string): void {
+  const { sleeps } = r.clock;
+  const waited = `waited ${r.clock.elapsed()} ms on the clock, in pauses of [${sleeps.join(', ')}] ms\n${context}`;
+  expect(r.clock.elapsed(), waited).toBeLessThanOrEqual(want.withinMs);
+  if (want.retries) {
+    const { count, before = 0, retryAfterMs } = want.retries;
+    const earlier = sleeps.length - count;
+    expect(earlier, waited).toBeGreaterThanOrEqual(0);
+    expect(earlier, waited).toBeLessThanOrEqual(before);
+    const inBackoff = (ms: number, retry: number): void => {
+      const [low, high] = backoffRange(retry);
+      expect(ms, waited).toBeGreaterThanOrEqual(low);
+      expect(ms, waited).toBeLessThanOrEqual(high);
+    };
+    sleeps.slice(0, earlier).forEach((ms, i) => inBackoff(ms, i + 1));
+    sleeps.slice(earlier).forEach((ms, i) => (retryAfterMs === undefined ? inBackoff(ms, i + 1) : expect(ms, waited).toBe(retryAfterMs)));
+  }
+  if (want.gaveUpAtMs !== undefined) expect(r.clock.elapsed(), waited).toBe(want.gaveUpAtMs);
 }
 
 /**
  * The contract of a failure, whatever the fault: the documented exit code, one `crawl: ` line on
  * stderr (plus at most one `hint:` line; a watch may warn before it), no stack trace, stdout empty
- * or one JSON document a line, no full key anywhere, and an end within the bound.
+ * or one JSON document a line, no full key anywhere, and no more waited than the bound.
  */
-export function checkOutcome(expect: import('vitest').ExpectStatic, r: Run, want: Outcome, secrets: readonly string[]): void {
+export function checkOutcome(expect: ExpectStatic, r: Run, want: Outcome, secrets: readonly string[]): void {
   const context = `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
   expect(r.timedOut, context).toBe(false);
   expect(r.code, context).toBe(want.code);
@@ -167,7 +225,7 @@ export function checkOutcome(expect: import('vitest').ExpectStatic, r: Run, want
     expect(text, context).not.toContain('    at ');
     for (const secret of secrets) expect(text.includes(secret), `a full key was printed\n${context}`).toBe(false);
   }
-  checkBound(expect, r, want, context);
+  checkWaits(expect, r, want, context);
 
   if (want.json || want.ndjson) {
     for (const line of r.stdout.split('\n').filter((l) => l !== '')) expect(() => JSON.parse(line), context).not.toThrow();
@@ -196,17 +254,17 @@ export function checkOutcome(expect: import('vitest').ExpectStatic, r: Run, want
   if (own[1] !== undefined) expect(own[1], context).toMatch(/^hint: \S/);
 }
 
-/** A run that must not fail (or fails with a job's own code): bounded, no stack, no key, clean machine output. */
+/** A run that must not fail (or fails with a job's own code): bounded waits, no stack, no key, clean machine output. */
 export function checkClean(
-  expect: import('vitest').ExpectStatic,
+  expect: ExpectStatic,
   r: Run,
-  want: { code: number; json?: boolean; withinMs: number; from: number | undefined; verbose?: boolean },
+  want: { code: number; json?: boolean; verbose?: boolean } & Waits,
   secrets: readonly string[],
 ): void {
   const context = `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
   expect(r.timedOut, context).toBe(false);
   expect(r.code, context).toBe(want.code);
-  checkBound(expect, r, want, context);
+  checkWaits(expect, r, want, context);
   for (const text of [r.stdout, r.stderr]) {
     // --verbose may show a stack trace; nothing else may.
     if (!want.verbose) expect(text, context).not.toContain('    at ');
@@ -228,8 +286,14 @@ export function job(fields: Record<string, unknown> = {}, top: Record<string, un
 }
 
 /** A hostile proxy in front of the case's sandbox for the length of `run`; then the case is cleaned up. */
-export async function withHostile<T>(id: Identity, rules: Rule[], run: (url: string, hostile: Hostile) => Promise<T>): Promise<T> {
-  const hostile = await startHostile({ upstream: id.sandbox.url, rules });
+export async function withHostile<T>(
+  id: Identity,
+  rules: Rule[],
+  run: (url: string, hostile: Hostile) => Promise<T>,
+  options: { clock?: FakeClock } = {},
+): Promise<T> {
+  // With the run's clock, the proxy stamps each request with when it came in the run's virtual time.
+  const hostile = await startHostile({ upstream: id.sandbox.url, rules, ...(options.clock ? { clock: options.clock } : {}) });
   try {
     return await run(hostile.url, hostile);
   } finally {

@@ -11,7 +11,7 @@ export interface Seen {
   /** Raw path and query, as received. */
   url: string;
   headers: IncomingHttpHeaders;
-  /** Date.now() when the request arrived. */
+  /** When the request arrived: Date.now(), or the `clock` option's now(). */
   at: number;
   /** Whether a rule answered it (else it was forwarded or refused). */
   faulted: boolean;
@@ -65,6 +65,8 @@ export interface HostileOptions {
   /** Where requests no rule picks go. Without it, they get a 500 naming the stray request. */
   upstream?: string;
   rules?: Rule[];
+  /** Stamps `at` with this clock (a run's fake clock: when, in its virtual time, a request came). */
+  clock?: { now(): number };
 }
 
 function matches(rule: { method?: string; path?: string | RegExp }, method: string, url: string): boolean {
@@ -90,7 +92,7 @@ export async function startHostile(options: HostileOptions = {}): Promise<Hostil
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const picked = rules.find((r) => matches(r.rule, method, url) && (r.rule.times === undefined || r.used < r.rule.times));
-    seen.push({ method, url, headers: req.headers, at: Date.now(), faulted: picked !== undefined });
+    seen.push({ method, url, headers: req.headers, at: options.clock?.now() ?? Date.now(), faulted: picked !== undefined });
     if (picked) {
       picked.used++;
       // The request body is never needed; reading it keeps the connection's state simple.

@@ -5,15 +5,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { ExpectStatic } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { fakeClock } from '../support/fake-clock.js';
 import { checkOutcome, GET_ATTEMPTS, identity, MAX_BACKOFF_MS, MAX_WAIT_S, runCommand, type Command } from './battery.js';
-import { startHostile, type Body, type Headers } from './hostile-server.js';
+import { startHostile, type Body } from './hostile-server.js';
 
 const echo = (req: IncomingMessage): string => String(req.headers.authorization ?? '');
 
 export interface StatusRow {
   name: string;
   status: number;
-  headers?: Headers;
+  /** Headers, or made per request; `now` is the run's clock (a Retry-After date is read against it). */
+  headers?: Record<string, string> | ((req: IncomingMessage, now: number) => Record<string, string>);
   body: Body;
   /** The server's message as the error line shows it (after `HTTP <status>`). */
   shown: RegExp;
@@ -29,10 +31,11 @@ export const ROWS: StatusRow[] = [
   {
     name: '429, Retry-After as a date',
     status: 429,
-    headers: () => ({ 'retry-after': new Date(Date.now() + 1500).toUTCString() }),
+    // Two seconds after the run's now (a whole second, as an HTTP date is): each wait is exactly 2 s.
+    headers: (_req, now) => ({ 'retry-after': new Date(now + 2000).toUTCString() }),
     body: '{"errors":[{"message":"quota exceeded"}]}',
     shown: /HTTP 429: quota exceeded/,
-    retryAfterMs: 1500,
+    retryAfterMs: 2000,
   },
   {
     name: '500, an HTML page',
@@ -77,18 +80,32 @@ function boundMs(cmd: Command, row: StatusRow): number {
   return retries * Math.max(row.retryAfterMs ?? 0, 0) + (retries > 0 ? MAX_BACKOFF_MS : 0);
 }
 
-/** One command against one status: exit code, message, attempts, bound, and nothing leaked. */
+/**
+ * One command against one status: exit code, message, attempts, what it waited (on its fake clock:
+ * the retries' backoff or Retry-After; a watch, up to --max-wait), and nothing leaked.
+ */
 export async function runStatusCase(sandbox: Sandbox, cmd: Command, row: StatusRow, json: boolean, expect: ExpectStatic): Promise<void> {
   const id = identity(sandbox);
-  const fault = { kind: 'respond' as const, status: row.status, body: row.body, ...(row.headers ? { headers: row.headers } : {}) };
+  // Starts at a whole second of the real now, so that an HTTP date (whole seconds) is an exact wait.
+  const clock = fakeClock(Math.ceil(Date.now() / 1000) * 1000);
+  const headers = row.headers;
+  const fault = {
+    kind: 'respond' as const,
+    status: row.status,
+    body: row.body,
+    ...(headers === undefined ? {} : { headers: typeof headers === 'function' ? (req: IncomingMessage) => headers(req, clock.now()) : headers }),
+  };
   const hostile = await startHostile({ upstream: sandbox.url, rules: [{ method: cmd.method, path: cmd.path(id), fault }] });
   try {
-    const r = await runCommand(cmd, id, hostile.url, { extra: json ? ['--json'] : [] });
+    const r = await runCommand(cmd, id, hostile.url, { extra: json ? ['--json'] : [], clock });
     const code = exitCodeFor(cmd, row.status);
     // `auth status` answers "is this key accepted?": a rejection is its report (stdout), not an error.
     const quiet = cmd.name === 'auth status' && code === 4;
     const message = cmd.polls && code === 7 ? /gave up waiting/ : cmd.name === 'auth login' && code === 4 ? /rejected the key \(HTTP \d+\)/ : row.shown;
-    checkOutcome(expect, r, { code, json, quiet, message, withinMs: cmd.polls ? MAX_WAIT_S * 1000 : boundMs(cmd, row), from: hostile.seen[0]?.at }, [id.key]);
+    const waits = cmd.polls
+      ? { withinMs: MAX_WAIT_S * 1000, ...(code === 7 ? { gaveUpAtMs: MAX_WAIT_S * 1000 } : {}) }
+      : { withinMs: boundMs(cmd, row), retries: { count: attemptsFor(cmd, row.status) - 1, retryAfterMs: row.retryAfterMs } };
+    checkOutcome(expect, r, { code, json, quiet, message, ...waits }, [id.key]);
     if (quiet && json) expect(JSON.parse(r.stdout)).toMatchObject({ accepted: false, httpStatus: row.status });
     if (quiet && !json) expect(r.stdout).toMatch(/^accepted\tfalse$/m);
     if (!cmd.polls) expect(hostile.count(cmd.method, cmd.path(id))).toBe(attemptsFor(cmd, row.status));

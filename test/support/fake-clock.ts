@@ -26,7 +26,8 @@ export function fakeClock(start: number = Date.now()): FakeClock {
   let pumping = false;
 
   const moveTo = (to: number): void => {
-    if (to <= now) return;
+    // A pause of 0 ms (Retry-After: 0) is due now: it fires without time moving.
+    if (to < now) return;
     now = to;
     for (const timer of timers.filter((t) => t.at <= now).sort((a, b) => a.at - b.at)) {
       timers.splice(timers.indexOf(timer), 1);
