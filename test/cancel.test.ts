@@ -123,6 +123,8 @@ describe('--wait', () => {
     expect(r.stdout).toContain('status\tcancelled_by_user\n');
     expect(r.stderr.replace(/^\[\d+:\d\d\] /gm, '')).toBe('running 5/100 pages (5%)\ncancelled_by_user 5/100 pages (5%)\n');
     expect(requestsOf('w-lag', 'GET').length).toBeGreaterThanOrEqual(4);
+    // Three polls still saw it running: the --interval between each and the next, on the fake clock.
+    expect(r.clock?.sleeps).toEqual([50, 50, 50]);
   });
 
   it.concurrent('--json: NDJSON, the DELETE\'s body then each changed job body, the last one terminal', async ({ expect }) => {
@@ -132,6 +134,7 @@ describe('--wait', () => {
     expect(r.stderr).toBe('');
     const lines = ndjson(r.stdout) as Array<{ job: { status: string } }>;
     expect(lines.map((l) => l.job.status)).toEqual(['running', 'running', 'cancelled_by_user']);
+    expect(r.clock?.sleeps).toEqual([50, 50]);
   });
 
   it.concurrent('a job already cancelled by the DELETE: one poll, exit 0', async ({ expect }) => {
@@ -140,6 +143,7 @@ describe('--wait', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('status\tcancelled_by_user\n');
     expect(requestsOf('w-now', 'GET')).toHaveLength(1);
+    expect(r.clock?.sleeps).toEqual([]);
   });
 
   it.concurrent('the job ends otherwise before the cancel takes effect: that status\'s exit code; with --json, one JSON error line', async ({ expect }) => {
@@ -165,6 +169,9 @@ describe('--wait', () => {
     const r = await runCli(['job', 'cancel', 'w-slow', '--wait', ...FAST, '--max-wait', '0.3'], { env: fx.env });
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/crawl: gave up waiting: the job is still running/);
+    // Polled every 50 ms until 0.3 s of (virtual) time had passed, then gave up.
+    expect(r.clock?.sleeps).toEqual(Array(6).fill(50));
+    expect(r.clock?.elapsed()).toBe(300);
   });
 
   it.concurrent('a finished job with --wait is still a refusal (409): exit 1, no polling', async ({ expect }) => {

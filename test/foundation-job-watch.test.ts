@@ -5,6 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ndjson, runCli, waitFor } from './helpers/cli.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
+import { fakeClock } from './support/fake-clock.js';
+import { crawl, interrupt } from './support/harness.js';
+import { clockWatching } from './support/pause-clock.js';
 
 let fx: SandboxFixture;
 beforeAll(async () => {
@@ -13,6 +16,8 @@ beforeAll(async () => {
 afterAll(() => fx.close());
 
 const FAST = ['--interval', '0.05'];
+/** The default --interval: on the fake clock it costs nothing, and what was slept is asserted. */
+const POLL = 2000;
 const HIDE = '\u001b[?25l';
 const SHOW = '\u001b[?25h';
 
@@ -24,20 +29,14 @@ describe('displays', () => {
   it.concurrent('not a TTY: one plain line on stderr per change (not per poll), then the job on stdout', async ({ expect }) => {
     const job = fx.sandbox.addJob({ id: 'w-plain', status: 'running', pagesTotal: 2 });
     const polls = (): number => requestsOf('w-plain').length;
-    const r = await runCli(['job', 'watch', 'w-plain', ...FAST], {
-      env: fx.env,
-      // The job moves only every few polls, so most polls see nothing new.
-      onSpawn: () => {
-        void (async () => {
-          await waitFor(() => polls() >= 3, 10_000, 'three polls');
-          job.pagesFinished = 1;
-          await waitFor(() => polls() >= 6, 10_000, 'six polls');
-          job.pagesFinished = 2;
-          job.status = 'completed';
-        })();
-      },
+    // The job moves only every few polls (in the pause after the 3rd and the 6th), so most polls see nothing new.
+    const clock = clockWatching((_ms, n) => {
+      if (n === 3) job.pagesFinished = 1;
+      if (n === 6) Object.assign(job, { pagesFinished: 2, status: 'completed' });
     });
+    const r = await runCli(['job', 'watch', 'w-plain'], { env: fx.env, clock });
     expect(r.code).toBe(0);
+    expect(clock.sleeps).toEqual(Array(6).fill(POLL));
     expect(r.stderr.replace(/^\[\d+:\d\d\] /gm, '')).toBe(
       'running 0/2 pages (0%)\nrunning 1/2 pages (50%)\ncompleted 2/2 pages (100%)\n',
     );
@@ -48,8 +47,10 @@ describe('displays', () => {
 
   it.concurrent('a TTY: a live line with a progress bar, cursor hidden then shown, then the job', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-tty', status: 'running', pagesTotal: 6, advance: { perPoll: 2 } });
-    const r = await runCli(['job', 'watch', 'w-tty', ...FAST], { env: fx.env, tty: true });
+    const r = await runCli(['job', 'watch', 'w-tty'], { env: fx.env, tty: true });
     expect(r.code).toBe(0);
+    // Three polls (2, 4, 6 of 6), the default interval between them: no real waiting.
+    expect(r.clock?.sleeps).toEqual([POLL, POLL]);
     const out = r.stdout;
     expect(out).toContain(HIDE);
     expect(out).toMatch(/running\u001b\[39m [█░]{24} 2\/6 pages \(33%\)/);
@@ -65,6 +66,7 @@ describe('displays', () => {
     const r = await runCli(['job', 'watch', 'w-json', '--json', ...FAST], { env: fx.env });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
+    expect(r.clock?.sleeps).toEqual([50, 50]);
     const bodies = ndjson(r.stdout) as Array<{ job: { status: string; pagesFinished: number }; pages: unknown }>;
     expect(bodies.map((b) => `${b.job.status} ${b.job.pagesFinished}`)).toEqual(['running 3', 'running 6', 'completed 9']);
     expect(Array.isArray(bodies.at(-1)?.pages)).toBe(true);
@@ -99,11 +101,15 @@ describe('failures', () => {
     fx.sandbox.inject({ path: '/api/crawl/w-flaky', kind: 'status', status: 503, skip: 1, times: 1 });
     // Rules count only the requests they get to see: the 503 rule answers the 2nd, the drop rule the 4th.
     fx.sandbox.inject({ path: '/api/crawl/w-flaky', kind: 'drop', skip: 2, times: 1 });
-    const r = await runCli(['job', 'watch', 'w-flaky', ...FAST], { env: fx.env });
+    const r = await runCli(['job', 'watch', 'w-flaky'], { env: fx.env });
     expect(r.code).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('crawl: warning: '));
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(/HTTP 503.*; retrying in \d/);
+    // Five polls (2/6, the 503, 4/6, the drop, 6/6): after a failure the watch's own backoff, never
+    // shorter than --interval (its 1 s at most is below the default 2 s).
+    expect(r.clock?.sleeps).toEqual([POLL, POLL, POLL, POLL]);
+    expect(warnings[0]).toMatch(/; retrying in 2 s$/);
     expect(warnings[1]).toMatch(/closed the connection|reset|socket/);
     expect(r.stdout).toContain('status\tcompleted\n');
   });
@@ -121,6 +127,8 @@ describe('failures', () => {
     expect(r.stderr).toContain(`HTTP ${status}`);
     expect(r.stdout).toBe('');
     expect(requestsOf(id)).toHaveLength(2);
+    // One interval between the two polls, and no backoff after the failure: it ended the watch.
+    expect(r.clock?.sleeps).toEqual([50]);
   });
 
   it.concurrent('a key the service rejects from the start: exit 4 after one request', async ({ expect }) => {
@@ -128,25 +136,37 @@ describe('failures', () => {
     const r = await runCli(['job', 'watch', 'w-badkey', ...FAST], { env: { ...fx.env, CRAWL_API_KEY: 'crk_' + 'q'.repeat(40) } });
     expect(r.code).toBe(4);
     expect(requestsOf('w-badkey')).toHaveLength(1);
+    expect(r.clock?.sleeps).toEqual([]);
   });
 
   it.concurrent('--max-wait also bounds a poll the service never answers (not just the sleeps between polls)', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-hung', status: 'running', pagesTotal: 10, pagesFinished: 3 });
     fx.sandbox.inject({ path: '/api/crawl/w-hung', kind: 'hang', skip: 1 });
-    const r = await runCli(['job', 'watch', 'w-hung', ...FAST, '--max-wait', '1', '--timeout', '20'], { env: fx.env });
+    // The first poll is answered, the second (after a 50 ms interval) hangs: once the service has
+    // it, --max-wait's second passes on the fake clock while the 20 s --timeout has not.
+    const clock = fakeClock();
+    const run = runCli(['job', 'watch', 'w-hung', ...FAST, '--max-wait', '1', '--timeout', '20'], { env: fx.env, clock });
+    await waitFor(() => requestsOf('w-hung').length >= 2, 10_000, 'the poll that hangs');
+    await clock.advance(950);
+    const r = await run;
     expect(r.code).toBe(7);
-    // Usually after the first answer ("still running"); on a loaded machine maybe before it.
+    // After the first answer ("still running"): the fake clock cannot pass the deadline before it.
     expect(r.stderr).toMatch(/^(\[.*\n)?crawl: gave up waiting: (the job is still running, 3\/10 pages \(30%\)|no answer from the service yet)\n/);
-    expect(r.ms).toBeLessThan(6_000);
+    expect(r.stderr).toContain('the job is still running, 3/10 pages (30%)');
+    // It gave up at --max-wait exactly, over the hung poll (not after its --timeout): one pause, then the deadline.
+    expect(clock.sleeps).toEqual([50]);
+    expect(clock.elapsed()).toBe(1000);
+    expect(requestsOf('w-hung')).toHaveLength(2);
   });
 
   it.concurrent('--max-wait elapsed while pending: exit 7, in bounded time', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-stuck', status: 'pending', pagesTotal: 10 });
-    // Long enough for the first answer even on a loaded machine, so the message can name the status.
     const r = await runCli(['job', 'watch', 'w-stuck', ...FAST, '--max-wait', '1.5'], { env: fx.env });
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/crawl: gave up waiting: the job is still pending, 0\/10 pages \(0%\)\nhint: .*--max-wait/);
-    expect(r.ms).toBeLessThan(6_000);
+    // Bounded: polls every 50 ms for 1.5 s of (virtual) time, then gives up at once.
+    expect(r.clock?.sleeps).toEqual(Array(30).fill(50));
+    expect(r.clock?.elapsed()).toBe(1500);
   });
 });
 
@@ -160,17 +180,19 @@ describe('exit codes', () => {
   ] as const)('a job that ends %s exits %i', async ([endStatus, code], { expect }) => {
     const id = `w-end-${endStatus}`;
     fx.sandbox.addJob({ id, status: 'running', pagesTotal: 4, advance: { perPoll: 2, endStatus } });
-    const r = await runCli(['job', 'watch', id, ...FAST], { env: fx.env });
+    const r = await runCli(['job', 'watch', id], { env: fx.env });
     expect(r.code).toBe(code);
     expect(r.stdout).toContain(`status\t${endStatus}\n`);
+    expect(r.clock?.sleeps).toEqual([POLL]);
   });
 
   it.concurrent('a job already finished returns at once, after one request', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-done', status: 'cancelled_due_to_limits', pagesTotal: 10, pagesFinished: 5 });
-    // The default interval is 2 s: returning well before it shows no second poll was awaited.
+    // The default interval is 2 s: no pause at all shows no second poll was awaited.
     const r = await runCli(['job', 'watch', 'w-done'], { env: fx.env });
     expect(r.code).toBe(13);
     expect(requestsOf('w-done')).toHaveLength(1);
+    expect(r.clock?.sleeps).toEqual([]);
     expect(r.stderr).toMatch(/^\[\d+:\d\d\] cancelled_due_to_limits 5\/10 pages \(50%\)\n$/);
   });
 });
@@ -178,12 +200,15 @@ describe('exit codes', () => {
 describe('Ctrl-C', () => {
   it.concurrent('stops watching with exit 130 and never cancels the job', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-sigint', status: 'running', pagesTotal: 100, pagesFinished: 1 });
-    const r = await runCli(['job', 'watch', 'w-sigint', ...FAST], {
+    // In the pause after the first poll, once its progress line is out.
+    const controller = new AbortController();
+    const r = await crawl(['job', 'watch', 'w-sigint', ...FAST], {
       env: fx.env,
-      onSpawn: (child, out) => {
-        void waitFor(() => out.stderr().includes('running 1/100'), 10_000, 'the first progress line').then(() => child.kill('SIGINT'));
-      },
+      signal: controller.signal,
+      clock: clockWatching(() => interrupt(controller, 'SIGINT')),
     });
+    expect(r.stderr).toMatch(/^\[\d+:\d\d\] running 1\/100 pages \(1%\)\n/);
+    expect(r.clock.sleeps).toEqual([50]);
     expect(r.code).toBe(130);
     expect(r.stdout).toBe('');
     expect(requestsOf('w-sigint').some((q) => q.method !== 'GET')).toBe(false);
@@ -192,12 +217,15 @@ describe('Ctrl-C', () => {
 
   it.concurrent('SIGTERM stops it the same way, with exit 143', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-sigterm', status: 'running', pagesTotal: 100, pagesFinished: 1 });
-    const r = await runCli(['job', 'watch', 'w-sigterm', ...FAST], {
+    // In the pause after the first poll, once its progress line is out.
+    const controller = new AbortController();
+    const r = await crawl(['job', 'watch', 'w-sigterm', ...FAST], {
       env: fx.env,
-      onSpawn: (child, out) => {
-        void waitFor(() => out.stderr().includes('running 1/100'), 10_000, 'the first progress line').then(() => child.kill('SIGTERM'));
-      },
+      signal: controller.signal,
+      clock: clockWatching(() => interrupt(controller, 'SIGTERM')),
     });
+    expect(r.stderr).toMatch(/^\[\d+:\d\d\] running 1\/100 pages \(1%\)\n/);
+    expect(r.clock.sleeps).toEqual([50]);
     expect(r.code).toBe(143);
     expect(requestsOf('w-sigterm').some((q) => q.method !== 'GET')).toBe(false);
   });

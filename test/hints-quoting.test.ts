@@ -7,8 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { runShell } from './helpers/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
+import { crawl } from './support/harness.js';
 
 let fx: SandboxFixture;
 beforeEach(async () => {
@@ -65,7 +65,8 @@ describe.each(HOSTILE.map((id) => ({ id, shown: JSON.stringify(id) })))('a hosti
       times: 1,
       body: JSON.stringify({ success: true, key: 'crk_' + 'k'.repeat(40), prefix: id, name: 'full' }),
     });
-    const r = await runShell('crawl keys create full > /dev/full', fx.env);
+    // stdout on a full disk (`> /dev/full`): ENOSPC on the first write.
+    const r = await crawl(['keys', 'create', 'full'], { env: fx.env, stdoutFails: { code: 'ENOSPC' } });
     expect(r.code).toBe(1);
     expectCommand(suggested(r.stderr, 'hint: revoke it with'), ['crawl', 'keys', 'revoke'], [id], ['--yes']);
   });

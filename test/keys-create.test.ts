@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, waitFor } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
 import { activeKeys, calls, fullKeysIn, keyStatus } from './helpers/keys.js';
-import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
+import { onArrival, sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 
 let fx: SandboxFixture;
 let files: { dir: string; cleanup: () => void };
@@ -127,17 +127,11 @@ describe('crawl keys create', () => {
   });
 
   it('when --save fails after the key was made, the key is still printed and the failure named (exit 1)', async () => {
-    // The config folder is taken by a regular file while the POST is held: the config was
-    // readable (absent) before the key was made, and cannot be written after (even as root).
+    // The config folder is taken by a regular file as the POST arrives (before it is answered): the
+    // config was readable (absent) before the key was made, and cannot be written after (even as root).
     const blocker = join(files.dir, 'not-a-folder');
-    fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'latency', ms: 300, times: 1 });
-    const before = fx.sandbox.requests.length;
-    const r = await runCli(['keys', 'create', 'unsaved', '--save'], {
-      env: { ...fx.env, CRAWL_CONFIG_DIR: blocker },
-      onSpawn: () => {
-        void waitFor(() => calls(fx.sandbox, before).includes('POST /api/keys'), 10_000, 'the POST').then(() => writeFileSync(blocker, ''));
-      },
-    });
+    onArrival(fx.sandbox, (q) => q.method === 'POST' && q.url === '/api/keys', () => writeFileSync(blocker, ''));
+    const r = await runCli(['keys', 'create', 'unsaved', '--save'], { env: { ...fx.env, CRAWL_CONFIG_DIR: blocker } });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(KEY_LINE);
     expect(r.stderr).toMatch(/the key was created, but cannot write config file/);
@@ -149,14 +143,9 @@ describe('crawl keys create', () => {
 
   it('never overwrites a file that appears while the key is being created (O_EXCL)', async () => {
     const path = join(files.dir, 'raced.key');
-    fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'latency', ms: 300, times: 1 });
-    const before = fx.sandbox.requests.length;
-    const r = await runCli(['keys', 'create', 'raced', '--output-file', path], {
-      env: fx.env,
-      onSpawn: () => {
-        void waitFor(() => calls(fx.sandbox, before).includes('POST /api/keys'), 10_000, 'the POST').then(() => writeFileSync(path, 'other\n'));
-      },
-    });
+    // The file appears as the POST arrives, before it is answered.
+    onArrival(fx.sandbox, (q) => q.method === 'POST' && q.url === '/api/keys', () => writeFileSync(path, 'other\n'));
+    const r = await runCli(['keys', 'create', 'raced', '--output-file', path], { env: fx.env });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(KEY_LINE);
     expect(readFileSync(path, 'utf8')).toBe('other\n');

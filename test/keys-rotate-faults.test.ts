@@ -3,9 +3,9 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, waitFor } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { activeKeys, calls, configKeySetup, fullKeysIn, keyStatus, storedKey, type ConfigKeySetup } from './helpers/keys.js';
-import type { SandboxFixture } from './helpers/sandbox.js';
+import { onArrival, type SandboxFixture } from './helpers/sandbox.js';
 
 let setup: ConfigKeySetup;
 let fx: SandboxFixture;
@@ -21,8 +21,6 @@ afterEach(() => setup.close());
 const KEY_LINE = /^crk_[A-Za-z0-9]{20,}\n$/;
 const keyCount = async (): Promise<number> => (await activeKeys(fx.sandbox, fx.sandbox.key)).length;
 const deletes = (from: number): string[] => calls(fx.sandbox, from).filter((c) => c.startsWith('DELETE'));
-/** True once `call` has reached the sandbox `nth` times since index `from`. */
-const arrived = (from: number, call: string, nth = 1): (() => boolean) => () => calls(fx.sandbox, from).filter((c) => c === call).length >= nth;
 
 describe('crawl keys rotate, step 2 (create) fails', () => {
   it('on an error answer: nothing changed, the old key stays stored and active', async () => {
@@ -94,19 +92,14 @@ describe('crawl keys rotate, step 3 (verify) fails', () => {
 describe('crawl keys rotate, step 4 (store) fails', () => {
   it('the config folder cannot be written: the key is printed once, the old key stays, and the hint finishes the job', async () => {
     // chmod cannot stop root, so the folder is replaced by a file once step 1 has read the config
-    // (while the POST is held): every later write fails, for root too.
-    fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'latency', ms: 400, times: 1 });
+    // (as the POST arrives, before it is answered): every later write fails, for root too.
     const before = fx.sandbox.requests.length;
     const moved = profile.dir + '.moved';
-    const r = await runCli(['keys', 'rotate', '--yes'], {
-      env,
-      onSpawn: () => {
-        void waitFor(arrived(before, 'POST /api/keys'), 10_000, 'the POST').then(() => {
-          renameSync(profile.dir, moved);
-          writeFileSync(profile.dir, '');
-        });
-      },
+    onArrival(fx.sandbox, (q) => q.method === 'POST' && q.url === '/api/keys', () => {
+      renameSync(profile.dir, moved);
+      writeFileSync(profile.dir, '');
     });
+    const r = await runCli(['keys', 'rotate', '--yes'], { env });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(KEY_LINE);
     const fresh = r.stdout.trim();

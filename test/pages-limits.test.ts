@@ -1,12 +1,15 @@
 // Bounds on what `job pages` (and any command) may cost (issue 11, "Hangs and unbounded memory"):
 // the size caps of a response body (a pages batch 32 MiB, a parsed document 8 MiB, an error body
 // 1 MiB), exactly at and just past each, announced or streamed; the memory a batch of empty
-// objects costs; and --wait --max-wait honoured from the start, while the first answer hangs too.
+// objects costs (a process's peak memory: test/contract/pages-process.test.ts); and --wait
+// --max-wait honoured from the start, while the first answer hangs too.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers/cli.js';
+import { OUTPUT_FILE_RUN, runCli, tempDir, waitFor } from './helpers/cli.js';
 import { completedJob, startPagesServer, type PagesServer, type ScriptedJob } from './helpers/pages-server.js';
+import { fakeClock } from './support/fake-clock.js';
+import { clockWatching } from './support/pause-clock.js';
 
 const MiB = 1024 * 1024;
 const BATCH_CAP = 32 * MiB;
@@ -51,7 +54,6 @@ const JOBS: Record<string, ScriptedJob> = {
   'batch-over-cap-streamed': { pages: () => ({ body: overCap, chunked: true }) },
   'batch-57mb-empties': { pages: () => ({ body: fiftySeven }) },
   'batch-57mb-empties-streamed': { pages: () => ({ body: fiftySeven, chunked: true }) },
-  'batch-16mb-empties': { pages: () => ({ body: emptyObjects(16 * MiB, '{"pages":[', '],"next":null}') }) },
   'doc-at-cap': { job: () => ({ body: jobOfSize('doc-at-cap', DOCUMENT_CAP) }) },
   'doc-over-cap': { job: () => ({ body: jobOfSize('doc-over-cap', DOCUMENT_CAP + 1), chunked: true }) },
   'doc-57mb-empties': { job: () => ({ body: emptyObjects(57 * 1000 * 1000, '{"success":true,"job":{"id":"x","status":"completed"},"pages":[', ']}') }) },
@@ -80,7 +82,7 @@ afterAll(async () => {
 describe('a batch of pages: 32 MiB at most', () => {
   it('exactly 32 MiB: every record written', async () => {
     const file = join(out.dir, 'at-cap.ndjson');
-    const r = await runCli(['job', 'pages', 'batch-at-cap', '--output', file], { env: svc.env, timeoutMs: 60_000 });
+    const r = await runCli(['job', 'pages', 'batch-at-cap', '--output', file], { env: svc.env, timeoutMs: 60_000, ...OUTPUT_FILE_RUN });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
@@ -96,7 +98,7 @@ describe('a batch of pages: 32 MiB at most', () => {
   ])('%s: refused, exit 1, the cap named, nothing written', async ([, id], { expect }) => {
     const file = join(out.dir, `${id}.ndjson`);
     writeFileSync(file, 'the old content\n');
-    const r = await runCli(['job', 'pages', id as string, '--output', file], { env: svc.env, timeoutMs: 60_000 });
+    const r = await runCli(['job', 'pages', id as string, '--output', file], { env: svc.env, timeoutMs: 60_000, ...OUTPUT_FILE_RUN });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       `crawl: response to GET /api/crawl/${id}/pages (HTTP 200) is larger than 32 MiB; refusing to read it (wrote 0 records to ${file} before the failure)\n`,
@@ -104,20 +106,6 @@ describe('a batch of pages: 32 MiB at most', () => {
     expect(readFileSync(file, 'utf8')).toBe('');
     // Refused, not retried: one request.
     expect(svc.seen.filter((s) => s.url.startsWith(`/api/crawl/${id}/pages`))).toHaveLength(1);
-  });
-
-  it('16 MiB of empty objects (5.6 million records) is never parsed into objects: peak memory stays low', async () => {
-    const report = join(out.dir, 'rss.cjs');
-    const rss = join(out.dir, 'rss.txt');
-    writeFileSync(report, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rss)}, String(process.resourceUsage().maxRSS)));\n`);
-    const r = await runCli(['job', 'pages', 'batch-16mb-empties', '--output', '/dev/null'], {
-      env: { ...svc.env, NODE_OPTIONS: `--require ${report}` },
-      timeoutMs: 120_000,
-    });
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    // Parsed, this body takes about 580 MB; scanned, about 110 MB.
-    expect(Number(readFileSync(rss, 'utf8')) / 1024).toBeLessThan(300);
   });
 });
 
@@ -164,25 +152,47 @@ describe('an error body: read up to 1 MiB, past that the status stands alone', (
 });
 
 describe('--wait --max-wait counts from the start', () => {
+  // The hung request never ends by itself (the 30 s --timeout is real time): once the server has
+  // it, the test moves the fake clock on to --max-wait, and the run must end there.
+  const requestsOf = (url: string): number => svc.seen.filter((s) => s.url === url).length;
+
   it.concurrent('the first answer never comes: exit 7 at --max-wait, not after --timeout and its retries', async ({ expect }) => {
     const file = join(out.dir, 'hung-first.ndjson');
-    const r = await runCli(['job', 'pages', 'hung-first', '--wait', '--max-wait', '1', '--output', file], { env: svc.env, timeoutMs: 60_000 });
+    // When each pause began (virtual ms): a retry of the first request would pause before --max-wait.
+    const pausesAt: number[] = [];
+    const clock = clockWatching((_ms, _n, c) => pausesAt.push(c.elapsed()));
+    const run = runCli(['job', 'pages', 'hung-first', '--wait', '--max-wait', '1', '--output', file], { env: svc.env, clock, timeoutMs: 60_000 });
+    await waitFor(() => requestsOf('/api/crawl/hung-first') >= 1, 10_000, 'the first request');
+    // Not a moment before --max-wait: the run is still waiting for its answer.
+    await clock.advance(999);
+    expect(await Promise.race([run.then(() => 'ended'), new Promise((resolve) => setImmediate(resolve, 'waiting'))])).toBe('waiting');
+    await clock.advance(1);
+    const r = await run;
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('crawl: gave up waiting: no answer from the service yet\nhint: raise --max-wait, or run the command again later\n');
-    // A hang: generous, but far below the 30 s --timeout that used to hold it.
-    expect(r.ms).toBeGreaterThanOrEqual(1000);
-    expect(r.ms).toBeLessThan(15_000);
+    // At --max-wait (1 s of virtual time, above), not after --timeout and its retries: no pause
+    // before it, one request. (The abandoned request may still pause for a retry once the client
+    // is closed after the give-up: that is after 1 s, and sends nothing.)
+    expect(pausesAt.filter((at) => at < 1000)).toEqual([]);
+    expect(requestsOf('/api/crawl/hung-first')).toBe(1);
     // The file it would have written is not left behind.
     expect(existsSync(file)).toBe(false);
   });
 
   it.concurrent('a later poll hangs: exit 7 at --max-wait, saying where the job was', async ({ expect }) => {
-    const r = await runCli(['job', 'pages', 'hung-later', '--wait', '--interval', '0.05', '--max-wait', '1.5'], { env: svc.env, timeoutMs: 60_000 });
+    const clock = fakeClock();
+    const run = runCli(['job', 'pages', 'hung-later', '--wait', '--interval', '0.05', '--max-wait', '1.5'], { env: svc.env, clock, timeoutMs: 60_000 });
+    // Two answers (running, 3/10), then the third request hangs after one 50 ms interval.
+    await waitFor(() => requestsOf('/api/crawl/hung-later') >= 3, 10_000, 'the poll that hangs');
+    await clock.advance(1450);
+    const r = await run;
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/crawl: gave up waiting: the job is still running, 3\/10 pages \(30%\)\nhint: raise --max-wait/);
-    expect(r.ms).toBeLessThan(15_000);
-    expect(svc.seen.filter((s) => s.url === '/api/crawl/hung-later').length).toBeGreaterThanOrEqual(3);
+    // At --max-wait exactly, counted from the start: one interval, then the deadline over the hung poll.
+    expect(clock.sleeps).toEqual([50]);
+    expect(clock.elapsed()).toBe(1500);
+    expect(requestsOf('/api/crawl/hung-later')).toBeGreaterThanOrEqual(3);
   });
 });

@@ -2,7 +2,7 @@
 // ever new cursors or links, the same records again under new links, cycles of batches) stop the
 // export with exit 1, the records before kept and counted, nothing written twice; and next links
 // outside the job's own pages endpoint are refused before any request is sent to them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ndjson, runCli } from './helpers/cli.js';
 import { records, startPagesServer, type PagesServer, type ScriptedJob } from './helpers/pages-server.js';
 

@@ -4,9 +4,9 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ndjson, runCli, tempDir } from './helpers/cli.js';
+import { ndjson, OUTPUT_FILE_RUN, runCli, tempDir } from './helpers/cli.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
-import { spawn } from 'node:child_process';
+import { crawl } from './support/harness.js';
 
 let fx: SandboxFixture;
 let out: { dir: string; cleanup: () => void };
@@ -52,7 +52,7 @@ describe('counts and order', () => {
   it.concurrent.for([
     [101, 1],
     [2345, 3],
-  ])('%i pages: every record once, in order, through /pages in %i batch(es) of up to 1000', async ([n, batches], { expect }) => {
+  ] as const)('%i pages: every record once, in order, through /pages in %i batch(es) of up to 1000', async ([n, batches], { expect }) => {
     fx.sandbox.addJob({ id: `paged-${n}`, status: 'completed', pagesTotal: n });
     const r = await runCli(['job', 'pages', `paged-${n}`], { env: fx.env });
     expect(r.stderr).toBe('');
@@ -124,7 +124,7 @@ describe('failures midway', () => {
     fx.sandbox.addJob({ id: 'fail-late', status: 'completed', pagesTotal: 5000 });
     fx.sandbox.inject({ path: '^/api/crawl/fail-late/pages', kind: 'status', status: 500, skip: 3 });
     const file = join(out.dir, 'fail-late.ndjson');
-    const r = await runCli(['job', 'pages', 'fail-late', '--output', file], { env: fx.env });
+    const r = await runCli(['job', 'pages', 'fail-late', '--output', file], { env: fx.env, ...OUTPUT_FILE_RUN });
     fx.sandbox.clearFaults();
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -162,6 +162,10 @@ describe('failures midway', () => {
     expect(requests).toHaveLength(4);
     // The retry asked for the very batch that failed.
     expect(requests[2]?.search).toBe(requests[1]?.search);
+    // After one backoff (attempt 1: 125-250 ms), on the fake clock.
+    expect(r.clock?.sleeps).toHaveLength(1);
+    expect(r.clock?.sleeps[0]).toBeGreaterThanOrEqual(125);
+    expect(r.clock?.sleeps[0]).toBeLessThanOrEqual(250);
   });
 
   it('a dropped connection mid-body in a late batch is retried too', async () => {
@@ -175,18 +179,15 @@ describe('failures midway', () => {
 });
 
 describe('stdout closed early', () => {
+  // The reader goes away after the first line (EPIPE on the next write); the same through a real
+  // `| head -1` is in test/contract/pages-process.test.ts.
   it('`| head -1`: one line, nothing on stderr, exit 0, and the export stops', async () => {
+    const firstLine = (await runCli(['job', 'pages', 'demo-huge', '--limit', '1'], { env: fx.env })).stdout;
     const before = pageRequests('demo-huge').length;
-    const env = cleanEnv(fx.env);
-    const child = spawn('bash', ['-c', `set -o pipefail; '${process.execPath}' '${BIN}' job pages demo-huge | head -1`], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    expect(pageNumbers(stdout)).toEqual([1]);
+    const r = await crawl(['job', 'pages', 'demo-huge'], { env: fx.env, stdoutFails: { code: 'EPIPE', afterBytes: Buffer.byteLength(firstLine) } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(pageNumbers(r.stdout)).toEqual([1]);
     // Stopped after a handful of the thousand batches.
     expect(pageRequests('demo-huge').length - before).toBeLessThan(10);
   });
@@ -197,7 +198,7 @@ describe('--output', () => {
     fx.sandbox.addJob({ id: 'to-file', status: 'completed', pagesTotal: 1200 });
     const file = join(out.dir, 'to-file.ndjson');
     writeFileSync(file, 'old content that is longer than nothing\n'.repeat(100));
-    const r = await runCli(['job', 'pages', 'to-file', '--output', file], { env: fx.env });
+    const r = await runCli(['job', 'pages', 'to-file', '--output', file], { env: fx.env, ...OUTPUT_FILE_RUN });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('');
@@ -207,7 +208,7 @@ describe('--output', () => {
   it.concurrent('on a terminal, a progress line on stderr: records written of pagesTotal', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'to-file-tty', status: 'completed', pagesTotal: 2345 });
     const file = join(out.dir, 'tty.ndjson');
-    const r = await runCli(['job', 'pages', 'to-file-tty', '--output', file], { env: fx.env, tty: true });
+    const r = await runCli(['job', 'pages', 'to-file-tty', '--output', file], { env: fx.env, tty: true, ...OUTPUT_FILE_RUN });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Wrote ${file}: 2345/2345 records (100%)`);
     expect(r.stdout).not.toContain('"url"');
@@ -219,7 +220,7 @@ describe('--output', () => {
     const file = join(out.dir, 'missing', 'out.ndjson');
     const r = await runCli(['job', 'pages', 'no-folder', '--output', file], { env: fx.env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`crawl: cannot write to ${file}: the folder does not exist (ENOENT)\n`);
+    expect(r.stderr).toBe(`crawl: cannot write to ${file}: no such file or folder (ENOENT)\n`);
     expect(fx.sandbox.requests.some((q) => q.url.startsWith('/api/crawl/no-folder'))).toBe(false);
   });
 
@@ -250,7 +251,7 @@ describe('--output', () => {
   });
 
   it.concurrent('/dev/full: a clear one-line error, exit 1', async ({ expect }) => {
-    const r = await runCli(['job', 'pages', 'demo-large', '--output', '/dev/full'], { env: fx.env });
+    const r = await runCli(['job', 'pages', 'demo-large', '--output', '/dev/full'], { env: fx.env, ...OUTPUT_FILE_RUN });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('crawl: cannot write to /dev/full: no space left on device (ENOSPC)\n');
   });
@@ -290,6 +291,8 @@ describe('jobs not finished', () => {
     const r = await runCli(['job', 'pages', 'wait-then', '--wait', '--interval', '0.05'], { env: fx.env });
     expect(r.code).toBe(0);
     expect(pageNumbers(r.stdout)).toEqual(range(1, 200));
+    // Polls at 100, 150 and 200 pages, --interval between them.
+    expect(r.clock?.sleeps).toEqual([50, 50]);
     expect(r.stderr.replace(/^\[\d+:\d\d\] /gm, '')).toBe(
       'running 100/200 pages (50%)\nrunning 150/200 pages (75%)\ncompleted 200/200 pages (100%)\n',
     );
@@ -300,6 +303,8 @@ describe('jobs not finished', () => {
     const r = await runCli(['job', 'pages', 'wait-errored', '--wait', '--interval', '0.05'], { env: fx.env });
     expect(r.code).toBe(0);
     expect(pageNumbers(r.stdout)).toEqual(range(1, 40));
+    // The watch's first poll found it errored: no pause.
+    expect(r.clock?.sleeps).toEqual([]);
   });
 
   it.concurrent('--wait --max-wait elapsed: exit 7, nothing on stdout', async ({ expect }) => {
@@ -312,6 +317,9 @@ describe('jobs not finished', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/crawl: gave up waiting: the job is still running/);
     expect(existsSync(file)).toBe(false);
+    // Polled every 50 ms until 2 s of (virtual) time had passed.
+    expect(r.clock?.sleeps).toEqual(Array(40).fill(50));
+    expect(r.clock?.elapsed()).toBe(2000);
   });
 
   it.concurrent('--max-wait without --wait is a usage error', async ({ expect }) => {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, vi, type ExpectStatic } from 'vitest';
-import { ndjson, runCli, tempDir, type RunResult } from './helpers/cli.js';
+import { ndjson, OUTPUT_FILE_RUN, runCli, tempDir, type RunOptions, type RunResult } from './helpers/cli.js';
 import { ERROR_GROUPS, startEchoService, type EchoService } from './helpers/echo-service.js';
 import { decodings, findKey, jsonForms, randomKey, urlForms } from './helpers/key-forms.js';
 
@@ -31,10 +31,13 @@ const KEYS = [
 
 let serial = 0;
 
-async function run(key: string, args: string[], options: { tty?: boolean } = {}): Promise<RunResult> {
+async function run(key: string, args: string[], options: { tty?: boolean; process?: RunOptions['process'] } = {}): Promise<RunResult> {
   const env = { CRAWL_BASE_URL: echo.url, CRAWL_API_KEY: key, CRAWL_CONFIG_DIR: join(dir.dir, `cfg-${++serial}`), NO_COLOR: undefined };
-  return runCli([...args, '--timeout', '10'], { env, tty: options.tty ?? false, timeoutMs: 18_000 });
+  return runCli([...args, '--timeout', '10'], { env, tty: options.tty ?? false, timeoutMs: 18_000, ...(options.process === undefined ? {} : { process: options.process }) });
 }
+
+/** Whether a case's extra flags include `flag` (the tables' tuples are too narrow for includes()). */
+const has = (extra: readonly string[], flag: string): boolean => extra.includes(flag);
 
 const CSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 const ANY_CONTROL = /[\p{Cc}\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/u;
@@ -77,8 +80,8 @@ describe.concurrent.each(KEYS)('a service that echoes the %s', (_label, key) => 
     ['--verbose', ['--verbose'], false],
   ] as const)('job status (url, errorMessage): %s', async ([, extra, tty], { expect }) => {
     const r = await run(key, ['job', 'status', 'echo-job', ...extra], { tty });
-    checkOutput(expect, r, key, { code: 0, tty, verbose: extra.includes('--verbose') });
-    if (extra.includes('--json')) expect(() => JSON.parse(r.stdout)).not.toThrow();
+    checkOutput(expect, r, key, { code: 0, tty, verbose: has(extra, '--verbose') });
+    if (has(extra, '--json')) expect(() => JSON.parse(r.stdout)).not.toThrow();
   });
 
   it.for([
@@ -89,14 +92,14 @@ describe.concurrent.each(KEYS)('a service that echoes the %s', (_label, key) => 
     const id = `echo-status-${++serial}`;
     const r = await run(key, ['job', 'watch', id, '--interval', '0.1', ...extra], { tty });
     checkOutput(expect, r, key, { code: 10, tty });
-    if (extra.includes('--json')) expect(ndjson(r.stdout)).toHaveLength(2);
+    if (has(extra, '--json')) expect(ndjson(r.stdout)).toHaveLength(2);
   });
 
   it('job pages: records on stdout and in --output, redacted by the HTTP layer, the rest as sent', async ({ expect }) => {
     const r = await run(key, ['job', 'pages', 'echo-pages']);
     checkOutput(expect, r, key, { code: 0, redacted: false });
     const file = join(dir.dir, `pages-${++serial}.ndjson`);
-    const f = await run(key, ['job', 'pages', 'echo-pages', '--output', file]);
+    const f = await run(key, ['job', 'pages', 'echo-pages', '--output', file], OUTPUT_FILE_RUN);
     checkOutput(expect, f, key, { code: 0, redacted: false });
     for (const text of [r.stdout, readFileSync(file, 'utf8')]) {
       expect(findKey(text, key)).toBeUndefined();
@@ -116,7 +119,7 @@ describe.concurrent.each(KEYS)('a service that echoes the %s', (_label, key) => 
   ] as const)('keys list (key names): %s', async ([, extra, tty], { expect }) => {
     const r = await run(key, ['keys', 'list', ...extra], { tty });
     checkOutput(expect, r, key, { code: 0, tty });
-    if (!extra.includes('--json')) expect(r.stdout).toMatch(tty ? /\(in use\)/ : /\ttrue$/m);
+    if (!has(extra, '--json')) expect(r.stdout).toMatch(tty ? /\(in use\)/ : /\ttrue$/m);
   });
 
   it.for([
@@ -154,7 +157,7 @@ describe.concurrent.each(KEYS)('a service that echoes the %s', (_label, key) => 
     const forms = Object.keys(urlForms(key)).length;
     const shown = `/api/crawl/moved/\\[redacted\\]${'/-/\\[redacted\\]'.repeat(forms - 1)}`;
     expect(r.stderr).toMatch(new RegExp(`following redirect \\(HTTP 302\\) to http://127\\.0\\.0\\.1:\\d+${shown}\n`));
-    const message = extra.includes('--json')
+    const message = has(extra, '--json')
       ? (JSON.parse(r.stderr.split('\n').find((l) => l.startsWith('{')) ?? '') as { error: { message: string } }).error.message
       : r.stderr.split('\n').find((l) => l.startsWith('crawl: ')) ?? '';
     expect(message).toMatch(new RegExp(`malformed response to GET ${shown}: `));

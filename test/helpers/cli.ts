@@ -63,6 +63,15 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return env;
 }
 
+/**
+ * For a run whose `job pages --output` is a regular file or a device (/dev/full): a process, for
+ * now. src/io/record-sink.ts closes such a descriptor twice (the WriteStream's destroy() closes it
+ * although autoClose is false, then closeFd() closes the same number again, unawaited): in this
+ * process the second close hits whatever was opened meanwhile, a socket of the run or the file the
+ * test then reads (Node aborts the worker). `{}` once record-sink closes it once.
+ */
+export const OUTPUT_FILE_RUN: Pick<RunOptions, 'process'> = { process: true };
+
 export function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const spawned = process.env.CRAWL_TEST_MODE === 'spawn' || options.process === true || options.bin !== undefined || options.cwd !== undefined;
   return spawned ? spawnCli(args, options) : inProcess(args, options);

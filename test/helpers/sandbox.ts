@@ -1,5 +1,5 @@
 // A sandbox per test file (or test), and the environment that points the CLI at it.
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type RequestRecord, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { tempDir } from './cli.js';
 
 export interface SandboxFixture {
@@ -21,5 +21,24 @@ export async function sandboxFixture(options: SandboxOptions = {}): Promise<Sand
       await sandbox.close();
       cleanup();
     },
+  };
+}
+
+/**
+ * Calls `action` once, as the first request that `matches` arrives at the sandbox, before the
+ * sandbox reads its body or answers it: what the CLI does after that request sees what `action`
+ * did (a file put in its way while a key is being created). No wait, no polling.
+ */
+export function onArrival(sandbox: Sandbox, matches: (request: RequestRecord) => boolean, action: () => void): void {
+  const requests = sandbox.requests;
+  const push = requests.push;
+  requests.push = function (...items: RequestRecord[]): number {
+    const length = push.apply(this, items);
+    if (items.some(matches)) {
+      // Back to Array.prototype.push: once only.
+      Reflect.deleteProperty(requests, 'push');
+      action();
+    }
+    return length;
   };
 }
