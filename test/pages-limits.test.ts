@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTPUT_FILE_RUN, runCli, tempDir, waitFor } from './helpers/cli.js';
+import { runCli, tempDir, waitFor } from './helpers/cli.js';
 import { completedJob, startPagesServer, type PagesServer, type ScriptedJob } from './helpers/pages-server.js';
 import { fakeClock } from './support/fake-clock.js';
 import { clockWatching } from './support/pause-clock.js';
@@ -82,7 +82,7 @@ afterAll(async () => {
 describe('a batch of pages: 32 MiB at most', () => {
   it('exactly 32 MiB: every record written', async () => {
     const file = join(out.dir, 'at-cap.ndjson');
-    const r = await runCli(['job', 'pages', 'batch-at-cap', '--output', file], { env: svc.env, timeoutMs: 60_000, ...OUTPUT_FILE_RUN });
+    const r = await runCli(['job', 'pages', 'batch-at-cap', '--output', file], { env: svc.env, timeoutMs: 60_000 });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
@@ -98,7 +98,7 @@ describe('a batch of pages: 32 MiB at most', () => {
   ])('%s: refused, exit 1, the cap named, nothing written', async ([, id], { expect }) => {
     const file = join(out.dir, `${id}.ndjson`);
     writeFileSync(file, 'the old content\n');
-    const r = await runCli(['job', 'pages', id as string, '--output', file], { env: svc.env, timeoutMs: 60_000, ...OUTPUT_FILE_RUN });
+    const r = await runCli(['job', 'pages', id as string, '--output', file], { env: svc.env, timeoutMs: 60_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       `crawl: response to GET /api/crawl/${id}/pages (HTTP 200) is larger than 32 MiB; refusing to read it (wrote 0 records to ${file} before the failure)\n`,

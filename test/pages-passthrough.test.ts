@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { OUTPUT_FILE_RUN, runCli, tempDir } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
 import { completedJob, startPagesServer, type PagesServer, type ScriptedJob } from './helpers/pages-server.js';
 
 /** Records that a parse and re-serialisation would change, each as the service writes it. */
@@ -72,7 +72,7 @@ describe('records come out byte for byte as sent', () => {
     ['inline and pretty-printed, to --output', 'inline-pretty', PRETTY, true],
   ] as const)('%s', async ([, id, recs, toFile], { expect }) => {
     const file = join(out.dir, `${id}-${String(toFile)}.ndjson`);
-    const r = await runCli(['job', 'pages', id, ...(toFile ? ['--output', file] : [])], { env: svc.env, ...(toFile ? OUTPUT_FILE_RUN : {}) });
+    const r = await runCli(['job', 'pages', id, ...(toFile ? ['--output', file] : [])], { env: svc.env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const written = toFile ? readFileSync(file, 'utf8') : r.stdout;
@@ -87,7 +87,7 @@ describe('records come out byte for byte as sent', () => {
     ['batches, to --output', true],
   ] as const)('%s: compact and pretty-printed batches', async ([, toFile], { expect }) => {
     const file = join(out.dir, `batches-${String(toFile)}.ndjson`);
-    const r = await runCli(['job', 'pages', 'batches', ...(toFile ? ['--output', file] : [])], { env: svc.env, ...(toFile ? OUTPUT_FILE_RUN : {}) });
+    const r = await runCli(['job', 'pages', 'batches', ...(toFile ? ['--output', file] : [])], { env: svc.env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(toFile ? readFileSync(file, 'utf8') : r.stdout).toBe(EXPECTED_BATCHES);

@@ -4,7 +4,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ndjson, OUTPUT_FILE_RUN, runCli, tempDir } from './helpers/cli.js';
+import { ndjson, runCli, tempDir } from './helpers/cli.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 import { crawl } from './support/harness.js';
 
@@ -124,7 +124,7 @@ describe('failures midway', () => {
     fx.sandbox.addJob({ id: 'fail-late', status: 'completed', pagesTotal: 5000 });
     fx.sandbox.inject({ path: '^/api/crawl/fail-late/pages', kind: 'status', status: 500, skip: 3 });
     const file = join(out.dir, 'fail-late.ndjson');
-    const r = await runCli(['job', 'pages', 'fail-late', '--output', file], { env: fx.env, ...OUTPUT_FILE_RUN });
+    const r = await runCli(['job', 'pages', 'fail-late', '--output', file], { env: fx.env });
     fx.sandbox.clearFaults();
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -198,7 +198,7 @@ describe('--output', () => {
     fx.sandbox.addJob({ id: 'to-file', status: 'completed', pagesTotal: 1200 });
     const file = join(out.dir, 'to-file.ndjson');
     writeFileSync(file, 'old content that is longer than nothing\n'.repeat(100));
-    const r = await runCli(['job', 'pages', 'to-file', '--output', file], { env: fx.env, ...OUTPUT_FILE_RUN });
+    const r = await runCli(['job', 'pages', 'to-file', '--output', file], { env: fx.env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('');
@@ -208,7 +208,7 @@ describe('--output', () => {
   it.concurrent('on a terminal, a progress line on stderr: records written of pagesTotal', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'to-file-tty', status: 'completed', pagesTotal: 2345 });
     const file = join(out.dir, 'tty.ndjson');
-    const r = await runCli(['job', 'pages', 'to-file-tty', '--output', file], { env: fx.env, tty: true, ...OUTPUT_FILE_RUN });
+    const r = await runCli(['job', 'pages', 'to-file-tty', '--output', file], { env: fx.env, tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Wrote ${file}: 2345/2345 records (100%)`);
     expect(r.stdout).not.toContain('"url"');
@@ -251,7 +251,7 @@ describe('--output', () => {
   });
 
   it.concurrent('/dev/full: a clear one-line error, exit 1', async ({ expect }) => {
-    const r = await runCli(['job', 'pages', 'demo-large', '--output', '/dev/full'], { env: fx.env, ...OUTPUT_FILE_RUN });
+    const r = await runCli(['job', 'pages', 'demo-large', '--output', '/dev/full'], { env: fx.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('crawl: cannot write to /dev/full: no space left on device (ENOSPC)\n');
   });

@@ -15,7 +15,6 @@ import { serverMessage } from '../src/http/error-body.js';
 import { HttpStatusError } from '../src/http/errors.js';
 import { parseRetryAfter } from '../src/http/retry.js';
 
-// eslint-disable-next-line no-control-regex
 const DANGEROUS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /** Runs `fn`; a CrawlError is an answer too, anything else thrown fails the property. */

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, vi, type ExpectStatic } from 'vitest';
-import { ndjson, OUTPUT_FILE_RUN, runCli, tempDir, type RunOptions, type RunResult } from './helpers/cli.js';
+import { ndjson, runCli, tempDir, type RunOptions, type RunResult } from './helpers/cli.js';
 import { ERROR_GROUPS, startEchoService, type EchoService } from './helpers/echo-service.js';
 import { decodings, findKey, jsonForms, randomKey, urlForms } from './helpers/key-forms.js';
 
@@ -99,7 +99,7 @@ describe.concurrent.each(KEYS)('a service that echoes the %s', (_label, key) => 
     const r = await run(key, ['job', 'pages', 'echo-pages']);
     checkOutput(expect, r, key, { code: 0, redacted: false });
     const file = join(dir.dir, `pages-${++serial}.ndjson`);
-    const f = await run(key, ['job', 'pages', 'echo-pages', '--output', file], OUTPUT_FILE_RUN);
+    const f = await run(key, ['job', 'pages', 'echo-pages', '--output', file]);
     checkOutput(expect, f, key, { code: 0, redacted: false });
     for (const text of [r.stdout, readFileSync(file, 'utf8')]) {
       expect(findKey(text, key)).toBeUndefined();

@@ -104,7 +104,7 @@ describe('the raw stdout', () => {
       .filter((file) => readFileSync(file, 'utf8').includes('rawStdout'))
       .map((file) => relative(ROOT, file))
       .sort();
-    expect(users).toEqual(['src/app/factory.ts', 'src/commands/job/pages.ts', 'src/io/io.ts']);
-    expect(readFileSync(join(ROOT, 'src/commands/auth/token.ts'), 'utf8')).toContain('deps.handOver(');
+    expect(users).toEqual(['src/app/factory.ts', 'src/commands/job/lib/pages.ts', 'src/io/io.ts']);
+    expect(readFileSync(join(ROOT, 'src/commands/auth/lib/token.ts'), 'utf8')).toContain('deps.handOver(');
   });
 });

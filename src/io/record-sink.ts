@@ -175,12 +175,12 @@ export class RecordSink {
   }
 
   /**
-   * A pipe or terminal stream owns its descriptor and closes it itself: closing it again could
-   * close whatever was opened since under the same number. A file stream here does not own it.
+   * Every stream here closes its descriptor when destroyed (a file stream too: autoClose only
+   * stops it closing on its own after an error). Closing it again could close whatever was opened
+   * since under the same number, such as another run's socket in a process that embeds crawl.
    */
   #releaseFd(file: OutputFile): void {
-    if (file.kind === 'fifo' || file.kind === 'tty') file.fd = undefined;
-    else closeFd(file);
+    file.fd = undefined;
   }
 
   #drained(interrupt = this.#interrupt): Promise<void> {

@@ -5,7 +5,7 @@
 // between processes, another copy of the bin) asks for `process: true`, and gets the built
 // bin/crawl.js spawned, optionally in a real terminal (a pty from util-linux `script`).
 // CRAWL_TEST_MODE=spawn runs every case as a process, to compare the two.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,7 +35,7 @@ export interface RunOptions {
   /** Another copy of bin/crawl.js (an install in a temp folder); by default this repository's. */
   bin?: string;
   /** Called once with the child so a test can signal it when a condition shows in its output. */
-  onSpawn?: (child: import('node:child_process').ChildProcess, output: { stdout: () => string; stderr: () => string }) => void;
+  onSpawn?: (child: ChildProcess, output: { stdout: () => string; stderr: () => string }) => void;
 }
 
 export interface RunResult {
@@ -62,15 +62,6 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   }
   return env;
 }
-
-/**
- * For a run whose `job pages --output` is a regular file or a device (/dev/full): a process, for
- * now. src/io/record-sink.ts closes such a descriptor twice (the WriteStream's destroy() closes it
- * although autoClose is false, then closeFd() closes the same number again, unawaited): in this
- * process the second close hits whatever was opened meanwhile, a socket of the run or the file the
- * test then reads (Node aborts the worker). `{}` once record-sink closes it once.
- */
-export const OUTPUT_FILE_RUN: Pick<RunOptions, 'process'> = { process: true };
 
 export function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const spawned = process.env.CRAWL_TEST_MODE === 'spawn' || options.process === true || options.bin !== undefined || options.cwd !== undefined;
@@ -99,7 +90,7 @@ async function inProcess(args: string[], options: RunOptions): Promise<RunResult
         if (!interrupter.signal.aborted) interrupter.abort(new InterruptedError(signal === 'SIGTERM' ? 143 : 130));
         return true;
       },
-    } as unknown as import('node:child_process').ChildProcess,
+    } as unknown as ChildProcess,
     { stdout: () => (options.tty ? streams.outputText() : streams.stdoutText()), stderr: () => (options.tty ? '' : streams.stderrText()) },
   );
   const timer = setTimeout(() => {
