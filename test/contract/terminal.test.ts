@@ -113,10 +113,13 @@ describe('auth login: the hidden prompt', () => {
     child.stdout.setEncoding('utf8').on('data', (d: string) => (screen += d));
     const closed = new Promise((resolve) => child.on('close', resolve));
     await waitFor(() => screen.includes('Paste your API key'), 10_000, 'the prompt');
-    child.stdin.write('crk_half');
-    // What is typed is read by crawl (raw mode: no echo); then the signal goes to crawl itself.
     let pid: number | undefined;
     await waitFor(() => (pid ??= cliPid(child.pid ?? 0)) !== undefined, 10_000, 'crawl in the terminal');
+    // What is typed is read by crawl (raw mode: no echo), and only then does the signal go to crawl
+    // itself: text that reached the terminal after crawl had put echo back would be the kernel's echo.
+    const before = bytesRead(pid as number);
+    child.stdin.write('crk_half');
+    await waitFor(() => bytesRead(pid as number) >= before + 'crk_half'.length, 10_000, 'crawl reading what was typed');
     process.kill(pid as number, 'SIGTERM');
     await closed;
     expect(screen).toContain('crawl-exit=143');
@@ -128,3 +131,8 @@ describe('auth login: the hidden prompt', () => {
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 });
+
+/** What a process has read so far (/proc/<pid>/io's rchar): at a prompt, only what is typed. */
+function bytesRead(pid: number): number {
+  return Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
+}
