@@ -49,7 +49,7 @@ function fakeClock(start = Date.now()): FakeClock {
   return clock;
 }
 
-type Op = 'rename' | 'unlink' | 'link';
+type Op = 'rename' | 'unlink' | 'link' | 'append';
 
 interface Stop {
   /** Resolves once a call has arrived at this stop and is waiting. */
@@ -64,7 +64,7 @@ interface Stop {
 function pausingFs(base: LockFs = nodeLockFs): LockFs & { stopAt(op: Op | 'move', path: string): Stop } {
   const stops: Array<{ op: Op | 'move'; path: string; arrive: () => void; resumed: Promise<void>; used: boolean }> = [];
   const pass = async (called: Op, target: string): Promise<void> => {
-    const stop = stops.find((s) => !s.used && s.path === target && (s.op === called || (s.op === 'move' && called !== 'link')));
+    const stop = stops.find((s) => !s.used && s.path === target && (s.op === called || (s.op === 'move' && (called === 'rename' || called === 'unlink'))));
     if (stop === undefined) return;
     stop.used = true;
     stop.arrive();
@@ -81,6 +81,10 @@ function pausingFs(base: LockFs = nodeLockFs): LockFs & { stopAt(op: Op | 'move'
     },
     create: (p, text) => base.create(p, text),
     read: (p) => base.read(p),
+    async append(p, text, judged) {
+      await pass('append', p);
+      return base.append(p, text, judged);
+    },
     async rename(from, to) {
       await pass('rename', from);
       return base.rename(from, to);
@@ -144,12 +148,12 @@ function holders(): { enter(name: string): void; leave(name: string): void; max:
 }
 
 describe('taking over a stale lock', () => {
-  it.each(STALE_FORMS)('lock %s: a claimant parked between its staleness check and its claim never holds beside the one that got there first', async (_form, plant) => {
+  it.each(STALE_FORMS)('lock %s: a claimant parked between judging it stale and claiming it never holds beside the one that got there first', async (_form, plant) => {
     const { dir, config, lock } = configFolder();
     plant(lock);
     const who = holders();
     const fsA = pausingFs();
-    const claim = fsA.stopAt('move', lock);
+    const claim = fsA.stopAt('append', lock);
     const clockA = fakeClock();
     // A's waits stay pending until B is done, so what A does meanwhile is all it can do.
     let bDone!: () => void;
@@ -171,7 +175,7 @@ describe('taking over a stale lock', () => {
     claim.resume();
     await until(() => aLock !== undefined || clockA.sleeps.length > 0, 'A holds or waits');
     expect(who.now()).toEqual(['B']);
-    // B's lock is where it was, the very file, and nothing A moved is left beside it.
+    // B's lock is where it was, the very file, untouched (A's claim was for the lock now gone).
     expect([readFileSync(lock, 'utf8'), statSync(lock).ino]).toEqual([bFile, bIno]);
     expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.lock']);
 
@@ -187,11 +191,38 @@ describe('taking over a stale lock', () => {
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
 
+  it.each(STALE_FORMS)('lock %s: a claimant parked after winning, before removing it: the others wait for its claim, then it alone holds', async (_form, plant) => {
+    const { dir, config, lock } = configFolder();
+    plant(lock);
+    const fsA = pausingFs();
+    const removal = fsA.stopAt('unlink', lock);
+    const got: string[] = [];
+    const a = ConfigLock.acquire(config, { fs: fsA, clock: fakeClock() }).then((l) => (got.push('A'), l));
+    await removal.reached;
+    // The lock is still there, now with A's claim on it: B waits on A, whatever it judged.
+    expect(readFileSync(lock, 'utf8')).toContain('\nclaim ');
+    const clockB = fakeClock();
+    let bGo!: () => void;
+    clockB.gate = new Promise((r) => (bGo = r));
+    const b = ConfigLock.acquire(config, { clock: clockB }).then((l) => (got.push('B'), l));
+    await until(() => clockB.sleeps.length > 0, 'B waits');
+    expect(got).toEqual([]);
+    removal.resume();
+    const aLock = await a;
+    expect(got).toEqual(['A']);
+    expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(process.pid);
+    await aLock.release();
+    bGo();
+    await (await b).release();
+    expect(got).toEqual(['A', 'B']);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+
   it.each(STALE_FORMS)('lock %s: two claimants side by side, each parked at its claim in turn: exactly one holds', async (_form, plant) => {
     const { dir, config, lock } = configFolder();
     plant(lock);
     const [fsA, fsB] = [pausingFs(), pausingFs()];
-    const [claimA, claimB] = [fsA.stopAt('move', lock), fsB.stopAt('move', lock)];
+    const [claimA, claimB] = [fsA.stopAt('append', lock), fsB.stopAt('append', lock)];
     const [clockA, clockB] = [fakeClock(), fakeClock()];
     let release!: () => void;
     clockA.gate = clockB.gate = new Promise((r) => (release = r));
@@ -213,66 +244,29 @@ describe('taking over a stale lock', () => {
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
 
-  it('the lock that came back while a claim was moving it: "config busy", exit 1, nothing left behind, the newer lock stands', async () => {
+  const claimOf = (pid: number, host: string, at: number): string => `\nclaim ${JSON.stringify({ pid, host, token: `c${pid}`, at })}\n`;
+
+  it('a claim whose process has ended (killed between claiming and removing) is passed over at once', async () => {
     const { dir, config, lock } = configFolder();
-    writeFileSync(lock, lockOf(DEAD));
-    // A parks at its claim; B takes the stale lock over; A moves B's fresh lock away and parks
-    // again before putting it back; meanwhile C creates its own lock at the free path.
-    const fsA = pausingFs();
-    const claim = fsA.stopAt('move', lock);
-    const putBack = fsA.stopAt('link', lock);
-    const a = ConfigLock.acquire(config, { fs: fsA, clock: fakeClock() });
-    const failed = a.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    await claim.reached;
-    const b = await ConfigLock.acquire(config, { clock: fakeClock() });
-    claim.resume();
-    await putBack.reached;
-    expect(readdirSync(dir).sort()).toEqual(['config.json', expect.stringMatching(/^config\.json\.lock\.[0-9a-f]{16}$/)]);
-    const c = await ConfigLock.acquire(config, { clock: fakeClock() });
-    const cFile = readFileSync(lock, 'utf8');
-    putBack.resume();
-    const error = await failed;
-    expect(error).toBeInstanceOf(CrawlError);
-    expect((error as CrawlError).exitCode).toBe(1);
-    expect((error as CrawlError).message).toBe(`the config file ${config} is busy: other crawl processes are taking turns writing it; nothing was changed`);
-    expect((error as CrawlError).hint).toBe('try again');
-    expect(readFileSync(lock, 'utf8')).toBe(cFile);
-    expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.lock']);
-    // B's release finds C's lock at the path, not its own: C's stays.
-    await b.release();
-    expect(readFileSync(lock, 'utf8')).toBe(cFile);
-    await c.release();
+    writeFileSync(lock, lockOf(DEAD) + claimOf(DEAD, hostname(), Date.now()));
+    const clock = fakeClock();
+    const l = await ConfigLock.acquire(config, { clock });
+    expect(clock.elapsed()).toBe(0);
+    expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(process.pid);
+    await l.release();
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
 
-  it('a file system without hard links: a lock moved by mistake is put back as an exclusive copy', async () => {
+  it('a claim made on another machine is waited for until it is older than the stale time, then passed over', async () => {
     const { dir, config, lock } = configFolder();
-    writeFileSync(lock, lockOf(DEAD));
-    const noLinks: LockFs = {
-      ...nodeLockFs,
-      link: () => Promise.reject(Object.assign(new Error('link: operation not permitted'), { code: 'EPERM' })),
-    };
-    const fsA = pausingFs(noLinks);
-    const claim = fsA.stopAt('move', lock);
-    const clockA = fakeClock();
-    let bDone!: () => void;
-    clockA.gate = new Promise((r) => (bDone = r));
-    let aHeld = false;
-    const a = ConfigLock.acquire(config, { fs: fsA, clock: clockA }).then((l) => ((aHeld = true), l));
-    await claim.reached;
-    const b = await ConfigLock.acquire(config, { clock: fakeClock() });
-    const bFile = readFileSync(lock, 'utf8');
-    claim.resume();
-    await until(() => aHeld || clockA.sleeps.length > 0, 'A holds or waits');
-    expect(aHeld).toBe(false);
-    expect(readFileSync(lock, 'utf8')).toBe(bFile);
-    expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.lock']);
-    await b.release();
-    bDone();
-    await (await a).release();
+    const clock = fakeClock();
+    writeFileSync(lock, lockOf(DEAD) + claimOf(4242, 'elsewhere.example', clock.now()));
+    const notices: string[] = [];
+    const l = await ConfigLock.acquire(config, { clock, notice: (line) => notices.push(line) });
+    expect(clock.elapsed()).toBeGreaterThan(3_000);
+    expect(clock.elapsed()).toBeLessThan(5_000);
+    expect(notices).toEqual([`waiting for another crawl process (pid 4242) to finish writing ${config}`]);
+    await l.release();
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
 });
@@ -290,9 +284,19 @@ describe('a release racing a takeover', () => {
     writeFileSync(lock, JSON.stringify({ ...held, ...fields }) + '\n');
   }
 
-  it.each(LOOKS_ABANDONED)('holder parked in release as its lock is taken over (%s): the new holder keeps the lock, a third waits', async (_form, abandon) => {
+  const noLinks: LockFs = {
+    ...nodeLockFs,
+    link: () => Promise.reject(Object.assign(new Error('link: operation not permitted'), { code: 'EPERM' })),
+  };
+  const CASES = [
+    ...LOOKS_ABANDONED.map(([form, abandon]) => [form, abandon, nodeLockFs] as const),
+    // The release moves the new holder's lock away and puts it back as an exclusive copy.
+    ...LOOKS_ABANDONED.map(([form, abandon]) => [`${form}, on a file system without hard links`, abandon, noLinks] as const),
+  ];
+
+  it.each(CASES)('holder parked in release as its lock is taken over (%s): the new holder keeps the lock, a third waits', async (_form, abandon, base) => {
     const { dir, config, lock } = configFolder();
-    const fsH = pausingFs();
+    const fsH = pausingFs(base);
     const letGo = fsH.stopAt('move', lock);
     const h = await ConfigLock.acquire(config, { fs: fsH, clock: fakeClock() });
     abandon(lock);

@@ -45,6 +45,12 @@ export interface LockFs {
   create(path: string, text: string): Promise<boolean>;
   /** The lock file at `path`, read without trusting it; undefined when nothing is there. */
   read(path: string): Promise<LockFile | undefined>;
+  /**
+   * Appends `text` to the file at `path` if it is still the lock judged: the file numbered `ino`,
+   * beginning with `original`. False when it is gone or another lock has taken the path (a new
+   * file may get the number of one just removed). Never follows a symlink, never creates.
+   */
+  append(path: string, text: string, judged: { ino: number; original: string }): Promise<boolean>;
   /** Fails with ENOENT when `from` is gone: of two renames of one file, only one succeeds. */
   rename(from: string, to: string): Promise<void>;
   /** Fails with EEXIST when `path` exists: puts a file back without replacing a newer one. */
@@ -70,6 +76,27 @@ export const nodeLockFs: LockFs = {
   },
   async read(path) {
     return readLockFile(path);
+  },
+  async append(path, text, judged) {
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      const code = codeOf(error);
+      if (code === 'ENOENT' || code === 'ELOOP' || code === 'EMLINK' || code === 'ENXIO') return false;
+      throw error;
+    }
+    try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile() || stats.ino !== judged.ino) return false;
+      const head = Buffer.alloc(MAX_LOCK_BYTES);
+      const length = readSync(fd, head, 0, MAX_LOCK_BYTES, 0);
+      if (originalOf(head.subarray(0, length).toString('utf8')) !== judged.original) return false;
+      writeSync(fd, text);
+      return true;
+    } finally {
+      closeSync(fd);
+    }
   },
   async rename(from, to) {
     renameSync(from, to);
@@ -97,6 +124,10 @@ interface Holder {
   host: string;
   token: string;
   ageMs: number;
+  /** The lock as its holder wrote it: what is before the first claim. */
+  original: string;
+  /** Claims appended by processes taking the lock over, oldest first. */
+  claims: Claim[];
   /** With the token, tells the lock that was judged from a newer one at the same path. */
   ino: number;
   mtimeMs: number;
@@ -104,10 +135,14 @@ interface Holder {
 
 /**
  * `config.json.lock`, created exclusively (O_EXCL) by the process about to rewrite the config, so
- * two crawl processes writing at once take turns instead of one silently undoing the other. A lock
- * left by a process that no longer runs (killed mid-write) is taken over: claimed by renaming it to
- * a name only this process uses, which only one claimant can do, then removed if it is still the
- * lock that was judged stale.
+ * two crawl processes writing at once take turns instead of one silently undoing the other.
+ *
+ * A lock left by a process that no longer runs (killed mid-write) is taken over by claims: each
+ * claimant that finds no live claim on it appends one line naming itself, then reads the file back,
+ * and only the first live claim removes the lock; the others wait like for any lock. No one but
+ * that winner touches the path, so a claimant that judged late cannot remove a lock created since
+ * (a rename or unlink by path would act on whatever is there by then). A winner that dies before
+ * removing it leaves a claim whose process is gone, which the next claimant passes over.
  */
 export class ConfigLock {
   readonly #path: string;
@@ -134,21 +169,25 @@ export class ConfigLock {
       if (await fs.create(path, content)) return new ConfigLock(path, token, fs);
       const holder = await readHolder(fs, path, clock.now());
       if (holder === undefined) continue; // released in between
+      let waitingOn = holder.pid;
       if (isStale(holder)) {
-        // Removed, or already gone: the path is free to be created. Otherwise the lock there was
-        // someone's fresh one, now put back, and is waited for like any other.
-        if ((await claimStale(fs, path, token, holder, configPath)) === 'restored') await clock.sleep(POLL_MS, options.signal);
-        continue;
+        const first = firstLiveClaim(holder, clock.now());
+        if (first === undefined || first.token === token) {
+          if ((await claimStale(fs, path, token, holder, clock.now())) === 'removed') continue;
+        } else {
+          // Another process is taking it over: waited for like a holder.
+          waitingOn = first.pid;
+        }
       }
       const waited = clock.now() - started;
       if (waited >= WAIT_MS) {
-        throw new CrawlError(`the config file ${configPath} is being written by another crawl process (pid ${holder.pid}); nothing was changed`, ExitCode.failure, {
+        throw new CrawlError(`the config file ${configPath} is being written by another crawl process (pid ${waitingOn}); nothing was changed`, ExitCode.failure, {
           hint: `try again; if no crawl is running, remove ${path}`,
         });
       }
       if (!told && waited >= QUIET_MS) {
         told = true;
-        options.notice?.(`waiting for another crawl process (pid ${holder.pid}) to finish writing ${configPath}`);
+        options.notice?.(`waiting for another crawl process (pid ${waitingOn}) to finish writing ${configPath}`);
       }
       await clock.sleep(POLL_MS, options.signal);
     }
@@ -200,42 +239,60 @@ export function lockPathFor(configPath: string): string {
   }
 }
 
-type ClaimOutcome = 'removed' | 'gone' | 'restored';
+/** Starts each claim line: a lock as crawl writes it is one JSON line, so it can never hold this. */
+const CLAIM = '\nclaim ';
+
+interface Claim {
+  pid: number;
+  host: string;
+  token: string;
+  /** When it was made, by the claimant's clock: how a claim from another machine ages out. */
+  at: number;
+}
 
 /**
- * Takes a lock judged stale out of the way. The rename is the claim: only one claimant moves the
- * file. What was moved may not be what was judged (between the read and the rename another
- * claimant removed it and created a fresh lock): then it is put back, untouched.
+ * Claims a lock judged stale and removes it if this claim is the first live one. 'waiting': an
+ * earlier claim stands, or the lock changed meanwhile; either way it is looked at again.
  */
-async function claimStale(fs: LockFs, path: string, token: string, judged: Holder, configPath: string): Promise<ClaimOutcome> {
-  const claimed = `${path}.${token}`;
-  try {
-    await fs.rename(path, claimed);
-  } catch (error) {
-    if (codeOf(error) === 'ENOENT') return 'gone';
-    throw error;
+async function claimStale(fs: LockFs, path: string, token: string, judged: Holder, now: number): Promise<'removed' | 'waiting'> {
+  if (firstLiveClaim(judged, now)?.token !== token) {
+    const claim: Claim = { pid: processId(), host: hostname(), token, at: now };
+    if (!(await fs.append(path, `${CLAIM}${JSON.stringify(claim)}\n`, judged))) return 'waiting';
+    const after = await readHolder(fs, path, now);
+    if (after === undefined || after.ino !== judged.ino || after.original !== judged.original) return 'waiting';
+    if (firstLiveClaim(after, now)?.token !== token) return 'waiting';
   }
-  const got = await readHolder(fs, claimed, 0);
-  if (got === undefined) return 'gone';
-  if (got.token === judged.token && got.ino === judged.ino && got.mtimeMs === judged.mtimeMs) {
-    await fs.unlink(claimed).catch(ignoreGone);
-    return 'removed';
+  await fs.unlink(path).catch(ignoreGone);
+  return 'removed';
+}
+
+/** The claim that decides a takeover: the first whose process may still be making it. */
+function firstLiveClaim(holder: Holder, now: number): Claim | undefined {
+  return holder.claims.find((claim) =>
+    // A pid means something only on the machine that wrote it; a claim from elsewhere ages out.
+    claim.host === hostname() ? isProcessRunning(claim.pid) : now - claim.at <= STALE_MS,
+  );
+}
+
+/** The lock as its holder wrote it, without the claims appended since. */
+function originalOf(text: string): string {
+  const at = text.indexOf(CLAIM);
+  return at < 0 ? text : text.slice(0, at);
+}
+
+function parseClaims(lines: string[]): Claim[] {
+  const claims: Claim[] = [];
+  for (const line of lines) {
+    try {
+      const c = JSON.parse(line.split('\n')[0] ?? '') as Partial<Claim>;
+      if (Number.isSafeInteger(c.pid) && typeof c.host === 'string' && typeof c.token === 'string' && typeof c.at === 'number') {
+        claims.push({ pid: c.pid as number, host: c.host, token: c.token, at: c.at });
+      }
+    } catch {
+      // Cut off by the read limit, or not crawl's: no claim.
+    }
   }
-  let restored: boolean;
-  try {
-    restored = await putBack(fs, claimed, path);
-  } finally {
-    // Put back under the lock's name, or superseded: either way this name is not left behind.
-    await fs.unlink(claimed).catch(ignoreGone);
-  }
-  if (!restored) {
-    // A newer lock took the path while the one moved was away: the process that held the moved
-    // one may be writing, and so may the newer one's. This process stays out of it.
-    throw new CrawlError(`the config file ${configPath} is busy: other crawl processes are taking turns writing it; nothing was changed`, ExitCode.failure, {
-      hint: 'try again',
-    });
-  }
-  return 'restored';
+  return claims;
 }
 
 /**
@@ -262,21 +319,25 @@ async function readHolder(fs: LockFs, path: string, now: number): Promise<Holder
   const file = await fs.read(path);
   if (file === undefined) return undefined;
   const { text, ino, mtimeMs } = file;
+  const [original = '', ...claimLines] = text.split(CLAIM);
+  const claims = parseClaims(claimLines);
   const ageMs = now - mtimeMs;
   try {
-    const parsed = JSON.parse(text) as Partial<Holder>;
+    const parsed = JSON.parse(original) as Partial<Holder>;
     return {
       // Anything but a real pid reads as none: such a lock is judged by its age, as garbage is.
       pid: Number.isSafeInteger(parsed.pid) && (parsed.pid as number) > 0 ? (parsed.pid as number) : 0,
       host: typeof parsed.host === 'string' ? parsed.host : '',
-      token: typeof parsed.token === 'string' ? parsed.token : text,
+      token: typeof parsed.token === 'string' ? parsed.token : original,
       ageMs,
+      original,
+      claims,
       ino,
       mtimeMs,
     };
   } catch {
     // Being written this very moment, or garbage: judged by its age alone.
-    return { pid: 0, host: '', token: text, ageMs, ino, mtimeMs };
+    return { pid: 0, host: '', token: original, ageMs, original, claims, ino, mtimeMs };
   }
 }
 
