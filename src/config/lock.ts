@@ -31,7 +31,10 @@ const MAX_LOCK_BYTES = 4096;
 
 /** What sits at a lock's path, as read (see readLockFile). */
 export interface LockFile {
+  /** The first MAX_LOCK_BYTES. */
   text: string;
+  /** The last MAX_LOCK_BYTES of a file longer than that: where the latest claims are. */
+  tail?: string;
   ino: number;
   mtimeMs: number;
 }
@@ -285,6 +288,7 @@ function parseClaims(lines: string[]): Claim[] {
   for (const line of lines) {
     try {
       const c = JSON.parse(line.split('\n')[0] ?? '') as Partial<Claim>;
+      if (claims.some((seen) => seen.token === c.token)) continue;
       if (Number.isSafeInteger(c.pid) && typeof c.host === 'string' && typeof c.token === 'string' && typeof c.at === 'number') {
         claims.push({ pid: c.pid as number, host: c.host, token: c.token, at: c.at });
       }
@@ -320,7 +324,9 @@ async function readHolder(fs: LockFs, path: string, now: number): Promise<Holder
   if (file === undefined) return undefined;
   const { text, ino, mtimeMs } = file;
   const [original = '', ...claimLines] = text.split(CLAIM);
-  const claims = parseClaims(claimLines);
+  // Past the bytes read from the start, claims are read from the end (what precedes the first
+  // claim there is the middle of something).
+  const claims = parseClaims([...claimLines, ...(file.tail?.split(CLAIM).slice(1) ?? [])]);
   const ageMs = now - mtimeMs;
   try {
     const parsed = JSON.parse(original) as Partial<Holder>;
@@ -366,7 +372,12 @@ function readLockFile(path: string): LockFile | undefined {
     if (!stats.isFile()) throw notALock(path, kindOf(stats));
     const buffer = Buffer.alloc(MAX_LOCK_BYTES);
     const length = readSync(fd, buffer, 0, MAX_LOCK_BYTES, 0);
-    return { text: buffer.subarray(0, length).toString('utf8'), ino: stats.ino, mtimeMs: stats.mtimeMs };
+    const file: LockFile = { text: buffer.subarray(0, length).toString('utf8'), ino: stats.ino, mtimeMs: stats.mtimeMs };
+    if (stats.size > MAX_LOCK_BYTES) {
+      const end = readSync(fd, buffer, 0, MAX_LOCK_BYTES, stats.size - MAX_LOCK_BYTES);
+      file.tail = buffer.subarray(0, end).toString('utf8');
+    }
+    return file;
   } finally {
     closeSync(fd);
   }
