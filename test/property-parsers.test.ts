@@ -14,6 +14,7 @@ import { CrawlError } from '../src/errors.js';
 import { serverMessage } from '../src/http/error-body.js';
 import { HttpStatusError } from '../src/http/errors.js';
 import { parseRetryAfter } from '../src/http/retry.js';
+import { anyString } from './helpers/arbitraries.js';
 
 const DANGEROUS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
@@ -28,7 +29,7 @@ function outcome<T>(fn: () => T): { value: T } | { error: CrawlError } {
 }
 
 /** Any text, JSON of any shape, and JSON shaped almost like what the parsers expect. */
-const anyText = fc.oneof(fc.string({ unit: 'binary' }), fc.json(), fc.string({ unit: 'binary-ascii', maxLength: 400 }));
+const anyText = fc.oneof(anyString(), fc.json(), fc.string({ unit: 'binary-ascii', maxLength: 400 }));
 const jobLike = fc.record(
   {
     success: fc.anything(),
@@ -47,7 +48,7 @@ const jobLike = fc.record(
 
 describe('serverMessage (error bodies)', () => {
   const contentType = fc.option(fc.oneof(fc.constantFrom('application/json', 'text/html; charset=utf-8', 'text/plain', 'application/problem+json'), fc.string()), { nil: undefined });
-  const htmlish = fc.tuple(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' })).map(([a, b]) => `<!DOCTYPE html><html><head><title>${a}</title></head><body><h1>${b}</h1>`);
+  const htmlish = fc.tuple(anyString(), anyString()).map(([a, b]) => `<!DOCTYPE html><html><head><title>${a}</title></head><body><h1>${b}</h1>`);
 
   it('takes any body and content type, and gives one clean line of at most 300 characters or nothing', () => {
     fc.assert(
@@ -219,7 +220,7 @@ describe('parseRetryAfter', () => {
 
   it('gives a finite wait of 0 or more, or undefined, whatever the header holds', () => {
     const header = fc.oneof(
-      fc.string({ unit: 'binary' }),
+      anyString(),
       fc.stringMatching(/^\s*\d{1,20}(\.\d{1,5})?\s*$/),
       fc.integer({ min: 300, max: 400 }).map((n) => '9'.repeat(n)),
       fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()),

