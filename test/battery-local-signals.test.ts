@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as runInProcess } from '../src/app/run-cli.js';
 import { testStreams } from '../src/io/test-streams.js';
-import { clockWatching } from './helpers/clocks.js';
+import { clockWatching } from './support/fake-clock.js';
 import { cleanEnv, runCli, tempDir, waitFor } from './helpers/cli.js';
 import { calls, configProfile, fullKeysIn, keyStatus, storedKey } from './helpers/keys.js';
 import { everyLineJson, holdConfigLock } from './helpers/local-faults.js';

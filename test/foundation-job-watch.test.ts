@@ -7,7 +7,7 @@ import { ndjson, runCli, waitFor } from './helpers/cli.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 import { fakeClock } from './support/fake-clock.js';
 import { crawl, interrupt } from './support/harness.js';
-import { clockWatching } from './support/pause-clock.js';
+import { clockWatching } from './support/fake-clock.js';
 
 let fx: SandboxFixture;
 beforeAll(async () => {

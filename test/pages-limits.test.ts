@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, waitFor } from './helpers/cli.js';
 import { completedJob, startPagesServer, type PagesServer, type ScriptedJob } from './helpers/pages-server.js';
 import { fakeClock } from './support/fake-clock.js';
-import { clockWatching } from './support/pause-clock.js';
+import { clockWatching } from './support/fake-clock.js';
 
 const MiB = 1024 * 1024;
 const BATCH_CAP = 32 * MiB;

@@ -1,3 +1,4 @@
+import type { ExpectStatic } from 'vitest';
 // Helpers for the `crawl keys` tests: a profile whose key lives in the config file, and
 // observers that ask the sandbox directly (real HTTP) which keys are active.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -76,4 +77,33 @@ export async function configKeySetup(): Promise<ConfigKeySetup> {
       await fx.close();
     },
   };
+}
+
+/**
+ * After two `keys rotate` of one profile raced: every key the race created that the service still
+ * accepts is somewhere the user has it (the config or a stdout), exactly once; the config holds a
+ * key the service accepts; no run hung or printed a full key on stderr; a loser says why.
+ */
+export async function expectNoRotatedKeyLost(
+  expect: ExpectStatic,
+  sandbox: Sandbox,
+  configFile: string,
+  oldName: string,
+  results: Array<{ stdout: string; stderr: string; code: number | null; timedOut: boolean }>,
+): Promise<void> {
+  const stored = storedKey(configFile);
+  const printed = results.map((r) => r.stdout.trim()).filter((s) => s !== '');
+  // The keys this race created (named after the old one) that the service still accepts.
+  const fresh = (await activeKeys(sandbox, sandbox.key)).filter((k) => k.name.startsWith(`${oldName} (rotated `));
+  for (const key of fresh) {
+    const holders = [stored, ...printed].filter((k) => k.startsWith(key.keyPrefix));
+    expect(holders, `key ${key.id} (${key.keyPrefix}) is nowhere`).toHaveLength(1);
+  }
+  const listed = await activeKeys(sandbox, sandbox.key);
+  expect(listed.some((k) => stored.startsWith(k.keyPrefix))).toBe(true);
+  for (const r of results) {
+    expect(r.timedOut).toBe(false);
+    expect(fullKeysIn(r.stderr)).toEqual([]);
+    if (r.code !== 0) expect(r.stderr).toMatch(/^crawl: /m);
+  }
 }

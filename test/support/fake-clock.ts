@@ -97,3 +97,22 @@ export function fakeClock(start: number = Date.now()): FakeClock {
     },
   };
 }
+
+/**
+ * A fake clock that calls `onSleep` each time the CLI starts a pause (a poll interval, a lock
+ * wait, a backoff), before that pause ends: with the pause (ms), its number (from 1) and the
+ * clock. In this process that is the moment "the command has seen this answer and waits for the
+ * next one": a change made there is what the next poll sees, an interrupt there ends the pause,
+ * and acting there needs no wall-clock wait and no polling of the output.
+ */
+export function clockWatching(onSleep: (ms: number, n: number, clock: FakeClock) => void): FakeClock {
+  const clock = fakeClock();
+  const sleep = clock.sleep;
+  let n = 0;
+  clock.sleep = (ms, signal) => {
+    const pause = sleep(ms, signal);
+    onSleep(ms, ++n, clock);
+    return pause;
+  };
+  return clock;
+}
