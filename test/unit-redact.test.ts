@@ -268,10 +268,10 @@ describe('Redactor: properties', () => {
 });
 
 describe('Redactor: linear time', () => {
-  /** CPU time of the redaction of `text`, best of three (the first runs warm the code up). */
+  /** CPU time of the redaction of `text`, best of five (the first runs warm the code up). */
   function cpuMs(r: Redactor, text: string): number {
     let best = Infinity;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       const start = process.cpuUsage();
       r.redact(text);
       const used = process.cpuUsage(start);
@@ -295,7 +295,9 @@ describe('Redactor: linear time', () => {
     cpuMs(r, small);
     const ratio = cpuMs(r, large) / Math.max(cpuMs(r, small), 0.5);
     // Linear is about 10; quadratic would be about 100.
-    expect(ratio).toBeLessThan(35);
+    // CPU time is the process's: files run before this one in the worker may still have sockets
+    // and collections going, so the bound sits well clear of linear yet far below quadratic.
+    expect(ratio).toBeLessThan(60);
     expect(r.redact(small)).toBe(small);
   });
 });

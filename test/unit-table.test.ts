@@ -74,7 +74,7 @@ describe('printTable on a terminal', () => {
     const rows = (n: number): unknown[][] => Array.from({ length: n }, (_, i) => [`key_${i}`, `name ${i} 日本`, '2026-01-01T00:00:00Z (3 hours ago)']);
     const cpu = async (n: number): Promise<number> => {
       let best = Infinity;
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 5; i++) {
         const t = tty(true);
         const start = process.cpuUsage();
         await printTable(t.io, COLUMNS, rows(n));
@@ -87,6 +87,8 @@ describe('printTable on a terminal', () => {
     await cpu(2_000);
     const ratio = (await cpu(20_000)) / Math.max(await cpu(2_000), 0.5);
     // Linear is about 10; the quadratic layout this replaced was about 100.
-    expect(ratio).toBeLessThan(35);
+    // CPU time is the process's: files run before this one in the worker may still have sockets
+    // and collections going, so the bound sits well clear of linear yet far below quadratic.
+    expect(ratio).toBeLessThan(60);
   });
 });
