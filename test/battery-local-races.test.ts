@@ -4,19 +4,17 @@
 // is in the config or was printed by the run that made it). Also the write lock's own faults.
 // Here the runs share this process (their file-system calls still interleave); the same races
 // between separate processes, and a writer killed (-9) mid-write, are in test/contract/races.test.ts.
-import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { clockWatching } from './support/fake-clock.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { configProfile, expectNoRotatedKeyLost } from './helpers/keys.js';
-import { deadPid, holdConfigLock } from './helpers/local-faults.js';
+import { configFolderWith, deadPid, holdConfigLock } from './helpers/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
-let n = 0;
 beforeAll(async () => {
   fx = await sandboxFixture({ seed: false });
   tmp = tempDir('crawl-local-races-');
@@ -26,13 +24,7 @@ afterAll(async () => {
   await fx.close();
 });
 
-function freshFolder(doc: unknown = { profiles: {} }): { dir: string; file: string } {
-  const dir = join(tmp.dir, `cfg-${++n}`);
-  mkdirSync(dir, { mode: 0o700 });
-  const file = join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify(doc), { mode: 0o600 });
-  return { dir, file };
-}
+const freshFolder = (doc?: unknown): { dir: string; file: string } => configFolderWith(tmp.dir, doc);
 
 describe('config set against config set', () => {
   // Four folders race at once, five rounds each: twenty races, in the time of five.

@@ -58,9 +58,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       settings ??= new Settings(
         env,
         { baseUrl: globals.baseUrl, profile: globals.profile },
-        // --json keeps stderr to the one error line a script parses. No interrupt signal: a write
-        // may be storing a key the service has already made, so Ctrl-C lets its lock wait go on
-        // (the wait is bounded by the lock's own give-up time).
+        // --json keeps stderr to the one error line a script parses.
         { notice: (line) => (globals.json ? undefined : io.stderr.write(`crawl: ${line}\n`)), clock, guard },
       );
       return settings;

@@ -32,8 +32,6 @@ export interface ConfigStoreOptions {
   clock?: Pick<Clock, 'now' | 'sleep'>;
   /** Runs a write as a section an exit after Ctrl-C waits for (the run's ExitGuard); by default it just runs. */
   guard?: { critical<T>(work: () => Promise<T>): Promise<T> };
-  /** Ctrl-C: a wait for another writer's lock ends at once. */
-  signal?: AbortSignal;
 }
 
 /**
@@ -83,7 +81,8 @@ export class ConfigStore {
       checkFoldersTrusted(this.path);
       let lock: ConfigLock;
       try {
-        lock = await ConfigLock.acquire(this.path, { notice: this.#options.notice, clock: this.#options.clock, signal: this.#options.signal });
+        // No interrupt: a write may be storing a key the service already made; the wait is bounded.
+        lock = await ConfigLock.acquire(this.path, { notice: this.#options.notice, clock: this.#options.clock });
       } catch (error) {
         throw writeFailure(this.path, error);
       }

@@ -6,13 +6,13 @@
 // service accepts is lost. The same races between runs in this process (many more rounds, no
 // process each) are in battery-local-races and battery-local-lock.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ROOT, runCli, tempDir, waitFor } from '../helpers/cli.js';
 import { configProfile, expectNoRotatedKeyLost } from '../helpers/keys.js';
-import { deadPid } from '../helpers/local-faults.js';
+import { configFolderWith, deadPid } from '../helpers/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
 const WORKER = join(ROOT, 'test', 'helpers', 'lock-worker.mjs');
@@ -20,7 +20,6 @@ const LOCK_MODULE = join(ROOT, 'dist', 'config', 'lock.js');
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
-let n = 0;
 beforeAll(async () => {
   fx = await sandboxFixture({ seed: false });
   tmp = tempDir('crawl-contract-races-');
@@ -30,13 +29,7 @@ afterAll(async () => {
   await fx.close();
 });
 
-function freshFolder(doc: unknown = { profiles: {} }): { dir: string; file: string } {
-  const dir = join(tmp.dir, `cfg-${++n}`);
-  mkdirSync(dir, { mode: 0o700 });
-  const file = join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify(doc), { mode: 0o600 });
-  return { dir, file };
-}
+const freshFolder = (doc?: unknown): { dir: string; file: string } => configFolderWith(tmp.dir, doc);
 
 /** `crawl config set base-url <url> [--profile <p>]` as a process of its own. */
 const setUrl = (dir: string, url: string, profile?: string) =>

@@ -5,12 +5,13 @@
 // What each command does with the interrupt is tested in this process (battery-local-signals,
 // keys-interrupt-mutation, keys-rotate-interrupt); here, what the process itself does.
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { runCli, tempDir, waitFor } from '../helpers/cli.js';
-import { calls, configProfile, fullKeysIn, keyStatus, storedKey } from '../helpers/keys.js';
-import { everyLineJson, holdConfigLock } from '../helpers/local-faults.js';
+import { calls, configProfile, expectRotationStoppedAfterStoring, fullKeysIn, keyStatus } from '../helpers/keys.js';
+import { holdConfigLock } from '../helpers/local-faults.js';
+import { expectInterruptedExport } from '../helpers/pages-server.js';
 import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
 let fx: SandboxFixture;
@@ -25,7 +26,6 @@ afterAll(async () => {
 });
 
 const KEY_LINE = /^crk_[A-Za-z0-9]{20,}\n$/;
-const pageNumbers = (records: unknown[]): number[] => records.map((r) => Number(/\/page\/(\d+)$/.exec((r as { url: string }).url)?.[1]));
 
 describe('a signal while job pages writes a file', () => {
   it.concurrent.for([
@@ -48,12 +48,8 @@ describe('a signal while job pages writes a file', () => {
     expect(r.signal).toBeNull();
     expect(r.code).toBe(code);
     expect(r.stdout).toBe('');
-    const records = everyLineJson(readFileSync(file, 'utf8'));
-    expect(records.length).toBeGreaterThan(0);
-    expect(records.length).toBeLessThan(20_000);
-    expect(pageNumbers(records)).toEqual(Array.from({ length: records.length }, (_, i) => i + 1));
     // Said by the command: it ended on the interrupt, not by the forced exit.
-    expect(r.stderr).toBe(`crawl: interrupted: ${file} holds the first ${records.length} records, each line whole\n`);
+    expectInterruptedExport(expect, file, 20_000, r.stderr);
   });
 });
 
@@ -119,15 +115,7 @@ describe('a key being stored holds the exit', () => {
         },
       });
       expect(Date.now() - interruptedAt).toBeGreaterThan(2500);
-      expect(r.code).toBe(130);
-      expect(r.stdout).toBe('');
-      const stored = storedKey(profile.file);
-      expect(stored).not.toBe(old.key);
-      expect(await keyStatus(fx.sandbox, stored)).toBe(200);
-      // Stopped before revoking: the old key still works too, and the message says what is left.
-      expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
-      expect(r.stderr).toMatch(/step 5 of 5 \(revoke the old key\): interrupted\. Done: created the new key .*, the service accepts it, stored it in the config file/);
-      expect(fullKeysIn(r.stderr)).toEqual([]);
+      await expectRotationStoppedAfterStoring(expect, fx.sandbox, profile.file, old.key, r);
     } finally {
       release();
       profile.cleanup();

@@ -3,7 +3,7 @@
 // names, the name and warning of a created key, error messages, and redirect Locations. The
 // forms come from key-forms.ts; bodies are built as JSON text so the escapes arrive as written.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 import { jsonForms, randomKey, urlForms } from './key-forms.js';
 
 export interface EchoService {
@@ -49,7 +49,6 @@ function send(res: ServerResponse, status: number, body: string, headers: Record
 export async function startEchoService(): Promise<EchoService> {
   const polls = new Map<string, number>();
   const created: string[] = [];
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     req.resume();
     const key = bearer(req);
@@ -110,18 +109,12 @@ export async function startEchoService(): Promise<EchoService> {
     }
     send(res, 404, `{"error":"no route for ${method} ${path}"}`);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     created,
     close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   };
 }

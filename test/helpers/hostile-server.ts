@@ -5,6 +5,7 @@
 // with real keys and jobs. It records every request, faulted or not, so tests can count attempts.
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 export interface Seen {
   method: string;
@@ -79,7 +80,6 @@ function matches(rule: { method?: string; path?: string | RegExp }, method: stri
 export async function startHostile(options: HostileOptions = {}): Promise<Hostile> {
   const rules = (options.rules ?? []).map((rule) => ({ rule, used: 0 }));
   const seen: Seen[] = [];
-  const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
   const later = (ms: number, fn: () => void, repeat = false): void => {
@@ -104,21 +104,15 @@ export async function startHostile(options: HostileOptions = {}): Promise<Hostil
       res.writeHead(500, { 'content-type': 'text/plain' }).end(`hostile server: no rule for ${method} ${url}`);
     }
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     seen,
     count: (method, path) => seen.filter((s) => matches({ method, path }, s.method, s.url)).length,
     close: async () => {
       closed = true;
       for (const timer of timers) clearTimeout(timer);
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   };
 }
@@ -200,11 +194,9 @@ function forward(upstream: string, req: IncomingMessage, res: ServerResponse): v
 
 /** A TCP server that accepts connections, takes what is sent and never writes a byte. */
 export async function startSilentTcp(): Promise<{ url: string; requests: () => number; firstAt: () => number | undefined; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
   let requests = 0;
   let firstAt: number | undefined;
   const server = createNetServer((socket) => {
-    sockets.add(socket);
     // undici may open a spare connection after an aborted one: only a connection that carried a
     // request counts.
     socket.once('data', () => {
@@ -212,17 +204,14 @@ export async function startSilentTcp(): Promise<{ url: string; requests: () => n
       firstAt ??= Date.now();
     });
     socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     requests: () => requests,
     firstAt: () => firstAt,
     close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   };
 }
@@ -252,16 +241,11 @@ export interface HostileProxy {
  */
 export async function startHostileProxy(behaviour: { status: number } | 'hang'): Promise<HostileProxy> {
   const seen: HostileProxy['seen'] = [];
-  const sockets = new Set<Socket>();
   let tunnelled = 0;
   const server = createServer((req, res) => {
     seen.push({ method: req.method ?? '', target: req.url ?? '', headers: req.headers, at: Date.now() });
     const status = behaviour === 'hang' ? 502 : behaviour.status;
     res.writeHead(status, { 'proxy-authenticate': 'Basic realm="corp"', 'content-length': 0 }).end();
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
   });
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     seen.push({ method: 'CONNECT', target: req.url ?? '', headers: req.headers, at: Date.now() });
@@ -274,15 +258,13 @@ export async function startHostileProxy(behaviour: { status: number } | 'hang'):
     const reason = behaviour.status === 407 ? 'Proxy Authentication Required' : 'Refused';
     socket.end(`HTTP/1.1 ${behaviour.status} ${reason}\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     seen,
     tunnelled: () => tunnelled,
     close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   };
 }

@@ -107,3 +107,25 @@ export async function expectNoRotatedKeyLost(
     if (r.code !== 0) expect(r.stderr).toMatch(/^crawl: /m);
   }
 }
+
+/**
+ * A `keys rotate` interrupted while it stored the new key: exit 130, nothing on stdout, the new
+ * key stored and accepted, the old one not revoked yet (it still works), stderr saying what is
+ * done and never holding a full key.
+ */
+export async function expectRotationStoppedAfterStoring(
+  expect: ExpectStatic,
+  sandbox: Sandbox,
+  configFile: string,
+  oldKey: string,
+  r: { code: number | null; stdout: string; stderr: string },
+): Promise<void> {
+  expect(r.code).toBe(130);
+  expect(r.stdout).toBe('');
+  const stored = storedKey(configFile);
+  expect(stored).not.toBe(oldKey);
+  expect(await keyStatus(sandbox, stored)).toBe(200);
+  expect(await keyStatus(sandbox, oldKey)).toBe(200);
+  expect(r.stderr).toMatch(/step 5 of 5 \(revoke the old key\): interrupted\. Done: created the new key .*, the service accepts it, stored it in the config file/);
+  expect(fullKeysIn(r.stderr)).toEqual([]);
+}

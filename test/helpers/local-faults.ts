@@ -178,3 +178,11 @@ export function everyLineJson(text: string): unknown[] {
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line));
 }
+
+/** A new 0700 folder in `parent` holding `config.json` (0600) with `doc`, for a race on one file. */
+export function configFolderWith(parent: string, doc: unknown = { profiles: {} }): { dir: string; file: string } {
+  const dir = mkdtempSync(join(parent, 'cfg-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify(doc), { mode: 0o600 });
+  return { dir, file };
+}

@@ -1,9 +1,12 @@
 // A small service for `job pages` tests whose answers are scripted per job: the job body, and each
 // GET of its pages (by how many came before, and by the query). It records every request, so a
 // test can assert what was (not) asked for, and can leave a request unanswered (a hang).
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { ExpectStatic } from 'vitest';
 import { tempDir } from './cli.js';
+import { everyLineJson } from './local-faults.js';
+import { listenOnLoopback } from './loopback.js';
 
 export interface Answer {
   status?: number;
@@ -53,7 +56,6 @@ export function records(first: number, count: number): string {
 export async function startPagesServer(jobs: Record<string, ScriptedJob>, options: { basePath?: string } = {}): Promise<PagesServer> {
   const seen: Seen[] = [];
   const counts = new Map<string, number>();
-  const sockets = new Set<Socket>();
   const basePath = (options.basePath ?? '').replace(/\/$/, '');
   let origin = '';
   const count = (key: string): number => {
@@ -79,12 +81,8 @@ export async function startPagesServer(jobs: Record<string, ScriptedJob>, option
       : job.job?.(count(id as string)) ?? completedJob(id as string);
     send(res, answer);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  origin = listening.url;
   const config = tempDir('crawl-pages-server-');
   return {
     url: origin + basePath,
@@ -92,8 +90,7 @@ export async function startPagesServer(jobs: Record<string, ScriptedJob>, option
     seen,
     env: { CRAWL_BASE_URL: origin + basePath, CRAWL_API_KEY: KEY, CRAWL_CONFIG_DIR: config.dir },
     close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
       config.cleanup();
     },
   };
@@ -126,4 +123,18 @@ function safeDecode(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/**
+ * `job pages --output <file>` ended by a signal partway through a job of `total` pages: the file
+ * holds the first N records, each line whole and in order (1 <= N < total), and stderr says so,
+ * in the command's own words (not the forced exit's).
+ */
+export function expectInterruptedExport(expect: ExpectStatic, file: string, total: number, stderr: string): void {
+  const lines = everyLineJson(readFileSync(file, 'utf8'));
+  expect(lines.length).toBeGreaterThan(0);
+  expect(lines.length).toBeLessThan(total);
+  const pageNumbers = lines.map((r) => Number(/\/page\/(\d+)$/.exec((r as { url: string }).url)?.[1]));
+  expect(pageNumbers).toEqual(Array.from({ length: lines.length }, (_, i) => i + 1));
+  expect(stderr).toBe(`crawl: interrupted: ${file} holds the first ${lines.length} records, each line whole\n`);
 }

@@ -1,0 +1,28 @@
+import type { AddressInfo, Server, Socket } from 'node:net';
+
+export interface OnLoopback {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  /** Ends every open connection (keep-alive, or held on purpose), then the server. */
+  close(): Promise<void>;
+}
+
+/** Listens on a free port of 127.0.0.1: what every server made for a test does. */
+export async function listenOnLoopback(server: Server): Promise<OnLoopback> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
