@@ -59,8 +59,8 @@ async function main(argv: string[]): Promise<number> {
           aValue: `${r.aMs.toFixed(0)} ms`,
           bValue: `${r.bMs.toFixed(0)} ms`,
           result: `${r.ratio.toFixed(2)}x`,
-          target: `<= ${r.target}`,
-          ok: r.ratio <= r.target,
+          target: r.target === undefined ? '-' : `<= ${r.target}`,
+          ok: r.target === undefined || r.ratio <= r.target,
         });
       }
       log('status: where a status read spends its time, profiled ...');
@@ -106,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
     '',
     '| pair | A | B | A | B | result | target | |',
     '|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.pair} | \`${r.a}\` | ${r.b} | ${r.aValue} | ${r.bValue} | ${r.result} | ${r.target} | ${r.ok ? 'ok' : 'MISSED'} |`),
+    ...rows.map((r) => `| ${r.pair} | \`${r.a}\` | ${r.b} | ${r.aValue} | ${r.bValue} | ${r.result} | ${r.target} | ${r.target === '-' ? '' : r.ok ? 'ok' : 'MISSED'} |`),
     ...profileLines,
     '',
   ];

@@ -10,10 +10,13 @@ import { join, relative, sep } from 'node:path';
 import { build, transform } from 'esbuild';
 import { encodePack, PACK } from '../launch/load-bundle.cjs';
 import { deferRequires } from './defer-requires.js';
+import { patchUndici } from './patch-undici.js';
+import { wasmAssets } from './wasm-assets.js';
 import { BUNDLE_DIR, ROOT } from './paths.js';
 
 async function main(): Promise<void> {
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  const wasm = wasmAssets();
   const result = await build({
     entryPoints: { main: join(ROOT, 'src', 'main.ts') },
     absWorkingDir: ROOT,
@@ -26,7 +29,9 @@ async function main(): Promise<void> {
     outExtension: { '.js': '.cjs' },
     chunkNames: 'chunks/[name]-[hash]',
     define: { __CRAWL_VERSION__: JSON.stringify(version) },
-    plugins: [deferRequires],
+    plugins: [deferRequires, patchUndici, wasm.plugin],
+    minifyWhitespace: true,
+    minifySyntax: true,
     write: false,
     logLevel: 'warning',
   });
@@ -35,15 +40,15 @@ async function main(): Promise<void> {
     result.outputFiles.map(async (file) => ({ path: file.path, code: await toCommonJS(file.text, file.path) })),
   );
   // One id for the whole build: a code cache is only ever used with the build it was made from.
-  const id = createHash('sha256')
-    .update(files.map((f) => f.code).join('\0'))
-    .digest('hex')
-    .slice(0, 16);
+  const hash = createHash('sha256').update(files.map((f) => f.code).join('\0'));
+  for (const bytes of wasm.assets.values()) hash.update(bytes);
+  const id = hash.digest('hex').slice(0, 16);
   await rm(BUNDLE_DIR, { recursive: true, force: true });
   await mkdir(BUNDLE_DIR, { recursive: true });
-  // One file for all: a command reads it once, however many of the bundle's files it loads.
+  // One file for all, of which a command reads the files it loads (and the assets they ask for).
   // Strict, as the ES modules they were: esbuild's CommonJS output does not say so itself.
   const packed = new Map(files.map((file) => [relative(BUNDLE_DIR, file.path).split(sep).join('/'), Buffer.from(`'use strict';\n${file.code}`)]));
+  for (const [name, bytes] of wasm.assets) packed.set(name, Buffer.from(bytes));
   await writeFile(join(BUNDLE_DIR, PACK), encodePack(id, packed));
   const size = files.reduce((sum, f) => sum + Buffer.byteLength(f.code), 0);
   process.stdout.write(`bundle: ${files.length} files, ${Math.round(size / 1024)} KB in ${relative(ROOT, join(BUNDLE_DIR, PACK))} (build ${id})\n`);
@@ -61,6 +66,8 @@ async function toCommonJS(code: string, path: string): Promise<string> {
     platform: 'node',
     target: 'node20',
     supported: { 'dynamic-import': false },
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcefile: relative(ROOT, path),
     logLevel: 'warning',
     // version.ts reads package.json through import.meta.url only when unbundled; here the

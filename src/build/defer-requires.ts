@@ -1,7 +1,7 @@
-// Two modules our packages require up front but that crawl never uses: loading them is most of
-// what separates `crawl job <id>` from a plain node:http GET. The bundle gets, in their place, a
-// stand-in that loads the real module the first time anything of it is used, so the packages'
-// code runs unchanged: only when a module is loaded moves.
+// Modules our packages require up front but that crawl never uses, or uses only when something
+// has gone wrong: loading them is part of what separates `crawl job <id>` from a plain node:http
+// GET. The bundle gets, in their place, a stand-in that loads the real module the first time it
+// is needed, so the packages' code runs unchanged: only when a module is loaded moves.
 import { relative, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 
@@ -11,20 +11,33 @@ interface Deferral {
   specifier: string;
   /** Why crawl never reaches it; shown nowhere, kept here for the next reader. */
   why: string;
+  /**
+   * `lazy` (the default): loaded at the first use of anything of it. `assert`: a call with a
+   * truthy first argument (a check that passed) does what the real assert does, nothing, without
+   * loading it; anything else goes to the real module.
+   */
+  standIn?: 'lazy' | 'assert';
 }
 
 export const DEFERRALS: readonly Deferral[] = [
   {
     importer: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
     specifier: 'node:child_process',
-    // ~5 ms: child_process also loads dgram and the IPC machinery.
+    // child_process also loads dgram and the IPC machinery.
     why: 'used only to run executable subcommands (`git-foo` style); crawl declares none',
   },
   {
     importer: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
     specifier: './client-h2.js',
-    // ~15 ms: client-h2 loads node:http2, which loads tls and crypto.
+    // client-h2 loads node:http2, which loads tls and crypto.
     why: 'called only when a connection negotiates HTTP/2, which needs allowH2; crawl never sets it',
+  },
+  {
+    importer: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]/,
+    specifier: 'node:assert',
+    // assert loads its error class, the call tracker and the colour helpers.
+    why: "undici checks its own invariants with assert(...) on every request; only a failed check needs the real module",
+    standIn: 'assert',
   },
 ];
 
@@ -34,12 +47,13 @@ const NAMESPACE = 'crawl-deferred';
  * The stand-in is a Proxy over a function, so it serves either kind of module export: called, it
  * calls the real export (client-h2 exports one function); read, it reads from it (child_process).
  */
-function standIn(specifier: string): string {
+function standIn(specifier: string, kind: Deferral['standIn'] = 'lazy'): string {
   const target = JSON.stringify(specifier);
+  const apply = kind === 'assert' ? '(args[0] ? undefined : Reflect.apply(load(), self, args))' : 'Reflect.apply(load(), self, args)';
   return `let real;
 const load = () => (real ??= require(${target}));
 module.exports = new Proxy(function deferred() {}, {
-  apply: (_, self, args) => Reflect.apply(load(), self, args),
+  apply: (_, self, args) => ${apply},
   construct: (_, args) => Reflect.construct(load(), args),
   get: (_, key) => load()[key],
   has: (_, key) => key in load(),
@@ -58,14 +72,15 @@ export const deferRequires: Plugin = {
       const deferral = DEFERRALS.find((d) => d.specifier === args.path && d.importer.test(args.importer));
       if (!deferral) return undefined;
       seen.add(deferral.specifier);
-      // A name relative to the project: it appears in the bundle, which should not depend on
-      // where the project was built.
-      const path = `${relative(root, args.importer).split(sep).join('/')}#${args.path}`;
-      return { path, namespace: NAMESPACE, pluginData: { resolveDir: args.resolveDir, specifier: args.path } };
+      // One stand-in a module: a built-in one is the same module whoever requires it, a relative
+      // one is named by its importer (relative to the project: the name appears in the bundle).
+      const kind = deferral.standIn ?? 'lazy';
+      const path = args.path.startsWith('.') ? `${relative(root, args.importer).split(sep).join('/')}#${args.path}#${kind}` : `${args.path}#${kind}`;
+      return { path, namespace: NAMESPACE, pluginData: { resolveDir: args.resolveDir, specifier: args.path, kind: deferral.standIn } };
     });
     build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
-      const { resolveDir, specifier } = args.pluginData as { resolveDir: string; specifier: string };
-      return { contents: standIn(specifier), resolveDir, loader: 'js' };
+      const { resolveDir, specifier, kind } = args.pluginData as { resolveDir: string; specifier: string; kind: Deferral['standIn'] };
+      return { contents: standIn(specifier, kind), resolveDir, loader: 'js' };
     });
     // A package update that moves or drops the require must not go unnoticed: the saving would
     // silently vanish (or, worse, a renamed module would load eagerly again).

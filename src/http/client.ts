@@ -28,6 +28,11 @@ export const MAX_BATCH_BYTES = 32 * 1024 * 1024;
 /** An error body only ever gives a one-line message: past this it is not read, and the status stands alone. */
 export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 5;
+/**
+ * A response's status line and headers (Node's default limit). crawl's own, so NODE_OPTIONS'
+ * --max-http-header-size does not change it; past it the request fails as a network error.
+ */
+const MAX_HEADER_BYTES = 16 * 1024;
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -300,6 +305,9 @@ export class HttpClient {
         headersTimeout: timeout,
         bodyTimeout: timeout,
         keepAliveTimeout: 10_000,
+        // Node's default limit, given here so undici need not load node:http to read it (see
+        // src/build/patch-undici.ts): a command's start-up pays for every module it loads.
+        maxHeaderSize: MAX_HEADER_BYTES,
       });
     }
     return this.#dispatcher;

@@ -8,8 +8,9 @@
 // V8 flags, a missing or damaged file) V8 rejects it and compiles as usual: slower, never different.
 //
 // The bundle's files (esbuild splits it at every dynamic import) are packed into one file, and
-// their caches into one file: a command reads two files however many of the bundle's it loads.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// their caches into one file. A command reads each pack's index, then only the files it loads:
+// every byte read costs its share of start-up (copied, then turned into a string).
+import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
 
@@ -39,12 +40,25 @@ export interface Bundle {
 
 /** A pack: a build line, a JSON index of [offset, length] by name, then the data. */
 interface Pack {
+  path: string;
+  /**
+   * Open for the life of the process: a file loaded late (the HTTP layer, say) comes from the
+   * same build as the rest even if an upgrade replaces the pack meanwhile.
+   */
+  fd: number;
   build: string;
   index: Record<string, [number, number]>;
-  data: Buffer;
+  /** Where the data begins in the file. */
+  start: number;
 }
 
 export const PACK = 'bundle.pack';
+
+/**
+ * A bundle file's `require('crawl-asset:<name>')` gets the bytes the pack holds under `<name>`
+ * (src/build/wasm-assets.ts): read when first asked for, like the bundle's files.
+ */
+export const ASSET_PREFIX = 'crawl-asset:';
 
 /**
  * Whether this command line may talk to the service: help never does. The one place argv is read
@@ -84,10 +98,10 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
   const load = (name: string): unknown => {
     const known = loaded.get(name);
     if (known) return known.module.exports;
-    const at = pack.index[name];
-    if (at === undefined) throw new Error(`the bundle has no ${name}: run \`npm run build\``);
-    const source = pack.data.toString('utf8', at[0], at[0] + at[1]);
-    const cachedData = slice(caches, name);
+    const code = readPart(pack, name);
+    if (code === undefined) throw new Error(`the bundle has no ${name}, or ${pack.path} is damaged: run \`npm run build\``);
+    const source = code.toString('utf8');
+    const cachedData = readPart(caches, name);
     const filename = join(dir, name);
     const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
       filename,
@@ -101,10 +115,25 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
     loaded.set(name, { module, script, file: name, rejected: cachedData ? script.cachedDataRejected === true : undefined });
     // Anything else is one of Node's built-ins: every package is in the bundle.
     const requireFrom = (id: string): unknown =>
-      id.startsWith('./') || id.startsWith('../') ? load(posix.normalize(posix.join(posix.dirname(name), id))) : require(id);
+      id.startsWith('./') || id.startsWith('../')
+        ? load(posix.normalize(posix.join(posix.dirname(name), id)))
+        : id.startsWith(ASSET_PREFIX)
+          ? asset(id.slice(ASSET_PREFIX.length))
+          : require(id);
     const run = script.runInThisContext() as ModuleFunction;
     run.call(module.exports, module.exports, requireFrom, module, filename, join(dir, posix.dirname(name)));
     return module.exports;
+  };
+
+  const assets = new Map<string, Buffer>();
+  const asset = (name: string): Buffer => {
+    let bytes = assets.get(name);
+    if (bytes === undefined) {
+      bytes = readPart(pack, name);
+      if (bytes === undefined) throw new Error(`the bundle has no ${name}, or ${pack.path} is damaged: run \`npm run build\``);
+      assets.set(name, bytes);
+    }
+    return bytes;
   };
 
   if (options.writeCache) {
@@ -112,7 +141,7 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
       // What this run compiled, over what earlier runs left for the files it did not load.
       const blobs = new Map<string, Buffer>();
       for (const name of Object.keys(caches?.index ?? {})) {
-        const blob = slice(caches, name);
+        const blob = readPart(caches, name);
         if (blob) blobs.set(name, blob);
       }
       for (const entry of loaded.values()) blobs.set(entry.file, entry.script.createCachedData());
@@ -140,41 +169,64 @@ export function encodePack(build: string, files: ReadonlyMap<string, Buffer>): B
 }
 
 function readPack(path: string): Pack {
-  const pack = decodePack(readFileSync(path));
+  const pack = openPack(path);
   if (pack === undefined) throw new Error(`${path} is damaged: run \`npm run build\``);
   return pack;
 }
 
 /** The cache pack made for this very build, or nothing (then every file compiles as usual). */
 function readCachePack(path: string, build: string): Pack | undefined {
-  if (!existsSync(path)) return undefined;
   let pack: Pack | undefined;
   try {
-    pack = decodePack(readFileSync(path));
+    pack = openPack(path);
   } catch {
     return undefined;
   }
   return pack !== undefined && pack.build === build && build !== '' ? pack : undefined;
 }
 
-function decodePack(buffer: Buffer): Pack | undefined {
-  const first = buffer.indexOf(10);
-  const second = first < 0 ? -1 : buffer.indexOf(10, first + 1);
-  if (second < 0) return undefined;
+/** The pack's build line and index, read from its head (a few KB), or undefined if it has none. */
+function openPack(path: string): Pack | undefined {
+  const fd = openSync(path, 'r');
+  let pack: Pack | undefined;
+  try {
+    let head = Buffer.alloc(0);
+    for (let chunk = 4096; pack === undefined; chunk *= 4) {
+      const more = Buffer.allocUnsafe(chunk);
+      const read = readSync(fd, more, 0, chunk, head.length);
+      head = Buffer.concat([head, more.subarray(0, read)]);
+      const first = head.indexOf(10);
+      const second = first < 0 ? -1 : head.indexOf(10, first + 1);
+      if (second >= 0) pack = decodeHead(path, fd, head, first, second);
+      if (second >= 0 || read < chunk) break;
+    }
+  } finally {
+    if (pack === undefined) closeSync(fd);
+  }
+  return pack;
+}
+
+function decodeHead(path: string, fd: number, head: Buffer, first: number, second: number): Pack | undefined {
   let index: unknown;
   try {
-    index = JSON.parse(buffer.toString('utf8', first + 1, second));
+    index = JSON.parse(head.toString('utf8', first + 1, second));
   } catch {
     return undefined;
   }
   if (typeof index !== 'object' || index === null) return undefined;
-  return { build: buffer.toString('latin1', 0, first), index: index as Pack['index'], data: buffer.subarray(second + 1) };
+  return { path, fd, build: head.toString('latin1', 0, first), index: index as Pack['index'], start: second + 1 };
 }
 
-function slice(pack: Pack | undefined, name: string): Buffer | undefined {
+/** One file's bytes from a pack, or undefined when the index or the file is not whole. */
+function readPart(pack: Pack | undefined, name: string): Buffer | undefined {
   const at = pack?.index[name];
   if (pack === undefined || !Array.isArray(at) || at.length !== 2) return undefined;
   const [offset, length] = at;
-  if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length <= 0 || offset + length > pack.data.length) return undefined;
-  return pack.data.subarray(offset, offset + length);
+  if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length <= 0) return undefined;
+  const data = Buffer.allocUnsafe(length);
+  try {
+    return readSync(pack.fd, data, 0, length, pack.start + offset) === length ? data : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -2,10 +2,13 @@
 // timing: that it runs at all, plain and in a terminal; what a command loads; and the code cache it
 // loads with. The times themselves are measured by `npm run bench`, never here.
 import { cpSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCodeCache } from '../../src/build/cache-check.js';
 import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
 let fx: SandboxFixture;
@@ -49,17 +52,59 @@ describe('the installed bin', () => {
 });
 
 describe('what a command loads', () => {
-  it('a status read loads no HTTP/2, TLS, crypto, child process or promise-based fs', async () => {
+  it('a status read loads no node:http (undici parses), HTTP/2, TLS, crypto, assert, child process or promise-based fs', async () => {
     const { code, modules } = await builtinsLoaded(['job', 'demo-small', '--json']);
     expect(code).toBe(0);
-    expect(modules).toContain('http');
-    for (const name of ['http2', 'tls', 'crypto', 'child_process', 'fs/promises']) expect(modules).not.toContain(name);
+    expect(modules).toContain('net');
+    for (const name of ['http', 'http2', 'tls', 'crypto', 'assert', 'child_process', 'fs/promises']) expect(modules).not.toContain(name);
   });
 
   it('help loads neither node:http nor node:v8', async () => {
     const { code, modules } = await builtinsLoaded(['job', '--help']);
     expect(code).toBe(0);
     for (const name of ['http', 'v8', 'child_process', 'fs/promises']) expect(modules).not.toContain(name);
+  });
+});
+
+describe("the bundle's HTTP layer (undici with node:http loaded only when asked for: src/build/patch-undici.ts)", () => {
+  it('goes through a proxy, whose clients take Node\'s header limit; refuses response headers past 16 KiB, takes them under it', async () => {
+    // A forward proxy (CONNECT tunnels): the clients undici makes for it read the limit from node:http.
+    const proxy = http.createServer();
+    let tunnels = 0;
+    proxy.on('connect', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
+      tunnels++;
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    // A service whose job answer carries one header of the size asked for in the path.
+    const service = http.createServer((req, res) => {
+      const size = Number(/\/api\/crawl\/pad-(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
+      res.writeHead(200, { 'content-type': 'application/json', 'x-pad': 'p'.repeat(size) });
+      res.end(JSON.stringify({ success: true, job: { id: 'pad', status: 'completed', url: 'https://example.com/' } }));
+    });
+    const [p, svc] = await Promise.all([listenOnLoopback(proxy), listenOnLoopback(service)]);
+    try {
+      const env = { ...fx.env, CRAWL_BASE_URL: svc.url };
+      const [viaProxy, small, large] = await Promise.all([
+        runCli(['job', 'demo-small', '--json'], { process: true, env: { ...fx.env, HTTP_PROXY: p.url, NO_PROXY: '' } }),
+        runCli(['job', 'pad-15000', '--json'], { process: true, env }),
+        runCli(['job', 'pad-17000', '--json'], { process: true, env }),
+      ]);
+      expect({ code: viaProxy.code, stderr: viaProxy.stderr, tunnels }).toEqual({ code: 0, stderr: '', tunnels: 1 });
+      expect(JSON.parse(viaProxy.stdout)).toMatchObject({ job: { id: 'demo-small', status: 'completed' } });
+      expect({ code: small.code, stderr: small.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(large.code).toBe(5);
+      expect(JSON.parse(large.stderr)).toMatchObject({ error: { message: expect.stringMatching(/^the server sent response headers too large to read: GET /) as unknown, exitCode: 5 } });
+    } finally {
+      await Promise.all([p.close(), svc.close()]);
+    }
   });
 });
 
