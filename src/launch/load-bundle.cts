@@ -13,6 +13,10 @@
 import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
+// Types only: the module itself is required when needed (see loadBundle).
+import type * as UserCacheModule from './user-cache.cjs';
+
+type UserCache = typeof UserCacheModule;
 
 type ModuleFunction = (exports: unknown, require: (id: string) => unknown, module: { exports: unknown }, filename: string, dirname: string) => void;
 
@@ -81,12 +85,36 @@ export interface LoadOptions {
   writeCache?: boolean;
 }
 
+/**
+ * What a code cache must have been made for: this build, this kind of run, this Node (its V8) on
+ * this architecture. The first line of every cache pack; a pack made for another is not offered
+ * to V8 at all. (V8 also refuses a cache made under other V8 flags, as NODE_OPTIONS may set: that
+ * costs speed only.)
+ */
+function cacheKey(build: string, kind: string): string {
+  return JSON.stringify([build, kind, process.version, process.arch]);
+}
+
 export function loadBundle(dir: string, options: LoadOptions): Bundle {
   const http = talksToService(options.argv);
+  const kind = http ? 'http' : 'help';
   const loaded = new Map<string, Loaded>();
   const pack = readPack(join(dir, PACK));
-  const cachePath = join(dir, PACK + (http ? '.http.cache' : '.cache'));
-  const caches = readCachePack(cachePath, pack.build);
+  const key = cacheKey(pack.build, kind);
+  let cachePath = join(dir, PACK + (http ? '.http.cache' : '.cache'));
+  let caches = readCachePack(cachePath, key);
+  // The build's cache was made for another Node, or is missing: keep one of our own
+  // (src/launch/user-cache.cts).
+  let userCache: UserCache | undefined;
+  if (caches === undefined && !options.writeCache && pack.build !== '') {
+    userCache = require('./user-cache.cjs') as UserCache;
+    const folder = userCache.userCacheDir(process.env);
+    if (folder === undefined) userCache = undefined;
+    else {
+      cachePath = join(folder, 'code-cache', `${pack.build}-${kind}-${process.version}-${process.arch}.cache`);
+      caches = userCache.isPrivate(cachePath) ? readCachePack(cachePath, key) : undefined;
+    }
+  }
   if (http) {
     // undici compiles its HTTP parser to WebAssembly; after a few hundred responses V8 would
     // recompile it with TurboFan, whose scratch memory is never given back and whose background
@@ -136,16 +164,24 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
     return bytes;
   };
 
+  /** What this run compiled, over what earlier runs left for the files it did not load. */
+  const cachePack = (): Buffer => {
+    const blobs = new Map<string, Buffer>();
+    for (const name of Object.keys(caches?.index ?? {})) {
+      const blob = readPart(caches, name);
+      if (blob) blobs.set(name, blob);
+    }
+    for (const entry of loaded.values()) blobs.set(entry.file, entry.script.createCachedData());
+    return encodePack(key, blobs);
+  };
   if (options.writeCache) {
+    process.on('exit', () => writeFileSync(cachePath, cachePack()));
+  } else if (userCache !== undefined) {
+    const { writePrivately } = userCache;
+    // Only when this run compiled a file without a cache: once a kind of command has run, its
+    // later runs write nothing.
     process.on('exit', () => {
-      // What this run compiled, over what earlier runs left for the files it did not load.
-      const blobs = new Map<string, Buffer>();
-      for (const name of Object.keys(caches?.index ?? {})) {
-        const blob = readPart(caches, name);
-        if (blob) blobs.set(name, blob);
-      }
-      for (const entry of loaded.values()) blobs.set(entry.file, entry.script.createCachedData());
-      writeFileSync(cachePath, encodePack(pack.build, blobs));
+      if ([...loaded.values()].some((entry) => entry.rejected !== false)) writePrivately(cachePath, cachePack());
     });
   }
 
@@ -174,15 +210,15 @@ function readPack(path: string): Pack {
   return pack;
 }
 
-/** The cache pack made for this very build, or nothing (then every file compiles as usual). */
-function readCachePack(path: string, build: string): Pack | undefined {
+/** The cache pack made under this very key, or nothing (then every file compiles as usual). */
+function readCachePack(path: string, key: string): Pack | undefined {
   let pack: Pack | undefined;
   try {
     pack = openPack(path);
   } catch {
     return undefined;
   }
-  return pack !== undefined && pack.build === build && build !== '' ? pack : undefined;
+  return pack !== undefined && pack.build === key ? pack : undefined;
 }
 
 /** The pack's build line and index, read from its head (a few KB), or undefined if it has none. */

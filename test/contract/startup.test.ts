@@ -1,7 +1,7 @@
 // Contract (spawned): the installed bin and its start-up (issue 5) as behaviour rather than
 // timing: that it runs at all, plain and in a terminal; what a command loads; and the code cache it
 // loads with. The times themselves are measured by `npm run bench`, never here.
-import { cpSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -116,6 +116,37 @@ describe('the code cache', () => {
       expect(report.length).toBeGreaterThan(args.includes('--help') ? 0 : 3);
       expect(report.filter((r) => r.rejected !== false)).toEqual([]);
     }
+  });
+
+  it("a build whose cache another Node made: each kind of run keeps its own in a private XDG cache folder, taken by later runs; never one others may write", async () => {
+    const install = copyInstall('other-node');
+    const bundle = join(install, 'dist', 'bundle');
+    // The packs as a build on another Node version leaves them: V8 would refuse them here.
+    for (const file of cacheFiles(bundle)) {
+      const cache = readFileSync(file);
+      const key = JSON.parse(cache.toString('utf8', 0, cache.indexOf(10))) as string[];
+      writeFileSync(file, Buffer.concat([Buffer.from(JSON.stringify([key[0], key[1], 'v0.0.1', key[3]]) + '\n'), cache.subarray(cache.indexOf(10) + 1)]));
+    }
+    const xdg = join(tmp.dir, 'xdg-cache');
+    const env = { PATH: process.env.PATH ?? '', HOME: tmp.dir, ...fx.env, XDG_CACHE_HOME: xdg };
+    const runs = [['job', '--help'], ['job', 'demo-small', '--json']];
+    const first = await Promise.all(runs.map((args) => checkCodeCache(args, env, bundle)));
+    for (const report of first) expect(report.map((r) => r.rejected)).toEqual(report.map(() => undefined));
+    const folder = join(xdg, 'crawl', 'code-cache');
+    const kept = readdirSync(folder).sort();
+    expect(kept).toEqual([expect.stringMatching(/-help-v[\d.]+-\w+\.cache$/), expect.stringMatching(/-http-v[\d.]+-\w+\.cache$/)]);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    for (const name of kept) expect(statSync(join(folder, name)).mode & 0o777).toBe(0o600);
+    const later = await Promise.all(runs.map((args) => checkCodeCache(args, env, bundle)));
+    for (const report of later) expect(report.map((r) => r.rejected)).toEqual(report.map(() => false));
+
+    // A folder others may write to could hold anyone's code: not read, not written.
+    chmodSync(folder, 0o777);
+    const written = kept.map((name) => statSync(join(folder, name)).mtimeMs);
+    const shared = await checkCodeCache(['job', '--help'], env, bundle);
+    expect(shared.map((r) => r.rejected)).toEqual(shared.map(() => undefined));
+    expect(kept.map((name) => statSync(join(folder, name)).mtimeMs)).toEqual(written);
+    expect(readdirSync(folder).sort()).toEqual(kept);
   });
 
   it('a damaged cache, one from another build, one made for another file, or none: the same output and exit code', async () => {

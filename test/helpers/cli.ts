@@ -56,6 +56,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     if (process.env[name] !== undefined) env[name] = process.env[name];
   }
   env.TERM = 'xterm-256color';
+  // Where a CLI run on a Node the build's code cache was not made for keeps its own: not the
+  // user's home (src/launch/user-cache.cts).
+  env.XDG_CACHE_HOME = join(ROOT, '.vitest-tmp', 'xdg-cache');
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];
     else env[name] = value;
