@@ -47,6 +47,7 @@ function jobOfSize(id: string, size: number): Buffer {
 const atCap = batchOfSize(BATCH_CAP);
 const overCap = Buffer.concat([atCap.body, Buffer.from(' ')]);
 const fiftySeven = emptyObjects(57 * 1000 * 1000, '{"pages":[', '],"next":null}');
+const fiftySevenJob = emptyObjects(57 * 1000 * 1000, '{"success":true,"job":{"id":"x","status":"completed"},"pages":[', ']}');
 
 const JOBS: Record<string, ScriptedJob> = {
   'batch-at-cap': { pages: () => ({ body: atCap.body }) },
@@ -56,7 +57,7 @@ const JOBS: Record<string, ScriptedJob> = {
   'batch-57mb-empties-streamed': { pages: () => ({ body: fiftySeven, chunked: true }) },
   'doc-at-cap': { job: () => ({ body: jobOfSize('doc-at-cap', DOCUMENT_CAP) }) },
   'doc-over-cap': { job: () => ({ body: jobOfSize('doc-over-cap', DOCUMENT_CAP + 1), chunked: true }) },
-  'doc-57mb-empties': { job: () => ({ body: emptyObjects(57 * 1000 * 1000, '{"success":true,"job":{"id":"x","status":"completed"},"pages":[', ']}') }) },
+  'doc-57mb-empties': { job: () => ({ body: fiftySevenJob }) },
   'error-body-503': { job: () => ({ status: 503, body: Buffer.alloc(2 * MiB, 0x20) }) },
   'error-body-404': { job: () => ({ status: 404, body: `{"error":"${'x'.repeat(2 * MiB)}"}`, chunked: true }) },
   'error-body-small': { job: () => ({ status: 404, body: `{"error":"${'y'.repeat(MiB - 20)}"}` }) },

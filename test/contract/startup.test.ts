@@ -150,9 +150,10 @@ describe('the code cache', () => {
   });
 
   it('a damaged cache, one from another build, one made for another file, or none: the same output and exit code', async () => {
-    const commands = [['job', 'demo-small', '--json'], ['job', 'demo-small'], ['job', '--help'], ['job', 'no-such-job'], ['config', 'list']];
+    // Help (its own cache), a status read, and a failing one (the other cache, another path).
+    const commands = [['job', 'demo-small'], ['job', '--help'], ['job', 'no-such-job']];
     const expected = await Promise.all(commands.map((args) => runCli(args, { process: true, env: fx.env })));
-    expect(expected.map((r) => r.code)).toEqual([0, 0, 0, 3, 0]);
+    expect(expected.map((r) => r.code)).toEqual([0, 0, 3]);
 
     const damages: Record<string, (cache: Buffer, others: Buffer[]) => Buffer | undefined> = {
       'garbage after the build line': (cache) => Buffer.concat([cache.subarray(0, cache.indexOf(10) + 1), Buffer.alloc(cache.length, 0x5a)]),
