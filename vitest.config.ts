@@ -1,15 +1,34 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Files that take long on the clock whatever their size: spawned processes (test/contract/) and
+ * the network batteries (real --timeout waits; five-line files). Vitest starts the files it timed
+ * longest first, but it keeps those times in node_modules/.vite: in a fresh clone (CI) it starts
+ * the largest files first instead, and these ran last, seconds after the rest had finished.
+ */
+const LONG_ON_THE_CLOCK = /\/test\/(contract\/|battery-network)/;
+
+class LongFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const long = (file: TestSpecification): boolean => LONG_ON_THE_CLOCK.test(file.moduleId);
+    return [...sorted.filter(long), ...sorted.filter((file) => !long(file))];
+  }
+}
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/helpers/umask.ts'],
     // Forks, not threads: a few tests set the umask, which workers may not. Most files run the CLI
-    // in this process and wait on loopback I/O, so three workers keep two cores busy; files share
-    // a worker's module cache (no per-file isolation: nothing here keeps state between files).
+    // in this process and wait on loopback I/O, so three workers keep two cores busy (two or four
+    // were 4-6 s slower); files share a worker's module cache (no per-file isolation: nothing here
+    // keeps state between files).
     pool: 'forks',
     maxWorkers: 3,
     isolate: false,
+    sequence: { sequencer: LongFirst },
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

@@ -15,27 +15,30 @@ const MiB = 1024 * 1024;
 const BATCH_CAP = 32 * MiB;
 const DOCUMENT_CAP = 8 * MiB;
 
-/** A pages batch of records of about 4 KiB, padded with white space to exactly `size` bytes. */
-function batchOfSize(size: number): { body: Buffer; count: number } {
-  const head = '{"pages":[';
-  const tail = '],"next":null}';
+/**
+ * A pages batch of `count` records of about 4 KiB, padded with white space after the document to
+ * exactly `size` bytes: the cap counts bytes, whatever they hold, and a few records keep the export
+ * (and the check of it) from costing more than reading the batch.
+ */
+function batchOfSize(size: number, count: number): { body: Buffer; count: number } {
   const pad = 'x'.repeat(4000);
-  const parts: string[] = [];
-  let length = head.length + tail.length;
-  for (let n = 1; ; n++) {
-    const record = `{"url":"https://example.com/page/${n}","pad":"${pad}"}`;
-    if (length + record.length + 1 > size) break;
-    parts.push(record);
-    length += record.length + (parts.length > 1 ? 1 : 0);
-  }
-  const text = head + parts.join(',') + tail;
-  return { body: Buffer.from(text + ' '.repeat(size - Buffer.byteLength(text))), count: parts.length };
+  const records = Array.from({ length: count }, (_, i) => `{"url":"https://example.com/page/${i + 1}","pad":"${pad}"}`);
+  const text = `{"pages":[${records.join(',')}],"next":null}`;
+  return { body: Buffer.concat([Buffer.from(text), Buffer.alloc(size - Buffer.byteLength(text), 0x20)]), count };
 }
 
-/** `{}` objects, `size` bytes of them: the body that costs a parser the most for its size. */
-function emptyObjects(size: number, head: string, tail: string): Buffer {
+/**
+ * `{}` objects, `size` bytes of them (with `head` and `tail`): the body that costs a parser the
+ * most for its size. Made piece by piece as it is sent: the client refuses it long before the end.
+ */
+function* emptyObjects(size: number, head: string, tail: string): Generator<Buffer> {
   const n = Math.floor((size - head.length - tail.length) / 3);
-  return Buffer.concat([Buffer.from(head), Buffer.from('{},'.repeat(n - 1) + '{}'), Buffer.from(tail)]);
+  const perPiece = 256 * 1024; // objects: 768 KiB a piece
+  const piece = Buffer.from('{},'.repeat(perPiece));
+  yield Buffer.from(head);
+  let left = n;
+  for (; left > perPiece; left -= perPiece) yield piece;
+  yield Buffer.from('{},'.repeat(left - 1) + '{}' + tail);
 }
 
 /** A job body of exactly `size` bytes (inline pages padded with white space). */
@@ -44,20 +47,23 @@ function jobOfSize(id: string, size: number): Buffer {
   return Buffer.from(base.slice(0, -1) + ' '.repeat(size - base.length) + '}');
 }
 
-const atCap = batchOfSize(BATCH_CAP);
-const overCap = Buffer.concat([atCap.body, Buffer.from(' ')]);
-const fiftySeven = emptyObjects(57 * 1000 * 1000, '{"pages":[', '],"next":null}');
-const fiftySevenJob = emptyObjects(57 * 1000 * 1000, '{"success":true,"job":{"id":"x","status":"completed"},"pages":[', ']}');
+/** Made on the first request for it, once: a module-level 32 MiB would be built for every run that imports this file. */
+let atCapBody: ReturnType<typeof batchOfSize> | undefined;
+const atCap = (): ReturnType<typeof batchOfSize> => (atCapBody ??= batchOfSize(BATCH_CAP, 1000));
+const FIFTY_SEVEN_MB = 57 * 1000 * 1000;
 
+// Past a cap, "announced" sends the headers with a Content-Length and never the body: a client
+// that waited for the body, rather than refusing it by its length, would hang. "Streamed" sends
+// the body chunked, without a length, so the client has to count.
 const JOBS: Record<string, ScriptedJob> = {
-  'batch-at-cap': { pages: () => ({ body: atCap.body }) },
-  'batch-over-cap': { pages: () => ({ body: overCap }) },
-  'batch-over-cap-streamed': { pages: () => ({ body: overCap, chunked: true }) },
-  'batch-57mb-empties': { pages: () => ({ body: fiftySeven }) },
-  'batch-57mb-empties-streamed': { pages: () => ({ body: fiftySeven, chunked: true }) },
+  'batch-at-cap': { pages: () => ({ body: atCap().body }) },
+  'batch-over-cap': { pages: () => ({ announce: BATCH_CAP + 1 }) },
+  'batch-over-cap-streamed': { pages: () => ({ body: [atCap().body, Buffer.from(' ')], chunked: true }) },
+  'batch-57mb-empties': { pages: () => ({ announce: FIFTY_SEVEN_MB }) },
+  'batch-57mb-empties-streamed': { pages: () => ({ body: emptyObjects(FIFTY_SEVEN_MB, '{"pages":[', '],"next":null}'), chunked: true }) },
   'doc-at-cap': { job: () => ({ body: jobOfSize('doc-at-cap', DOCUMENT_CAP) }) },
   'doc-over-cap': { job: () => ({ body: jobOfSize('doc-over-cap', DOCUMENT_CAP + 1), chunked: true }) },
-  'doc-57mb-empties': { job: () => ({ body: fiftySevenJob }) },
+  'doc-57mb-empties': { job: () => ({ announce: FIFTY_SEVEN_MB }) },
   'error-body-503': { job: () => ({ status: 503, body: Buffer.alloc(2 * MiB, 0x20) }) },
   'error-body-404': { job: () => ({ status: 404, body: `{"error":"${'x'.repeat(2 * MiB)}"}`, chunked: true }) },
   'error-body-small': { job: () => ({ status: 404, body: `{"error":"${'y'.repeat(MiB - 20)}"}` }) },
@@ -87,8 +93,9 @@ describe('a batch of pages: 32 MiB at most', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-    expect(lines).toHaveLength(atCap.count);
-    expect(JSON.parse(lines[atCap.count - 1] as string)).toMatchObject({ url: `https://example.com/page/${atCap.count}` });
+    const { count } = atCap();
+    expect(lines).toHaveLength(count);
+    expect(JSON.parse(lines[count - 1] as string)).toMatchObject({ url: `https://example.com/page/${count}` });
   });
 
   it.concurrent.for([

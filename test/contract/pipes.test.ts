@@ -4,7 +4,8 @@
 // that fails with EPIPE or ENOSPC) is tested in this process by pages-signals, battery-local-output
 // and battery-local-signals; here the real pipe, FIFO or device does what memory streams cannot.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BIN, cleanEnv, ndjson, ROOT, runCli, tempDir, waitFor } from '../helpers/cli.js';
@@ -112,9 +113,10 @@ function mkfifo(path: string): Promise<void> {
 }
 
 /**
- * `crawl job pages <id> | reader`, where the reader waits for a file to appear before it reads.
- * The signal goes to crawl once the pipe is full; returns what the reader got and when crawl ended
- * after the signal. The reader is let go once crawl has ended, or after `readerWaitsMs`.
+ * `crawl job pages <id> | reader`, where the reader waits on a FIFO (`go`) before it reads: it
+ * reads nothing, and takes no CPU, until the test writes a line to it. The signal goes to crawl once
+ * the pipe is full; returns what the reader got and when crawl ended after the signal. The reader
+ * is let go once crawl has ended, or after `readerWaitsMs`.
  */
 async function stalledPipe(id: string, signal: NodeJS.Signals, readerWaitsMs: number): Promise<{ exit: string; out: string; exitedAfterMs: number }> {
   const dir = join(tmp.dir, `${id}-${signal}-${readerWaitsMs}`);
@@ -122,9 +124,10 @@ async function stalledPipe(id: string, signal: NodeJS.Signals, readerWaitsMs: nu
   const go = join(dir, 'go');
   const out = join(dir, 'out.ndjson');
   const ended = join(dir, 'ended');
+  await mkfifo(go);
   const script =
     `crawl() { '${process.execPath}' '${BIN}' "$@"; }\n` +
-    `(crawl job pages ${id}; echo "crawl-exit=$?" >&2; touch '${ended}') | { while [ ! -e '${go}' ]; do sleep 0.02; done; cat > '${out}'; }`;
+    `(crawl job pages ${id}; echo "crawl-exit=$?" >&2; : > '${ended}') | { read -r _ < '${go}'; cat > '${out}'; }`;
   const shell = spawn('bash', ['-c', script], { env: cleanEnv(svc.env), cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   shell.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -138,7 +141,8 @@ async function stalledPipe(id: string, signal: NodeJS.Signals, readerWaitsMs: nu
   if (readerWaitsMs > 0) await new Promise((resolve) => setTimeout(resolve, readerWaitsMs));
   else await waitFor(() => existsSync(ended), 15_000, 'crawl to end while its reader stalls');
   if (existsSync(ended)) endedAt = Date.now();
-  writeFileSync(go, '');
+  // The reader has been blocked opening the FIFO since the pipeline began: this open does not wait.
+  await writeFile(go, 'go\n');
   await closed;
   return { exit: stderr, out: readFileSync(out, 'utf8'), exitedAfterMs: endedAt - signalledAt };
 }

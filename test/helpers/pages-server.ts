@@ -10,9 +10,16 @@ import { listenOnLoopback } from './loopback.js';
 
 export interface Answer {
   status?: number;
-  body?: string | Buffer;
+  /** The body; pieces made as they are sent (so a body larger than any cap is never all in memory) go chunked. */
+  body?: string | Buffer | Iterable<Buffer>;
   /** Send the body chunked, with no Content-Length. */
   chunked?: boolean;
+  /**
+   * Send only the headers, with this Content-Length, and never the body (the connection stays
+   * open until the client or the server closes it): what a client that judges a body by its
+   * announced length sees, without the bytes; one that waits for them hangs.
+   */
+  announce?: number;
   /** Never answer (the connection stays open until the server closes). */
   hang?: boolean;
   headers?: Record<string, string>;
@@ -98,23 +105,34 @@ export async function startPagesServer(jobs: Record<string, ScriptedJob>, option
 
 function send(res: ServerResponse, answer: Answer): void {
   if (answer.hang) return;
-  const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body ?? Buffer.alloc(0);
   const headers: Record<string, string | number> = { 'content-type': 'application/json', ...answer.headers };
-  if (!answer.chunked) headers['content-length'] = body.length;
+  if (answer.announce !== undefined) {
+    res.writeHead(answer.status ?? 200, { ...headers, 'content-length': answer.announce });
+    // The headers go now; the body never does.
+    return void res.flushHeaders();
+  }
+  const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body ?? Buffer.alloc(0);
+  if (!Buffer.isBuffer(body) && !answer.chunked) throw new Error('a body made in pieces is sent chunked');
+  if (Buffer.isBuffer(body) && !answer.chunked) {
+    res.writeHead(answer.status ?? 200, { ...headers, 'content-length': body.length });
+    return void res.end(body);
+  }
   res.writeHead(answer.status ?? 200, headers);
-  if (!answer.chunked) return void res.end(body);
   // In pieces, so the client cannot know the size before it has read past any cap.
-  let offset = 0;
+  const pieces = Buffer.isBuffer(body) ? inPieces(body, 1024 * 1024) : body[Symbol.iterator]();
+  let closed = false;
   const pump = (): void => {
-    while (offset < body.length) {
-      const piece = body.subarray(offset, offset + 1024 * 1024);
-      offset += piece.length;
-      if (!res.write(piece)) return void res.once('drain', pump);
+    for (let next = pieces.next(); !closed; next = pieces.next()) {
+      if (next.done) return void res.end();
+      if (!res.write(next.value)) return void res.once('drain', pump);
     }
-    res.end();
   };
-  res.on('close', () => (offset = body.length));
+  res.on('close', () => (closed = true));
   pump();
+}
+
+function* inPieces(body: Buffer, size: number): Generator<Buffer> {
+  for (let offset = 0; offset < body.length; offset += size) yield body.subarray(offset, offset + size);
 }
 
 function safeDecode(segment: string): string {
