@@ -35,14 +35,14 @@ export async function showAuthStatus(deps: Deps, _options: StatusOptions): Promi
       : accepted
         ? style.green('✓ the service accepts this key')
         : style.red(`✗ the service rejects this key (HTTP ${result?.status})`);
-    printFields(deps.io, [
+    await printFields(deps.io, [
       ['Profile', profile],
       ['Base URL', `${baseHref} (from ${describeSource(base.source, 'base-url')})`],
       ['Key', key ? `${maskKey(key.value)} (from ${describeSource(key.source, 'api-key')})` : 'none'],
       ['Status', verdict],
     ]);
   } else {
-    printFields(deps.io, [
+    await printFields(deps.io, [
       ['profile', profile],
       ['base-url', baseHref],
       ['base-url-source', base.source],

@@ -15,7 +15,7 @@ export async function listSettings(deps: Deps, _options: ListOptions): Promise<n
   } else if (entries.length === 0) {
     deps.io.stderr.write(`profile "${profile}" has no settings in ${deps.settings.store.path}\n`);
   } else {
-    printFields(deps.io, entries);
+    await printFields(deps.io, entries);
   }
   return ExitCode.ok;
 }

@@ -2,7 +2,7 @@ import type { Job } from '../../../api/jobs.js';
 import type { Deps } from '../../../deps.js';
 import { formatProgress, humanTime, rfc3339, toCount } from '../../../text/format.js';
 import { sanitize } from '../../../text/sanitize.js';
-import { printFields } from '../../../io/table.js';
+import { printFields, type Field } from '../../../io/table.js';
 import { crawlCommand } from '../../shared/suggest.js';
 
 const DOCUMENTED = new Set(['id', 'url', 'status', 'pagesTotal', 'pagesFinished', 'creditsUsed', 'createdAt', 'errorMessage']);
@@ -28,12 +28,12 @@ export async function printJob(deps: Deps, job: Job, options: { pagesHint: boole
     ];
     if (job.errorMessage !== undefined && job.errorMessage !== null) rows.push(['errorMessage', sanitize(job.errorMessage)]);
     for (const [name, value] of extras) rows.push([sanitize(name), sanitize(value)]);
-    printFields(deps.io, rows);
+    await printFields(deps.io, rows);
     return;
   }
   const style = await deps.style();
-  const rows: Array<[string, string]> = [
-    ['Job', style.bold(sanitize(job.id))],
+  const rows: Field[] = [
+    ['Job', style.bold(sanitize(job.id)), { fixed: true }],
     ['URL', sanitize(job.url)],
     ['Status', style.status(sanitize(job.status))],
     ['Progress', formatProgress(job.pagesFinished, job.pagesTotal)],
@@ -44,7 +44,7 @@ export async function printJob(deps: Deps, job: Job, options: { pagesHint: boole
     rows.push(['Error', style.red(sanitize(job.errorMessage))]);
   }
   for (const [name, value] of extras) rows.push([sanitize(name), sanitize(value)]);
-  printFields(deps.io, rows);
+  await printFields(deps.io, rows);
   if (options.pagesHint && (toCount(job.pagesFinished) ?? 0) > 0) {
     // `job pages` refuses a job that is still going: point to --wait then.
     const unfinished = job.status === 'pending' || job.status === 'running';
