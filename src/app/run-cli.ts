@@ -6,6 +6,7 @@ import { createIO, type RawStreams } from '../io/io.js';
 import { isClosedPipe, OutputClosedError, writeError } from '../io/write-error.js';
 import type { Clock } from '../platform/clock.js';
 import { Redactor } from '../text/redact.js';
+import { suggestionFlags } from '../text/shell.js';
 import { quietExitCode, reportError } from './exit.js';
 import type { RunDeps } from './factory.js';
 import { Guard } from './guard.js';
@@ -46,7 +47,8 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
     if (deps) return deps.report(error);
     const globals = program ? globalsOf(program) : undefined;
     const io = createIO(streams, new Redactor(), { env, noColor: true, noInput: true });
-    return reportError(io, error, { json: globals?.json ?? false, verbose: globals?.verbose ?? false, redact: (text) => text });
+    const flags = [...suggestionFlags(globals?.profile ?? env.CRAWL_PROFILE, globals?.baseUrl), ...(globals?.allowHttp ? ['--allow-http'] : [])];
+    return reportError(io, error, { json: globals?.json ?? false, verbose: globals?.verbose ?? false, redact: (text) => text, suggestionFlags: flags });
   };
 
   streams.onError({

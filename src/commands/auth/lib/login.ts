@@ -7,6 +7,7 @@ import { checkTransport, parseBaseUrl } from '../../../http/url.js';
 import { maskKey } from '../../../text/mask.js';
 import { keyDefect } from '../../../text/keys.js';
 import { describeBaseUrlChange, storeProfileKey } from '../../shared/profile-key.js';
+import { crawlCommand } from '../../shared/suggest.js';
 import { keyAccepted } from './check.js';
 
 /**
@@ -30,9 +31,9 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
   if (options.withKey) {
     key = await readAllStdin(deps.io);
   } else {
-    key = (await deps.prompter.secret('Paste your API key:', 'pipe the key in with `crawl auth login --with-key < keyfile`')).trim();
+    key = (await deps.prompter.secret('Paste your API key:', pipeHint(deps))).trim();
   }
-  if (key === '') throw new UsageError('no key given', 'pipe the key in with `crawl auth login --with-key < keyfile`');
+  if (key === '') throw new UsageError('no key given', pipeHint(deps));
   deps.redactor.add(key);
   if (/\s/.test(key)) throw new UsageError('the key contains white space; give exactly one key');
   const defect = keyDefect(key);
@@ -77,4 +78,8 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
     if (deps.env.CRAWL_API_KEY) deps.io.stderr.write('note: CRAWL_API_KEY is set and takes precedence over the stored key\n');
   }
   return ExitCode.ok;
+}
+
+function pipeHint(deps: Deps): string {
+  return `pipe the key in with \`${crawlCommand(deps, ['auth', 'login', '--with-key'])} < keyfile\``;
 }

@@ -4,6 +4,7 @@ import { ExitCode } from '../../../exit-codes.js';
 import { parseBaseUrl } from '../../../http/url.js';
 import { maskKey } from '../../../text/mask.js';
 import { printFields } from '../../../io/table.js';
+import { crawlCommand } from '../../shared/suggest.js';
 import { keyAccepted } from './check.js';
 
 /** Base URL, profile, where the key comes from (masked), and whether the service accepts it: exit 0 or 4. */
@@ -31,7 +32,7 @@ export async function showAuthStatus(deps: Deps, _options: StatusOptions): Promi
   } else if (deps.io.stdoutIsTTY) {
     const style = await deps.style();
     const verdict = !key
-      ? style.red('no key: run `crawl auth login`')
+      ? style.red(`no key: run \`${crawlCommand(deps, ['auth', 'login'])}\``)
       : accepted
         ? style.green('✓ the service accepts this key')
         : style.red(`✗ the service rejects this key (HTTP ${result?.status})`);

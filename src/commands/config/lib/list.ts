@@ -8,7 +8,7 @@ export type ListOptions = Record<string, never>;
 
 export async function listSettings(deps: Deps, _options: ListOptions): Promise<number> {
   const profile = deps.settings.profile().value;
-  const values = deps.settings.store.profile(profile);
+  const values = deps.settings.stored();
   const entries = CONFIG_KEYS.filter((k) => values[k] !== undefined).map((k) => [k, shown(k, values[k] ?? '')] as const);
   if (deps.globals.json) {
     deps.io.stdout.write(JSON.stringify({ profile, ...Object.fromEntries(entries) }) + '\n');

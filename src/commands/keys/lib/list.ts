@@ -4,6 +4,7 @@ import { ExitCode } from '../../../exit-codes.js';
 import { relativeTime, rfc3339 } from '../../../text/format.js';
 import { printTable } from '../../../io/table.js';
 import { writeRaw } from '../../../io/json.js';
+import { crawlCommand } from '../../shared/suggest.js';
 import { keyLabel } from './label.js';
 
 const IN_USE = ' (in use)';
@@ -40,7 +41,7 @@ export async function listKeysOf(deps: Deps, _options: ListOptions): Promise<num
     return ExitCode.ok;
   }
   if (list.keys.length === 0) {
-    deps.io.stderr.write('No active keys. Create one with `crawl keys create <name>`.\n');
+    deps.io.stderr.write(`No active keys. Create one with \`${crawlCommand(deps, ['keys', 'create'])} <name>\`.\n`);
     return ExitCode.ok;
   }
   const style = await deps.style();
