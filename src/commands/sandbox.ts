@@ -1,5 +1,6 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
+import { CrawlError } from '../errors.js';
 import { parseInteger } from './shared/flags.js';
 
 export interface SandboxOptions {
@@ -26,5 +27,13 @@ export function command(runF: (options: SandboxOptions) => Promise<void>) {
 /** `crawl sandbox`: the local stand-in for the service (see src/sandbox). Runs until Ctrl-C. */
 export async function run(deps: Deps, options: SandboxOptions): Promise<number> {
   const { runSandbox } = await import('../sandbox/cli.js');
-  return runSandbox({ ...options, stdout: deps.io.stdout, stderr: deps.io.stderr, key: deps.env.CRAWL_SANDBOX_KEY || undefined, stop: deps.signal });
+  return runSandbox({
+    ...options,
+    stdout: deps.io.stdout,
+    stderr: deps.io.stderr,
+    json: deps.globals.json,
+    fail: (message, exitCode) => deps.report(new CrawlError(message, exitCode)),
+    key: deps.env.CRAWL_SANDBOX_KEY || undefined,
+    stop: deps.signal,
+  });
 }

@@ -16,6 +16,10 @@ export interface SandboxCommandOptions {
   dropEvery?: number;
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
+  /** Start-up info as one JSON line on stdout (`{url, key, demoJobs}`), and nothing else said. */
+  json?: boolean;
+  /** Reports a failure to start and returns the exit code; by default a `crawl: ` line on stderr. */
+  fail?: (message: string, exitCode: number) => number;
   /** The bootstrap key to use instead of a random one (CRAWL_SANDBOX_KEY). */
   key?: string | undefined;
   /** Aborted when the sandbox is to stop (Ctrl-C, SIGTERM). */
@@ -23,11 +27,9 @@ export interface SandboxCommandOptions {
 }
 
 export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
+  const fail = opts.fail ?? ((message: string, exitCode: number) => (opts.stderr.write(`crawl: ${message}\n`), exitCode));
   const problem = optionProblem(opts);
-  if (problem) {
-    opts.stderr.write(`crawl: ${problem}\n`);
-    return 2;
-  }
+  if (problem) return fail(problem, 2);
 
   let sandbox: SandboxServer;
   try {
@@ -35,8 +37,7 @@ export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'EADDRINUSE' ? 'the port is already in use' : (error as Error).message;
-    opts.stderr.write(`crawl: cannot start the sandbox on 127.0.0.1:${opts.port}: ${reason}\n`);
-    return 1;
+    return fail(`cannot start the sandbox on 127.0.0.1:${opts.port}: ${reason}`, 1);
   }
 
   if (opts.latency) sandbox.faults.addStanding(ruleFor({ kind: 'latency', ms: opts.latency }));
@@ -47,13 +48,17 @@ export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
     if (opts.stop.aborted) return resolve();
     opts.stop.addEventListener('abort', () => resolve(), { once: true });
   });
-  // These two lines are parsed by tests and the benchmark: keep them first and unchanged.
-  opts.stdout.write(`Sandbox listening on ${sandbox.url}\nBootstrap key: ${sandbox.key}\n`);
-  opts.stderr.write(hint(sandbox.url, sandbox.key, opts));
+  if (opts.json) {
+    opts.stdout.write(JSON.stringify({ url: sandbox.url, key: sandbox.key, demoJobs: DEMO_JOB_IDS }) + '\n');
+  } else {
+    // These two lines are parsed by tests and the benchmark: keep them first and unchanged.
+    opts.stdout.write(`Sandbox listening on ${sandbox.url}\nBootstrap key: ${sandbox.key}\n`);
+    opts.stderr.write(hint(sandbox.url, sandbox.key, opts));
+  }
 
   await stopped;
   await sandbox.close();
-  opts.stderr.write('Sandbox stopped.\n');
+  if (!opts.json) opts.stderr.write('Sandbox stopped.\n');
   return 0;
 }
 
