@@ -15,7 +15,7 @@ export function command(runF: (options: SandboxOptions) => Promise<void>) {
   return new Command('sandbox')
     .description('run a local server that behaves like the service')
     .addOption(new Option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)').argParser(parseInteger('--port', 0, 65_535)).default(8787, '8787'))
-    .addOption(new Option('--latency <ms>', 'delay every response by this many milliseconds').argParser(parseInteger('--latency', 0)))
+    .addOption(new Option('--latency <ms>', 'delay every response by this many milliseconds').argParser(parseInteger('--latency', 0, 600_000)))
     .addOption(new Option('--fail-every <n>', 'answer every nth API request with 503').argParser(parseInteger('--fail-every', 1)))
     .addOption(new Option('--rate-limit-every <n>', 'answer every nth API request with 429 and Retry-After: 1').argParser(parseInteger('--rate-limit-every', 1)))
     .addOption(new Option('--drop-every <n>', 'drop the connection of every nth API request').argParser(parseInteger('--drop-every', 1)))

@@ -41,7 +41,7 @@ function envOf(vars: Record<string, string | undefined>): Record<string, string 
 describe('live displays, ^C typed', () => {
   it.concurrent('job watch: exit 130, cursor shown again, job not cancelled', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-ctrlc', status: 'running', pagesTotal: 100, pagesFinished: 1 });
-    const r = await runCli(['job', 'watch', 'w-ctrlc', '--interval', '0.05'], {
+    const r = await runCli(['job', 'watch', 'w-ctrlc', '--interval', '0.5'], {
       process: true,
       env: fx.env,
       tty: true,
