@@ -208,9 +208,10 @@ describe('--output', () => {
   it.concurrent('on a terminal, a progress line on stderr: records written of pagesTotal', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'to-file-tty', status: 'completed', pagesTotal: 2345 });
     const file = join(out.dir, 'tty.ndjson');
-    const r = await runCli(['job', 'pages', 'to-file-tty', '--output', file], { env: fx.env, tty: true });
+    const r = await runCli(['job', 'pages', 'to-file-tty', '--output', file], { env: { ...fx.env, LANG: 'en_US.UTF-8' }, tty: true });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`Wrote ${file}: 2345/2345 records (100%)`);
+    // Counts for people: grouped as the locale does it.
+    expect(r.stdout).toContain(`Wrote ${file}: 2,345/2,345 records (100%)`);
     expect(r.stdout).not.toContain('"url"');
     expect(pageNumbers(readFileSync(file, 'utf8'))).toHaveLength(2345);
   });

@@ -29,7 +29,13 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
   deps.settings.store.read();
   let key: string;
   if (options.withKey) {
-    key = await readAllStdin(deps.io);
+    // On a terminal the read waits for the end of input, which nothing else would tell the user.
+    if (deps.io.stdinIsTTY && !deps.globals.json) {
+      deps.io.stderr.write(
+        `Reading the key from standard input: paste it, press Enter, then Ctrl-D. It shows as you type; \`${crawlCommand(deps, ['auth', 'login'])}\` alone asks for it without showing it.\n`,
+      );
+    }
+    key = await readAllStdin(deps.io, deps.signal);
   } else {
     key = (await deps.prompter.secret('Paste your API key:', pipeHint(deps))).trim();
   }

@@ -1,6 +1,7 @@
 import type { Job } from '../../../api/jobs.js';
 import type { Deps } from '../../../deps.js';
 import { formatProgress, humanTime, rfc3339, toCount } from '../../../text/format.js';
+import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { printFields, type Field } from '../../../io/table.js';
 import { crawlCommand } from '../../shared/suggest.js';
@@ -32,12 +33,14 @@ export async function printJob(deps: Deps, job: Job, options: { pagesHint: boole
     return;
   }
   const style = await deps.style();
+  // Page counts and credits for people: grouped as their locale does (plain rows keep raw digits).
+  const count = groupDigits(deps.env);
   const rows: Field[] = [
     ['Job', style.bold(sanitize(job.id)), { fixed: true }],
     ['URL', sanitize(job.url)],
     ['Status', style.status(sanitize(job.status))],
-    ['Progress', formatProgress(job.pagesFinished, job.pagesTotal)],
-    ['Credits', sanitize(job.creditsUsed)],
+    ['Progress', formatProgress(job.pagesFinished, job.pagesTotal, count)],
+    ['Credits', typeof job.creditsUsed === 'number' && Number.isFinite(job.creditsUsed) ? count(job.creditsUsed) : sanitize(job.creditsUsed)],
     ['Created', sanitize(humanTime(job.createdAt, deps.clock.now()))],
   ];
   if (job.errorMessage !== undefined && job.errorMessage !== null && job.errorMessage !== '') {
