@@ -27,7 +27,8 @@ describe('a mistyped command or flag: one line, and a hint with the whole comman
   it.each([
     [['jbo'], "crawl: unknown command 'jbo'\nhint: did you mean `crawl job`?\n"],
     [['keys', 'lst'], "crawl: unknown command 'lst'\nhint: did you mean `crawl keys list`?\n"],
-    [['--profile', 'ci', 'auth', 'stauts'], "crawl: unknown command 'stauts'\nhint: did you mean `crawl auth status`?\n"],
+    // The suggestion carries the profile, as every suggested command does.
+    [['--profile', 'ci', 'auth', 'stauts'], "crawl: unknown command 'stauts'\nhint: did you mean `crawl --profile ci auth status`?\n"],
     [['--jsn', 'keys', 'list'], "crawl: unknown option '--jsn'\nhint: did you mean --json?\n"],
     [['bogus'], "crawl: unknown command 'bogus'\nhint: run `crawl --help` for usage\n"],
   ])('crawl %j', async (argv, stderr) => {
