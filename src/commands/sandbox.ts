@@ -51,8 +51,9 @@ export async function run(deps: Deps, options: SandboxOptions): Promise<number> 
     return resetSandbox({ url: sandboxUrl(deps, options), stdout: deps.io.stdout, stderr: deps.io.stderr, json: deps.globals.json, fail });
   }
   const { runSandbox } = await import('../sandbox/cli.js');
+  const { portGiven: _portGiven, reset: _reset, ...serving } = options;
   return runSandbox({
-    ...options,
+    ...serving,
     stdout: deps.io.stdout,
     stderr: deps.io.stderr,
     json: deps.globals.json,
