@@ -82,6 +82,21 @@ module.exports = {
     { name: 'undici-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/http/undici\\.ts$' }, to: { path: 'node_modules/undici/', dependencyTypesNot: ['type-only'] } },
     { name: 'conf-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/config/conf-writer\\.ts$' }, to: { path: 'node_modules/conf/' } },
     { name: 'chalk-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/io/style\\.ts$' }, to: { path: 'node_modules/chalk/' } },
+    { name: 'string-width-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/io/string-width\\.ts$' }, to: { path: 'node_modules/string-width/' } },
+    { name: 'cli-truncate-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/io/cli-truncate\\.ts$' }, to: { path: 'node_modules/cli-truncate/' } },
+    {
+      name: 'terminal-text-lazy',
+      comment: 'string-width and cli-truncate load only when text is fitted to a terminal: through io/terminal-text.ts, by dynamic import',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/io/(terminal-text|cli-truncate)\\.ts$' },
+      to: { path: '^src/io/(string-width|cli-truncate)\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'terminal-text-dynamic',
+      severity: 'error',
+      from: { path: '^src/io/terminal-text\\.ts$' },
+      to: { path: '^src/io/(string-width|cli-truncate)\\.ts$', dependencyTypesNot: ['type-only', 'dynamic-import'] },
+    },
     {
       name: 'commander-in-app-and-commands',
       severity: 'error',

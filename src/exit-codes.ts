@@ -32,4 +32,5 @@ export const exitCodeTable: ReadonlyArray<readonly [number, string]> = [
   [12, 'job status `cancelled_due_to_timeout`'],
   [13, 'job status `cancelled_due_to_limits`'],
   [130, 'interrupted (Ctrl-C)'],
+  [143, 'terminated (SIGTERM)'],
 ];

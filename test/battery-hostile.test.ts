@@ -215,7 +215,7 @@ describe.concurrent('job watch and Retry-After', () => {
       id,
       [{ method: 'GET', path: cmd.path(id), times: 1, fault }],
       async (url, hostile) => {
-        const r = await runCommand({ ...cmd, argv: (i) => ['job', 'watch', i.jobId, '--interval', '0.1'] }, id, url, { clock });
+        const r = await runCommand({ ...cmd, argv: (i) => ['job', 'watch', i.jobId, '--interval', '0.5'] }, id, url, { clock });
         checkClean(expect, r, { code: 0, withinMs: 2000 }, [id.key]);
         expect(r.stderr).toMatch(/crawl: warning: .*HTTP 429: slow down; retrying in 2 s/);
         const polls = hostile.seen.filter((s) => cmd.path(id).test(s.url));

@@ -214,7 +214,7 @@ describe('stdout closed early (`| head -1`, `| true`)', () => {
     ['job watch --json', 'job watch demo-small --json', GONE],
     ['job status', 'job status demo-large', GONE],
     ['job status --json', 'job status demo-large --json', GONE],
-    ['job cancel --wait --json', 'job cancel still-running --wait --interval 0.05 --json', GONE],
+    ['job cancel --wait --json', 'job cancel still-running --wait --interval 0.5 --json', GONE],
     ['help', 'help', GONE],
     ['help environment', 'help environment', HEAD],
     ['--help', '--help', GONE],

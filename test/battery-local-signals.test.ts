@@ -33,7 +33,7 @@ afterAll(async () => {
 
 const HIDE = '\u001b[?25l';
 const SHOW = '\u001b[?25h';
-const FAST = ['--interval', '0.05'];
+const FAST = ['--interval', '0.5'];
 
 /** The cursor is shown again after the last time it was hidden (and it was hidden at all). */
 function cursorRestored(screen: string): boolean {
@@ -85,7 +85,7 @@ describe('watching commands on a terminal', () => {
     expect(cursorRestored(r.stdout)).toBe(true);
     expect(r.stdout).not.toContain('"url"');
     // Stopped in its first wait: the interval it was given.
-    expect(clock.sleeps).toEqual([50]);
+    expect(clock.sleeps).toEqual([500]);
     // Stopping the wait never cancels (or re-cancels) anything.
     const deletes = fx.sandbox.requests.filter((q) => q.method === 'DELETE' && q.url === `/api/crawl/${id}`);
     expect(deletes).toHaveLength(args[1] === 'cancel' ? 1 : 0);

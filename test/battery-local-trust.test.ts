@@ -518,7 +518,7 @@ describe('XDG_CONFIG_HOME', () => {
 
   it.concurrent('crawl help environment says so', async ({ expect }) => {
     const r = await runCli(['help', 'environment']);
-    expect(r.stdout).toMatch(/XDG_CONFIG_HOME\s+base of the default config folder; ignored unless an absolute path/);
-    expect(r.stdout).toMatch(/CRAWL_API_KEY\s+.*spaces and line breaks around it are ignored/);
+    expect(r.stdout.replace(/\n +/g, ' ')).toMatch(/XDG_CONFIG_HOME\s+base of the default config folder; ignored unless an absolute path/);
+    expect(r.stdout.replace(/\n +/g, ' ')).toMatch(/CRAWL_API_KEY\s+.*spaces and line breaks around it are ignored/);
   });
 });

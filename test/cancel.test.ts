@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => fx.close());
 
-const FAST = ['--interval', '0.05'];
+const FAST = ['--interval', '0.5'];
 
 function requestsOf(id: string, method?: string) {
   return fx.sandbox.requests.filter((r) => r.url === `/api/crawl/${id}` && (method === undefined || r.method === method));
@@ -124,7 +124,7 @@ describe('--wait', () => {
     expect(r.stderr.replace(/^\[\d+:\d\d\] /gm, '')).toBe('running 5/100 pages (5%)\ncancelled_by_user 5/100 pages (5%)\n');
     expect(requestsOf('w-lag', 'GET').length).toBeGreaterThanOrEqual(4);
     // Three polls still saw it running: the --interval between each and the next, on the fake clock.
-    expect(r.clock?.sleeps).toEqual([50, 50, 50]);
+    expect(r.clock?.sleeps).toEqual([500, 500, 500]);
   });
 
   it.concurrent('--json: NDJSON, the DELETE\'s body then each changed job body, the last one terminal', async ({ expect }) => {
@@ -134,7 +134,7 @@ describe('--wait', () => {
     expect(r.stderr).toBe('');
     const lines = ndjson(r.stdout) as Array<{ job: { status: string } }>;
     expect(lines.map((l) => l.job.status)).toEqual(['running', 'running', 'cancelled_by_user']);
-    expect(r.clock?.sleeps).toEqual([50, 50]);
+    expect(r.clock?.sleeps).toEqual([500, 500]);
   });
 
   it.concurrent('a job already cancelled by the DELETE: one poll, exit 0', async ({ expect }) => {
@@ -166,12 +166,12 @@ describe('--wait', () => {
 
   it.concurrent('--max-wait elapsed while the job still runs: exit 7', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-slow', status: 'running', pagesTotal: 100, cancel: { lagPolls: 1000 } });
-    const r = await runCli(['job', 'cancel', 'w-slow', '--wait', ...FAST, '--max-wait', '0.3'], { env: fx.env });
+    const r = await runCli(['job', 'cancel', 'w-slow', '--wait', ...FAST, '--max-wait', '3'], { env: fx.env });
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/crawl: gave up waiting: the job is still running/);
-    // Polled every 50 ms until 0.3 s of (virtual) time had passed, then gave up.
-    expect(r.clock?.sleeps).toEqual(Array(6).fill(50));
-    expect(r.clock?.elapsed()).toBe(300);
+    // Polled every 0.5 s until 3 s of (virtual) time had passed, then gave up.
+    expect(r.clock?.sleeps).toEqual(Array(6).fill(500));
+    expect(r.clock?.elapsed()).toBe(3000);
   });
 
   it.concurrent('a finished job with --wait is still a refusal (409): exit 1, no polling', async ({ expect }) => {

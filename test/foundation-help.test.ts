@@ -25,9 +25,11 @@ describe('help topics', () => {
   it('`crawl help exit-codes` lists every code with its meaning', async () => {
     const r = await runCli(['help', 'exit-codes']);
     expect(r.code).toBe(0);
-    const codes = r.stdout.split('\n').slice(1).filter(Boolean).map((line) => Number(line.split(/\s+/)[0]));
-    expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 130]);
-    for (const [code, meaning] of exitCodeTable) expect(r.stdout).toMatch(new RegExp(`^${code}\\s+${escape(meaning)}$`, 'm'));
+    // A meaning too long for the 80 columns goes on under itself: one entry a code.
+    const entries = r.stdout.replace(/\n +/g, ' ').split('\n').slice(1).filter(Boolean);
+    const codes = entries.map((line) => Number(line.split(/\s+/)[0]));
+    expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 130, 143]);
+    for (const [code, meaning] of exitCodeTable) expect(entries).toContainEqual(expect.stringMatching(new RegExp(`^${code}\\s+${escape(meaning)}$`)));
   });
 
   it('`crawl help environment` lists the variables', async () => {

@@ -155,7 +155,7 @@ describe('failures and retries', () => {
     const r = await runCli(['job', 'hangs', '--timeout', '0.3'], { env: fx.env });
     expect(r.timedOut).toBe(false);
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/^crawl: timed out after 0\.3 s waiting for GET \/api\/crawl\/hangs\nhint: .*--timeout/);
+    expect(r.stderr).toMatch(/^crawl: timed out after 0\.3 s waiting for GET \/api\/crawl\/hangs, on each of 4 attempts\nhint: .*--timeout/);
     // Four attempts of 0.3 s (real time, the --timeout) and, on the clock, only the backoff between them.
     expect(hits('/api/crawl/hangs')).toBe(4);
     expectBackoff(expect, r.clock?.sleeps, 3);

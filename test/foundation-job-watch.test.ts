@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => fx.close());
 
-const FAST = ['--interval', '0.05'];
+const FAST = ['--interval', '0.5'];
 /** The default --interval: on the fake clock it costs nothing, and what was slept is asserted. */
 const POLL = 2000;
 const HIDE = '\u001b[?25l';
@@ -66,7 +66,7 @@ describe('displays', () => {
     const r = await runCli(['job', 'watch', 'w-json', '--json', ...FAST], { env: fx.env });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.clock?.sleeps).toEqual([50, 50]);
+    expect(r.clock?.sleeps).toEqual([500, 500]);
     const bodies = ndjson(r.stdout) as Array<{ job: { status: string; pagesFinished: number }; pages: unknown }>;
     expect(bodies.map((b) => `${b.job.status} ${b.job.pagesFinished}`)).toEqual(['running 3', 'running 6', 'completed 9']);
     expect(Array.isArray(bodies.at(-1)?.pages)).toBe(true);
@@ -128,7 +128,7 @@ describe('failures', () => {
     expect(r.stdout).toBe('');
     expect(requestsOf(id)).toHaveLength(2);
     // One interval between the two polls, and no backoff after the failure: it ended the watch.
-    expect(r.clock?.sleeps).toEqual([50]);
+    expect(r.clock?.sleeps).toEqual([500]);
   });
 
   it.concurrent('a key the service rejects from the start: exit 4 after one request', async ({ expect }) => {
@@ -142,19 +142,19 @@ describe('failures', () => {
   it.concurrent('--max-wait also bounds a poll the service never answers (not just the sleeps between polls)', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-hung', status: 'running', pagesTotal: 10, pagesFinished: 3 });
     fx.sandbox.inject({ path: '/api/crawl/w-hung', kind: 'hang', skip: 1 });
-    // The first poll is answered, the second (after a 50 ms interval) hangs: once the service has
+    // The first poll is answered, the second (after a 0.5 s interval) hangs: once the service has
     // it, --max-wait's second passes on the fake clock while the 20 s --timeout has not.
     const clock = fakeClock();
     const run = runCli(['job', 'watch', 'w-hung', ...FAST, '--max-wait', '1', '--timeout', '20'], { env: fx.env, clock });
     await waitFor(() => requestsOf('w-hung').length >= 2, 10_000, 'the poll that hangs');
-    await clock.advance(950);
+    await clock.advance(500);
     const r = await run;
     expect(r.code).toBe(7);
     // After the first answer ("still running"): the fake clock cannot pass the deadline before it.
     expect(r.stderr).toMatch(/^(\[.*\n)?crawl: gave up waiting: (the job is still running, 3\/10 pages \(30%\)|no answer from the service yet)\n/);
     expect(r.stderr).toContain('the job is still running, 3/10 pages (30%)');
     // It gave up at --max-wait exactly, over the hung poll (not after its --timeout): one pause, then the deadline.
-    expect(clock.sleeps).toEqual([50]);
+    expect(clock.sleeps).toEqual([500]);
     expect(clock.elapsed()).toBe(1000);
     expect(requestsOf('w-hung')).toHaveLength(2);
   });
@@ -164,8 +164,8 @@ describe('failures', () => {
     const r = await runCli(['job', 'watch', 'w-stuck', ...FAST, '--max-wait', '1.5'], { env: fx.env });
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/crawl: gave up waiting: the job is still pending, 0\/10 pages \(0%\)\nhint: .*--max-wait/);
-    // Bounded: polls every 50 ms for 1.5 s of (virtual) time, then gives up at once.
-    expect(r.clock?.sleeps).toEqual(Array(30).fill(50));
+    // Bounded: polls every 0.5 s for 1.5 s of (virtual) time, then gives up at once.
+    expect(r.clock?.sleeps).toEqual(Array(3).fill(500));
     expect(r.clock?.elapsed()).toBe(1500);
   });
 });
@@ -208,7 +208,7 @@ describe('Ctrl-C', () => {
       clock: clockWatching(() => interrupt(controller, 'SIGINT')),
     });
     expect(r.stderr).toMatch(/^\[\d+:\d\d\] running 1\/100 pages \(1%\)\n/);
-    expect(r.clock.sleeps).toEqual([50]);
+    expect(r.clock.sleeps).toEqual([500]);
     expect(r.code).toBe(130);
     expect(r.stdout).toBe('');
     expect(requestsOf('w-sigint').some((q) => q.method !== 'GET')).toBe(false);
@@ -225,7 +225,7 @@ describe('Ctrl-C', () => {
       clock: clockWatching(() => interrupt(controller, 'SIGTERM')),
     });
     expect(r.stderr).toMatch(/^\[\d+:\d\d\] running 1\/100 pages \(1%\)\n/);
-    expect(r.clock.sleeps).toEqual([50]);
+    expect(r.clock.sleeps).toEqual([500]);
     expect(r.code).toBe(143);
     expect(requestsOf('w-sigterm').some((q) => q.method !== 'GET')).toBe(false);
   });

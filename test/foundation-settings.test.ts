@@ -217,7 +217,7 @@ describe('config get|set|unset|list|path', () => {
   });
 
   it.concurrent('get and list mask the key; get of an unset setting exits 1 with a hint', async ({ expect }) => {
-    const dir = configWith({ default: { 'base-url': 'https://a.example/', 'api-key': fx.sandbox.key } });
+    const dir = configWith({ default: { 'base-url': 'https://a.example/', 'api-key': fx.sandbox.key }, empty: {} });
     const env = envOf({ CRAWL_CONFIG_DIR: dir });
     const [get, list, listJson, missing] = await Promise.all([
       runCli(['config', 'get', 'api-key'], { env }),
@@ -233,7 +233,7 @@ describe('config get|set|unset|list|path', () => {
       expect(r.stdout + r.stderr).not.toContain(fx.sandbox.key);
     }
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toBe('crawl: base-url is not set in profile "empty"\nhint: run `crawl config set base-url <value>`\n');
+    expect(missing.stderr).toBe('crawl: base-url is not set in profile "empty"\nhint: run `crawl --profile empty config set base-url <value>`\n');
   });
 
   it.concurrent('set api-key is refused (exit 2) and the file is untouched', async ({ expect }) => {

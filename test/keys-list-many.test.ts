@@ -2,7 +2,7 @@
 // the rows (about 29 s here). It must finish, whole and aligned; test/unit-table.test.ts shows
 // that the work grows linearly with the rows.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { displayWidth } from '../src/text/width.js';
+import { displayWidth } from '../src/io/string-width.js';
 import { runCli } from './helpers/cli.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 

@@ -57,7 +57,8 @@ describe('crawl keys list', () => {
     expect(lines[0]).toMatch(/^ID\s+NAME\s+PREFIX\s+LAST USED\s+CREATED$/);
     const line = (id: string): string => lines.find((l) => l.startsWith(id)) ?? '';
     expect(line(deploy.id)).toMatch(/deploy\s+crk_\S+\s+never\s+\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z \(just now\)/);
-    expect(line(ci.id)).toMatch(/ci\s+crk_\S+\s+just now\s/);
+    // LAST USED, like CREATED: the time and how long ago.
+    expect(line(ci.id)).toMatch(/ci\s+crk_\S+\s+\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z \(just now\)\s+\d{4}-/);
     expect(line(ci.id)).not.toContain('(in use)');
     expect(lines.filter((l) => l.includes('(in use)'))).toHaveLength(1);
     expect(lines.find((l) => l.includes('(in use)'))).toMatch(/bootstrap \(in use\)/);

@@ -67,7 +67,7 @@ describe('crawl keys revoke', () => {
     const before = fx.sandbox.requests.length;
     const r = await runCli(['keys', 'revoke', ci.id, 'key_doesnotexist', '--yes'], { env: fx.env });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/no active key has the id or prefix "key_doesnotexist"/);
+    expect(r.stderr).toMatch(/no active key has the id, prefix or name "key_doesnotexist"/);
     expect(deletes(before)).toEqual([]);
     expect(await keyStatus(fx.sandbox, ci.key)).toBe(200);
   });

@@ -190,16 +190,16 @@ describe('--wait --max-wait counts from the start', () => {
 
   it.concurrent('a later poll hangs: exit 7 at --max-wait, saying where the job was', async ({ expect }) => {
     const clock = fakeClock();
-    const run = runCli(['job', 'pages', 'hung-later', '--wait', '--interval', '0.05', '--max-wait', '1.5'], { env: svc.env, clock, timeoutMs: 60_000 });
-    // Two answers (running, 3/10), then the third request hangs after one 50 ms interval.
+    const run = runCli(['job', 'pages', 'hung-later', '--wait', '--interval', '0.5', '--max-wait', '1.5'], { env: svc.env, clock, timeoutMs: 60_000 });
+    // Two answers (running, 3/10), then the third request hangs after one 0.5 s interval.
     await waitFor(() => requestsOf('/api/crawl/hung-later') >= 3, 10_000, 'the poll that hangs');
-    await clock.advance(1450);
+    await clock.advance(1000);
     const r = await run;
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/crawl: gave up waiting: the job is still running, 3\/10 pages \(30%\)\nhint: raise --max-wait/);
     // At --max-wait exactly, counted from the start: one interval, then the deadline over the hung poll.
-    expect(clock.sleeps).toEqual([50]);
+    expect(clock.sleeps).toEqual([500]);
     expect(clock.elapsed()).toBe(1500);
     expect(requestsOf('/api/crawl/hung-later')).toBeGreaterThanOrEqual(3);
   });

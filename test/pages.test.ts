@@ -208,9 +208,10 @@ describe('--output', () => {
   it.concurrent('on a terminal, a progress line on stderr: records written of pagesTotal', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'to-file-tty', status: 'completed', pagesTotal: 2345 });
     const file = join(out.dir, 'tty.ndjson');
-    const r = await runCli(['job', 'pages', 'to-file-tty', '--output', file], { env: fx.env, tty: true });
+    const r = await runCli(['job', 'pages', 'to-file-tty', '--output', file], { env: { ...fx.env, LANG: 'en_US.UTF-8' }, tty: true });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`Wrote ${file}: 2345/2345 records (100%)`);
+    // Counts for people: grouped as the locale does it.
+    expect(r.stdout).toContain(`Wrote ${file}: 2,345/2,345 records (100%)`);
     expect(r.stdout).not.toContain('"url"');
     expect(pageNumbers(readFileSync(file, 'utf8'))).toHaveLength(2345);
   });
@@ -288,11 +289,11 @@ describe('jobs not finished', () => {
   it.concurrent('--wait watches first (progress on stderr), then exports every page', async ({ expect }) => {
     // Each GET of the job moves it 50 pages: the first (before watching) sees 50, the watch 100 on.
     fx.sandbox.addJob({ id: 'wait-then', status: 'running', pagesTotal: 200, advance: { perPoll: 50 } });
-    const r = await runCli(['job', 'pages', 'wait-then', '--wait', '--interval', '0.05'], { env: fx.env });
+    const r = await runCli(['job', 'pages', 'wait-then', '--wait', '--interval', '0.5'], { env: fx.env });
     expect(r.code).toBe(0);
     expect(pageNumbers(r.stdout)).toEqual(range(1, 200));
     // Polls at 100, 150 and 200 pages, --interval between them.
-    expect(r.clock?.sleeps).toEqual([50, 50]);
+    expect(r.clock?.sleeps).toEqual([500, 500]);
     expect(r.stderr.replace(/^\[\d+:\d\d\] /gm, '')).toBe(
       'running 100/200 pages (50%)\nrunning 150/200 pages (75%)\ncompleted 200/200 pages (100%)\n',
     );
@@ -300,7 +301,7 @@ describe('jobs not finished', () => {
 
   it.concurrent('--wait on a job that ends errored exports what it has, exit 0', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'wait-errored', status: 'running', pagesTotal: 40, advance: { perPoll: 20, endStatus: 'errored' } });
-    const r = await runCli(['job', 'pages', 'wait-errored', '--wait', '--interval', '0.05'], { env: fx.env });
+    const r = await runCli(['job', 'pages', 'wait-errored', '--wait', '--interval', '0.5'], { env: fx.env });
     expect(r.code).toBe(0);
     expect(pageNumbers(r.stdout)).toEqual(range(1, 40));
     // The watch's first poll found it errored: no pause.
@@ -310,16 +311,16 @@ describe('jobs not finished', () => {
   it.concurrent('--wait --max-wait elapsed: exit 7, nothing on stdout', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'never-done', status: 'running', pagesTotal: 10 });
     const file = join(out.dir, 'never.ndjson');
-    const r = await runCli(['job', 'pages', 'never-done', '--wait', '--interval', '0.05', '--max-wait', '2', '--output', file], {
+    const r = await runCli(['job', 'pages', 'never-done', '--wait', '--interval', '0.5', '--max-wait', '20', '--output', file], {
       env: fx.env,
     });
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/crawl: gave up waiting: the job is still running/);
     expect(existsSync(file)).toBe(false);
-    // Polled every 50 ms until 2 s of (virtual) time had passed.
-    expect(r.clock?.sleeps).toEqual(Array(40).fill(50));
-    expect(r.clock?.elapsed()).toBe(2000);
+    // Polled every 0.5 s until 20 s of (virtual) time had passed.
+    expect(r.clock?.sleeps).toEqual(Array(40).fill(500));
+    expect(r.clock?.elapsed()).toBe(20000);
   });
 
   it.concurrent('--max-wait without --wait is a usage error', async ({ expect }) => {

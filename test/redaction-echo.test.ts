@@ -90,7 +90,7 @@ describe.concurrent.each(KEYS)('a service that echoes the %s', (_label, key) => 
     ['--json', ['--json'], false],
   ] as const)('job watch (the status itself): %s', async ([, extra, tty], { expect }) => {
     const id = `echo-status-${++serial}`;
-    const r = await run(key, ['job', 'watch', id, '--interval', '0.1', ...extra], { tty });
+    const r = await run(key, ['job', 'watch', id, '--interval', '0.5', ...extra], { tty });
     checkOutput(expect, r, key, { code: 10, tty });
     if (has(extra, '--json')) expect(ndjson(r.stdout)).toHaveLength(2);
   });

@@ -3,11 +3,14 @@ import { OutputClosedError } from '../io/write-error.js';
 import { ExitCode } from '../exit-codes.js';
 import type { IO } from '../io/io.js';
 import { sanitize } from '../text/sanitize.js';
+import { withSuggestionFlags } from '../text/shell.js';
 
 export interface ReportOptions {
   json: boolean;
   verbose: boolean;
   redact: (text: string) => string;
+  /** The global flags (--profile ...) that every `crawl` command a hint names must carry. */
+  suggestionFlags?: readonly string[];
 }
 
 /**
@@ -23,7 +26,7 @@ export function reportError(io: IO, error: unknown, options: ReportOptions): num
   const exitCode = known ? error.exitCode : ExitCode.failure;
   const raw = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
   const message = options.redact(sanitize(raw));
-  const hint = known && error.hint ? options.redact(sanitize(error.hint)) : undefined;
+  const hint = known && error.hint ? options.redact(sanitize(withSuggestionFlags(error.hint, options.suggestionFlags ?? []))) : undefined;
   if (options.json) {
     const httpStatus = known && error.httpStatus !== undefined ? error.httpStatus : null;
     io.stderr.write(JSON.stringify({ error: { message, httpStatus, exitCode } }) + '\n');

@@ -116,7 +116,12 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       });
     },
     report(error) {
-      return reportError(io, error, { json: globals.json, verbose: globals.verbose, redact: (text) => redactor.redact(text) });
+      return reportError(io, error, {
+        json: globals.json,
+        verbose: globals.verbose,
+        redact: (text) => redactor.redact(text),
+        suggestionFlags: [...deps.settings.suggestionFlags(), ...(globals.allowHttp ? ['--allow-http'] : [])],
+      });
     },
     userAgent,
     handledStdoutError: (error) => handledStdoutErrors.has(error),

@@ -44,8 +44,8 @@ export interface ProgramHooks {
   env: Env;
   /** Runs a command: builds its Deps from the global flags, runs it, records its exit code. */
   exec: (program: Program) => Exec;
-  /** commander's own error text (unknown command, missing argument), reported by runCli. */
-  onCommanderError: (text: string) => void;
+  /** commander's own error (unknown command, missing argument) in our words, reported by runCli. */
+  onCommanderError: (error: { message: string; hint: string | undefined }) => void;
   /** The exit code of a command that runs without Deps (`crawl help <topic>`). */
   setExitCode: (code: number) => void;
 }
@@ -53,10 +53,29 @@ export interface ProgramHooks {
 /** The program: the root's global flags and every command, each declared by its own module. */
 export function buildProgram(hooks: ProgramHooks): Program {
   const program = rootCommand();
-  program.showSuggestionAfterError(true).exitOverride().configureOutput(output(hooks));
+  // The command the words so far lead to: where an unknown subcommand's suggestion belongs.
+  let reached: CommandUnknownOpts = program as CommandUnknownOpts;
+  const streams = hooks.streams;
+  const helpWidth = (): number => (isTerminal(streams, 1) ? streams.columns : 80);
+  program
+    .showSuggestionAfterError(true)
+    // commander leaves descriptions unwrapped when fewer than 40 columns are left for them, so
+    // on a 50-column terminal every line ran past the edge.
+    .configureHelp({ minWidthToWrap: 16 })
+    .exitOverride()
+    .configureOutput(output(hooks, (text) => hooks.onCommanderError(commanderError(text, reached))))
+    .hook('preSubcommand', (_root, sub) => {
+      reached = sub as CommandUnknownOpts;
+    });
   const exec = hooks.exec(program);
   for (const group of groups) {
-    group.register(program.command(group.name).helpCommand(false).description(group.description), exec);
+    const command = program.command(group.name).helpCommand(false).description(group.description);
+    // `crawl job` alone would run its default command with no id: it shows the group's help instead.
+    command.hook('preSubcommand', (self, sub) => {
+      if (self.args.length === 0) self.help();
+      reached = sub as CommandUnknownOpts;
+    });
+    group.register(command, exec);
   }
   program.addCommand(sandbox.command((o) => exec(sandbox.run, o)));
   program
@@ -64,10 +83,25 @@ export function buildProgram(hooks: ProgramHooks): Program {
     .description('help on a command, or a topic: exit-codes, environment')
     .argument('[topic...]', 'exit-codes, environment, or a command')
     .action((topic) => {
-      hooks.setExitCode(helpTopic(program as CommandUnknownOpts, topic, (text) => hooks.streams.writeHelp(text)));
+      hooks.setExitCode(helpTopic(program as CommandUnknownOpts, topic, { write: (text) => streams.writeHelp(text), width: helpWidth() }));
     });
   inheritSettings(program as CommandUnknownOpts);
   return program;
+}
+
+/**
+ * commander's error text in our words: its first line is the message; its "(Did you mean job?)"
+ * becomes a hint naming the whole command (`crawl keys list`), or the option.
+ */
+function commanderError(text: string, reached: CommandUnknownOpts): { message: string; hint: string | undefined } {
+  const [first = '', ...rest] = text.trim().split('\n');
+  const message = first.replace(/^error:\s*/i, '').trim();
+  const suggestion = /\(Did you mean (.+)\?\)/.exec(rest.join(' '))?.[1];
+  if (suggestion === undefined) return { message, hint: undefined };
+  if (suggestion.startsWith('-')) return { message, hint: `did you mean ${suggestion}?` };
+  const path: string[] = [];
+  for (let c: CommandUnknownOpts | null = reached; c; c = c.parent) path.unshift(c.name());
+  return { message, hint: `did you mean \`${[...path, suggestion].join(' ')}\`?` };
 }
 
 /**
@@ -81,20 +115,25 @@ function inheritSettings(parent: CommandUnknownOpts): void {
   }
 }
 
+function isTerminal(streams: RawStreams, fd: 1 | 2): boolean {
+  return streams.mayBeTerminal(fd) && (fd === 1 ? streams.isTTY.stdout : streams.isTTY.stderr);
+}
+
 /**
  * commander's output, with the streams built only when they are needed: help and the version go
  * through writeHelp (straight to fd 1 when it is not a terminal). 80 columns when not a terminal.
  */
-function output(hooks: ProgramHooks) {
+function output(hooks: ProgramHooks, outputError: (text: string) => void) {
   const { streams, env } = hooks;
-  const isTTY = (fd: 1 | 2): boolean => streams.mayBeTerminal(fd) && (fd === 1 ? streams.isTTY.stdout : streams.isTTY.stderr);
   return {
-    outputError: (text: string) => hooks.onCommanderError(text),
+    outputError,
     writeOut: (text: string) => streams.writeHelp(text),
-    writeErr: (text: string) => void streams.stderr.write(text),
-    getOutHelpWidth: () => (isTTY(1) ? streams.columns : 80),
-    getErrHelpWidth: () => (isTTY(2) ? streams.columns : 80),
-    getOutHasColors: () => colorEnabled({ env, noColorFlag: false, isTTY: isTTY(1) }),
-    getErrHasColors: () => colorEnabled({ env, noColorFlag: false, isTTY: isTTY(2) }),
+    // commander writes here only the help it shows for a command with no subcommand (`crawl`,
+    // `crawl keys`): asked for by running the bare command, so it is output, as gh does it.
+    writeErr: (text: string) => streams.writeHelp(text),
+    getOutHelpWidth: () => (isTerminal(streams, 1) ? streams.columns : 80),
+    getErrHelpWidth: () => (isTerminal(streams, 1) ? streams.columns : 80),
+    getOutHasColors: () => colorEnabled({ env, noColorFlag: false, isTTY: isTerminal(streams, 1) }),
+    getErrHasColors: () => colorEnabled({ env, noColorFlag: false, isTTY: isTerminal(streams, 1) }),
   };
 }

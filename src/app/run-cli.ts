@@ -6,6 +6,7 @@ import { createIO, type RawStreams } from '../io/io.js';
 import { isClosedPipe, OutputClosedError, writeError } from '../io/write-error.js';
 import type { Clock } from '../platform/clock.js';
 import { Redactor } from '../text/redact.js';
+import { suggestionFlags } from '../text/shell.js';
 import { quietExitCode, reportError } from './exit.js';
 import type { RunDeps } from './factory.js';
 import { Guard } from './guard.js';
@@ -38,7 +39,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
   let deps: RunDeps | undefined;
   let program: Program | undefined;
   let exitCode: number = ExitCode.ok;
-  let commanderError: string | undefined;
+  let commanderError: { message: string; hint: string | undefined } | undefined;
   let stdoutFailure: NodeJS.ErrnoException | undefined;
 
   // Errors in the command's mode; before the command has Deps (a usage error), as the flags say so far.
@@ -46,7 +47,8 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
     if (deps) return deps.report(error);
     const globals = program ? globalsOf(program) : undefined;
     const io = createIO(streams, new Redactor(), { env, noColor: true, noInput: true });
-    return reportError(io, error, { json: globals?.json ?? false, verbose: globals?.verbose ?? false, redact: (text) => text });
+    const flags = [...suggestionFlags(globals?.profile ?? env.CRAWL_PROFILE, globals?.baseUrl), ...(globals?.allowHttp ? ['--allow-http'] : [])];
+    return reportError(io, error, { json: globals?.json ?? false, verbose: globals?.verbose ?? false, redact: (text) => text, suggestionFlags: flags });
   };
 
   streams.onError({
@@ -67,8 +69,8 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
     program = buildProgram({
       streams,
       env,
-      onCommanderError: (text) => {
-        commanderError = text;
+      onCommanderError: (error) => {
+        commanderError = error;
       },
       setExitCode: (code) => {
         exitCode = code;
@@ -84,7 +86,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     guard.runCleanups();
-    exitCode = failureCode(error, argv, commanderError, report);
+    exitCode = failureCode(error, commanderError, report);
   } finally {
     guard.runCleanups();
     await deps?.close();
@@ -101,14 +103,18 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
   return exitCode;
 }
 
-function failureCode(error: unknown, argv: readonly string[], commanderError: string | undefined, report: (error: unknown) => number): number {
+function failureCode(
+  error: unknown,
+  commanderError: { message: string; hint: string | undefined } | undefined,
+  report: (error: unknown) => number,
+): number {
   const quiet = quietExitCode(error);
   if (quiet !== undefined) return quiet;
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
-    if (error.code === 'commander.help') return argv.length === 0 ? ExitCode.ok : ExitCode.usage;
-    const message = (commanderError ?? error.message).replace(/^error:\s*/i, '').trim();
-    return report(new UsageError(message, 'run `crawl --help` for usage'));
+    // Help asked for (--help, `crawl help`), or shown for a bare command (`crawl`, `crawl keys`).
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return ExitCode.ok;
+    const message = commanderError?.message ?? error.message.replace(/^error:\s*/i, '').trim();
+    return report(new UsageError(message, commanderError?.hint ?? 'run `crawl --help` for usage'));
   }
   return report(error);
 }

@@ -1,6 +1,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { exitCodeTable, ExitCode } from '../exit-codes.js';
+import { wrapWords } from '../text/wrap.js';
 
 export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['CRAWL_BASE_URL', 'base URL of the service (flag --base-url wins; config key base-url loses)'],
@@ -15,15 +16,21 @@ export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['CRAWL_SANDBOX_KEY', '`crawl sandbox`: the bootstrap key to use instead of a random one'],
 ];
 
-/** `crawl help exit-codes`, `crawl help environment`, or a command's help, written with `write`. */
-export function helpTopic(program: CommandUnknownOpts, topic: string[], write: (text: string) => void): number {
+/** Where help goes, and how wide it may be (the terminal's width; 80 off a terminal). */
+export interface HelpOutput {
+  write(text: string): void;
+  width: number;
+}
+
+/** `crawl help exit-codes`, `crawl help environment`, or a command's help. */
+export function helpTopic(program: CommandUnknownOpts, topic: string[], out: HelpOutput): number {
   const name = topic.join(' ');
   if (name === 'exit-codes') {
-    write(renderTable(['CODE', 'MEANING'], exitCodeTable.map(([c, m]) => [String(c), m])));
+    out.write(renderTable(['CODE', 'MEANING'], exitCodeTable.map(([c, m]) => [String(c), m]), out.width));
     return ExitCode.ok;
   }
   if (name === 'environment') {
-    write(renderTable(['VARIABLE', 'MEANING'], environmentTable));
+    out.write(renderTable(['VARIABLE', 'MEANING'], environmentTable, out.width));
     return ExitCode.ok;
   }
   let command: CommandUnknownOpts = program;
@@ -32,11 +39,20 @@ export function helpTopic(program: CommandUnknownOpts, topic: string[], write: (
     if (!next) throw new UsageError(`unknown help topic "${name}"`, 'topics: exit-codes, environment, or a command name');
     command = next;
   }
-  write(command.helpInformation());
+  out.write(command.helpInformation());
   return ExitCode.ok;
 }
 
-function renderTable(headers: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  const width = Math.max(headers[0]?.length ?? 0, ...rows.map((r) => r[0]?.length ?? 0));
-  return [headers, ...rows].map(([a, b]) => `${(a ?? '').padEnd(width)}  ${b ?? ''}`).join('\n') + '\n';
+/** The narrowest the meaning column gets: below this, lines are left for the terminal to wrap. */
+const MIN_MEANING = 24;
+
+/**
+ * Two columns, the second wrapped within `width` under itself. Measured by length: these tables
+ * are our own ASCII text, and help must not load the display-width code.
+ */
+function renderTable(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, width: number): string {
+  const first = Math.max(headers[0]?.length ?? 0, ...rows.map((r) => r[0]?.length ?? 0));
+  const indent = ' '.repeat(first + 2);
+  const room = Math.max(MIN_MEANING, width - indent.length);
+  return [headers, ...rows].map(([a, b]) => `${(a ?? '').padEnd(first)}  ${wrapWords(b ?? '', room).join('\n' + indent)}`).join('\n') + '\n';
 }

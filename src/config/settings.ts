@@ -1,8 +1,9 @@
 import type { Env } from '../platform/env.js';
 import { UsageError } from '../errors.js';
 import { keyDefect, trimKeyText } from '../text/keys.js';
+import { commandLine, suggestionFlags } from '../text/shell.js';
 import { configFile } from './paths.js';
-import { ConfigStore, type ConfigStoreOptions } from './store.js';
+import { ConfigStore, type ConfigStoreOptions, type Profile } from './store.js';
 
 export type Source = 'flag' | 'env' | 'config' | 'default';
 
@@ -40,8 +41,43 @@ export class Settings {
   baseUrl(): Resolved<string> | undefined {
     if (this.#flags.baseUrl !== undefined) return { value: this.#flags.baseUrl, source: 'flag' };
     if (this.#env.CRAWL_BASE_URL) return { value: this.#env.CRAWL_BASE_URL, source: 'env' };
-    const fromConfig = this.store.profile(this.profile().value)['base-url'];
+    const fromConfig = this.stored()['base-url'];
     return fromConfig ? { value: fromConfig, source: 'config' } : undefined;
+  }
+
+  /**
+   * The selected profile's settings in the config file. A profile named by --profile or
+   * CRAWL_PROFILE must be there: a mistyped name is reported, with the names the file has, rather
+   * than read as an empty profile ("no API key configured"). Commands that create a profile
+   * (`config set`, `auth login`) write it without reading it first.
+   */
+  stored(): Profile {
+    const { value: name, source } = this.profile();
+    const { profiles } = this.store.read();
+    if (Object.hasOwn(profiles, name)) return profiles[name] ?? {};
+    if (name === 'default') return {};
+    const known = Object.keys(profiles);
+    const from = source === 'flag' ? '--profile' : 'CRAWL_PROFILE';
+    throw new UsageError(
+      `unknown profile "${name}" (from ${from}): ${known.length === 0 ? `no profile is configured yet (${this.store.path})` : `the profiles in ${this.store.path} are ${known.map((k) => `"${k}"`).join(', ')}`}`,
+      `to create it: \`${this.command(['config', 'set', 'base-url'])} <url>\`, then \`${this.command(['auth', 'login'])}\``,
+    );
+  }
+
+  /** The global flags a suggested command repeats (see text/shell.ts); never throws. */
+  suggestionFlags(): string[] {
+    let profile: string | undefined;
+    try {
+      profile = this.profile().value;
+    } catch {
+      // An invalid name is reported by the command itself; a hint goes without it.
+    }
+    return suggestionFlags(profile, this.#flags.baseUrl);
+  }
+
+  /** A `crawl` command line for a hint, with this run's profile (and --base-url) in it. */
+  command(words: readonly string[]): string {
+    return commandLine({ command: ['crawl', ...this.suggestionFlags(), ...words] });
   }
 
   /**
@@ -58,13 +94,13 @@ export class Settings {
       return { value: fromEnv, source: 'env' };
     }
     const profile = this.profile().value;
-    const fromConfig = this.store.profile(profile)['api-key'];
+    const fromConfig = this.stored()['api-key'];
     if (!fromConfig) return undefined;
     const defect = keyDefect(fromConfig);
     if (defect) {
       throw new UsageError(
         `the API key of profile "${profile}" in ${this.store.path} ${defect}; refusing to send it`,
-        `store the key again with \`crawl${profile === 'default' ? '' : ` --profile ${profile}`} auth login --with-key < keyfile\``,
+        `store the key again with \`${this.command(['auth', 'login', '--with-key'])} < keyfile\``,
       );
     }
     return { value: fromConfig, source: 'config' };
@@ -75,7 +111,7 @@ export class Settings {
     if (!base) {
       throw new UsageError(
         'no base URL configured',
-        'run `crawl config set base-url <url>`, set CRAWL_BASE_URL, or pass --base-url',
+        `run \`${this.command(['config', 'set', 'base-url'])} <url>\`, set CRAWL_BASE_URL, or pass --base-url`,
       );
     }
     return base;
@@ -84,7 +120,7 @@ export class Settings {
   requireApiKey(): Resolved<string> {
     const key = this.apiKey();
     if (!key) {
-      throw new UsageError('no API key configured', 'run `crawl auth login` or set CRAWL_API_KEY');
+      throw new UsageError('no API key configured', `run \`${this.command(['auth', 'login'])}\` or set CRAWL_API_KEY`);
     }
     return key;
   }

@@ -128,6 +128,7 @@ export class HttpClient {
     const url = this.resolve(spec);
     const retryable = spec.method === 'GET' && spec.retry !== false;
     const label = `${spec.method} ${url.pathname}`;
+    let timeouts = 0;
     for (let attempt = 1; ; attempt++) {
       let failure: CrawlError;
       let delay: number;
@@ -150,7 +151,8 @@ export class HttpClient {
         }
         delay = retryAfter ?? backoffDelay(attempt);
       } catch (error) {
-        if (!(error instanceof NetworkError) || !retryable || attempt >= MAX_ATTEMPTS) throw error;
+        if (error instanceof NetworkError && error.timedOut) timeouts++;
+        if (!(error instanceof NetworkError) || !retryable || attempt >= MAX_ATTEMPTS) throw attempt > 1 ? countedTimeout(error, attempt, timeouts) : error;
         failure = error;
         delay = backoffDelay(attempt);
       }
@@ -285,6 +287,7 @@ export class HttpClient {
           `timed out after ${formatSeconds(this.#options.timeoutMs)} waiting for ${method} ${url.pathname}${status ? ` (HTTP ${status}, body incomplete)` : ''}`,
           true,
           'raise the limit with --timeout <seconds> if the service is slow',
+          true,
         );
       }
       const { reason, sent, hint } = describeNetworkFailure(error);
@@ -316,6 +319,16 @@ export class HttpClient {
   #trace(line: string): void {
     this.#options.trace?.(line);
   }
+}
+
+/**
+ * A timeout that ends a request tried several times says so: "timed out after 30 s" alone reads as
+ * the whole wait, when each attempt had its 30 s.
+ */
+function countedTimeout(error: unknown, attempts: number, timeouts: number): unknown {
+  if (!(error instanceof NetworkError) || !error.timedOut) return error;
+  const which = timeouts === attempts ? `on each of ${attempts} attempts` : `on the last of ${attempts} attempts`;
+  return new NetworkError(`${error.message}, ${which}`, error.mayHaveReachedServer, error.hint, true);
 }
 
 /** The whole body as text, or undefined (the rest unread) once it passes `max` bytes. */

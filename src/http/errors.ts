@@ -48,11 +48,14 @@ export class CrossOriginAnswerError extends CrawlError {
 /** No usable response: refused, reset, DNS, TLS, timeout. `mayHaveReachedServer` matters for POST. */
 export class NetworkError extends CrawlError {
   readonly mayHaveReachedServer: boolean;
+  /** The request ran out of its --timeout (rather than being refused or reset). */
+  readonly timedOut: boolean;
 
-  constructor(message: string, mayHaveReachedServer: boolean, hint?: string) {
+  constructor(message: string, mayHaveReachedServer: boolean, hint?: string, timedOut = false) {
     super(message, ExitCode.network, hint === undefined ? {} : { hint });
     this.name = 'NetworkError';
     this.mayHaveReachedServer = mayHaveReachedServer;
+    this.timedOut = timedOut;
   }
 }
 

@@ -19,6 +19,8 @@ export interface RawStreams {
   readonly isTTY: { readonly stdin: boolean; readonly stdout: boolean; readonly stderr: boolean };
   /** The terminal's width on stdout; 80 when it is not a terminal. */
   readonly columns: number;
+  /** The same on stderr, where progress lines go. */
+  readonly stderrColumns: number;
   /**
    * Help and the version: may bypass building the stream (the system writes straight to fd 1 when
    * it is not a terminal). Write errors reach the stdout error handler all the same.
@@ -56,6 +58,13 @@ export interface IO {
   colorStderr: boolean;
   /** stdout's width (80 when it is not a terminal). */
   columns: number;
+  /** stderr's width (80 when it is not a terminal), for progress lines. */
+  stderrColumns: number;
+  /**
+   * stderr is a terminal that can redraw a line in place: not TERM=dumb, which gets plain lines
+   * and no cursor movement (clig.dev).
+   */
+  stderrLive: boolean;
   noInput: boolean;
 }
 
@@ -114,6 +123,12 @@ export function createIO(
     },
     get columns() {
       return raw.columns;
+    },
+    get stderrColumns() {
+      return raw.stderrColumns;
+    },
+    get stderrLive() {
+      return raw.isTTY.stderr && options.env.TERM !== 'dumb';
     },
     noInput: options.noInput,
   };

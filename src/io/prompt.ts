@@ -29,9 +29,12 @@ export class Prompter {
   /** A line typed without echo (for keys). */
   async secret(question: string, flagHint: string): Promise<string> {
     if (!this.available) throw new UsageError('cannot prompt for the key here', flagHint);
-    const answer = await this.#readLine(true, `? ${question} `);
-    this.#io.stderr.write('\n');
-    return answer;
+    try {
+      return await this.#readLine(true, `? ${question} `);
+    } finally {
+      // Nothing typed was echoed, not even the Enter (nor a Ctrl-C): the line is ended here.
+      this.#io.stderr.write('\n');
+    }
   }
 
   #readLine(hidden: boolean, prompt?: string): Promise<string> {
@@ -42,25 +45,28 @@ export class Prompter {
       if (raw) stdin.setRawMode?.(true);
       // Only once echo is off: a key pasted the moment the prompt shows must not be echoed.
       if (prompt !== undefined) this.#io.stderr.write(prompt);
-      const finish = (error?: Error): void => {
+      const finish = (error?: Error, lineEnded = true): void => {
         stdin.off('data', onData);
         stdin.off('end', onEnd);
         this.#interrupt.removeEventListener('abort', onAbort);
         if (raw) stdin.setRawMode?.(false);
         stdin.pause();
+        // Ctrl-C or Ctrl-D leave the cursor after the question: end its line, so whatever comes
+        // next (an error, the shell's prompt) starts on a line of its own.
+        if (!lineEnded && !hidden) this.#io.stderr.write('\n');
         if (error) reject(error);
         else resolve(buffer);
       };
       const onData = (chunk: Buffer | string): void => {
         for (const ch of chunk.toString('utf8')) {
-          if (ch === '\u0003') return finish(new InterruptedError());
+          if (ch === '\u0003') return finish(new InterruptedError(), false);
           if (ch === '\r' || ch === '\n') return finish();
           if (ch === '\u007f' || ch === '\b') buffer = buffer.slice(0, -1);
           else buffer += ch;
         }
       };
-      const onEnd = (): void => finish();
-      const onAbort = (): void => finish(this.#interrupt.reason as Error);
+      const onEnd = (): void => finish(undefined, false);
+      const onAbort = (): void => finish(this.#interrupt.reason as Error, false);
       stdin.on('data', onData);
       stdin.on('end', onEnd);
       this.#interrupt.addEventListener('abort', onAbort, { once: true });
@@ -69,12 +75,39 @@ export class Prompter {
   }
 }
 
-/** Reads all of stdin (for `--with-key`), trimmed; a bounded read so a stray pipe cannot eat memory. */
-export async function readAllStdin(io: IO, max = 64 * 1024): Promise<string> {
-  let text = '';
-  for await (const chunk of io.stdin) {
-    text += chunk.toString();
-    if (text.length > max) throw new UsageError('standard input is too long for a key');
-  }
-  return text.trim();
+/**
+ * Reads all of stdin (for `--with-key`), trimmed; a bounded read so a stray pipe cannot eat
+ * memory. Ctrl-C ends it at once (a terminal's input ends only when the user says so), and on a
+ * terminal ends the line being typed.
+ */
+export function readAllStdin(io: IO, interrupt: AbortSignal, max = 64 * 1024): Promise<string> {
+  const stdin = io.stdin;
+  return new Promise((resolve, reject) => {
+    if (interrupt.aborted) return reject(interrupt.reason as Error);
+    let text = '';
+    const done = (error?: Error): void => {
+      stdin.off('data', onData);
+      stdin.off('end', onEnd);
+      stdin.off('error', onError);
+      interrupt.removeEventListener('abort', onAbort);
+      stdin.pause();
+      if (error) reject(error);
+      else resolve(text.trim());
+    };
+    const onData = (chunk: Buffer | string): void => {
+      text += chunk.toString();
+      if (text.length > max) done(new UsageError('standard input is too long for a key'));
+    };
+    const onEnd = (): void => done();
+    const onError = (error: Error): void => done(error);
+    const onAbort = (): void => {
+      if (io.stdinIsTTY) io.stderr.write('\n');
+      done(interrupt.reason as Error);
+    };
+    stdin.on('data', onData);
+    stdin.on('end', onEnd);
+    stdin.on('error', onError);
+    interrupt.addEventListener('abort', onAbort, { once: true });
+    stdin.resume();
+  });
 }

@@ -87,8 +87,12 @@ export function systemStreams(): SystemStreams {
       return stream('stderr');
     },
     isTTY,
+    // A terminal whose size was never set (a pty from `script`, a serial line) says 0 columns.
     get columns() {
-      return isTTY.stdout ? (stream('stdout').columns ?? 80) : 80;
+      return (isTTY.stdout && stream('stdout').columns) || 80;
+    },
+    get stderrColumns() {
+      return (isTTY.stderr && stream('stderr').columns) || 80;
     },
     mayBeTerminal,
     onError(on) {

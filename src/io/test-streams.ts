@@ -9,7 +9,7 @@ export interface TestStreamsOptions {
   tty?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
   /** What stdin holds. Off a terminal it ends after it (empty and ended without it); on one it stays open. */
   input?: string;
-  /** The terminal's width (stdout), default 80. */
+  /** The terminal's width (stdout and stderr), default 80. */
   columns?: number;
   /** stdout fails with this error code (`EPIPE`, `ENOSPC`) once this many bytes were written. */
   stdoutFails?: { code: string; afterBytes?: number };
@@ -83,6 +83,7 @@ export function testStreams(options: TestStreamsOptions = {}): TestStreams {
     stderr,
     isTTY,
     columns: isTTY.stdout ? (options.columns ?? 80) : 80,
+    stderrColumns: isTTY.stderr ? (options.columns ?? 80) : 80,
     mayBeTerminal: (fd) => (fd === 1 ? isTTY.stdout : isTTY.stderr),
     onError(handlers) {
       if (errorHandlers === undefined) {

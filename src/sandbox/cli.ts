@@ -1,8 +1,10 @@
-// `crawl sandbox`: runs a sandbox in the foreground until SIGINT or SIGTERM.
+// `crawl sandbox`: runs a sandbox in the foreground until SIGINT or SIGTERM; `--reset` restores
+// the demo jobs of one that runs.
+import { postReset } from './control-client.js';
 import { ruleFor, type FaultRule } from './faults.js';
 import { DEMO_JOB_IDS } from './seed.js';
 import { SandboxServer } from './server.js';
-import type { Fault } from './types.js';
+import type { Fault, RequestLogEntry } from './types.js';
 
 export interface SandboxCommandOptions {
   port: number;
@@ -16,6 +18,12 @@ export interface SandboxCommandOptions {
   dropEvery?: number;
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
+  /** Start-up info as one JSON line on stdout (`{url, key, demoJobs}`), and nothing else said. */
+  json?: boolean;
+  /** Reports a failure to start and returns the exit code; by default a `crawl: ` line on stderr. */
+  fail?: (message: string, exitCode: number) => number;
+  /** Each request the sandbox receives, one line on stderr once answered (keys redacted). */
+  log?: boolean;
   /** The bootstrap key to use instead of a random one (CRAWL_SANDBOX_KEY). */
   key?: string | undefined;
   /** Aborted when the sandbox is to stop (Ctrl-C, SIGTERM). */
@@ -23,20 +31,21 @@ export interface SandboxCommandOptions {
 }
 
 export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
+  const fail = opts.fail ?? ((message: string, exitCode: number) => (opts.stderr.write(`crawl: ${message}\n`), exitCode));
   const problem = optionProblem(opts);
-  if (problem) {
-    opts.stderr.write(`crawl: ${problem}\n`);
-    return 2;
-  }
+  if (problem) return fail(problem, 2);
 
   let sandbox: SandboxServer;
   try {
-    sandbox = await SandboxServer.launch({ port: opts.port, key: opts.key });
+    sandbox = await SandboxServer.launch({
+      port: opts.port,
+      key: opts.key,
+      ...(opts.log ? { log: (entry: RequestLogEntry) => opts.stderr.write(logLine(entry, new Date())) } : {}),
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'EADDRINUSE' ? 'the port is already in use' : (error as Error).message;
-    opts.stderr.write(`crawl: cannot start the sandbox on 127.0.0.1:${opts.port}: ${reason}\n`);
-    return 1;
+    return fail(`cannot start the sandbox on 127.0.0.1:${opts.port}: ${reason}`, 1);
   }
 
   if (opts.latency) sandbox.faults.addStanding(ruleFor({ kind: 'latency', ms: opts.latency }));
@@ -47,13 +56,17 @@ export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
     if (opts.stop.aborted) return resolve();
     opts.stop.addEventListener('abort', () => resolve(), { once: true });
   });
-  // These two lines are parsed by tests and the benchmark: keep them first and unchanged.
-  opts.stdout.write(`Sandbox listening on ${sandbox.url}\nBootstrap key: ${sandbox.key}\n`);
-  opts.stderr.write(hint(sandbox.url, sandbox.key, opts));
+  if (opts.json) {
+    opts.stdout.write(JSON.stringify({ url: sandbox.url, key: sandbox.key, demoJobs: DEMO_JOB_IDS }) + '\n');
+  } else {
+    // These two lines are parsed by tests and the benchmark: keep them first and unchanged.
+    opts.stdout.write(`Sandbox listening on ${sandbox.url}\nBootstrap key: ${sandbox.key}\n`);
+    opts.stderr.write(hint(sandbox.url, sandbox.key, opts));
+  }
 
   await stopped;
   await sandbox.close();
-  opts.stderr.write('Sandbox stopped.\n');
+  if (!opts.json) opts.stderr.write('Sandbox stopped.\n');
   return 0;
 }
 
@@ -106,10 +119,58 @@ function hint(url: string, key: string, opts: SandboxCommandOptions): string {
     `  export CRAWL_BASE_URL=${url} CRAWL_API_KEY=${key}`,
     '  crawl job demo-running',
     `Demo jobs: ${DEMO_JOB_IDS.join(' ')}`,
+    'Back to how they started: crawl sandbox --reset (from another shell, with the same CRAWL_BASE_URL)',
     ...(faults.length ? [`Faults: ${faults.join('; ')}`] : []),
     'Ctrl-C to stop.',
     '',
   ].join('\n');
+}
+
+/**
+ * `12:03:04.567 GET /api/crawl/demo-running 200 3 ms (key "bootstrap" crk_AbCdEfGh)`. The URL
+ * comes with any key in it redacted (server.ts); every string is shown with control and invisible
+ * format characters escaped: a key's name is whatever a client sent, and this goes to a terminal.
+ */
+export function logLine(entry: RequestLogEntry, at: Date): string {
+  const who = entry.control
+    ? 'control'
+    : entry.key === 'none'
+      ? 'no key'
+      : entry.key === 'unknown'
+        ? 'an unknown key'
+        : `key ${visible(JSON.stringify(entry.key.name))} ${visible(entry.key.keyPrefix)}${entry.key.revoked ? ', revoked' : ''}`;
+  const outcome = typeof entry.outcome === 'number' ? String(entry.outcome) : entry.outcome;
+  return `${at.toISOString().slice(11, 23)} ${visible(entry.method)} ${visible(entry.url)} ${outcome} ${entry.ms} ms (${who})\n`;
+}
+
+function visible(text: string): string {
+  return text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`);
+}
+
+export interface ResetOptions {
+  /** The sandbox's base URL. */
+  url: URL;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  json?: boolean;
+  fail: (message: string, exitCode: number) => number;
+}
+
+/** `crawl sandbox --reset`: the demo jobs of the sandbox at `url` back as they were at its start. */
+export async function resetSandbox(opts: ResetOptions): Promise<number> {
+  const where = opts.url.origin;
+  let answer;
+  try {
+    answer = await postReset(opts.url, 10_000);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ECONNREFUSED' ? 'connection refused' : (error as Error).message;
+    return opts.fail(`no sandbox answers at ${where}: ${reason} (start one with \`crawl sandbox\`)`, 5);
+  }
+  if (answer.status !== 200) return opts.fail(`${where} is not a crawl sandbox: POST /__sandbox/reset answered HTTP ${answer.status}`, 1);
+  if (opts.json) opts.stdout.write(JSON.stringify({ url: where, reset: true, demoJobs: DEMO_JOB_IDS }) + '\n');
+  else opts.stderr.write(`Reset the demo jobs of the sandbox at ${where}: ${DEMO_JOB_IDS.join(' ')}\n`);
+  return 0;
 }
 
 /** "every", "every 2nd", "every 11th", ... */

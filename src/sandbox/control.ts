@@ -4,6 +4,7 @@ import type { FaultSet } from './faults.js';
 import { faultProblem } from './faults.js';
 import { failure, json, parseJson, type Reply, type Target } from './http.js';
 import { jobSpecProblem, wire, type JobStore } from './jobs.js';
+import { DEMO_JOB_IDS, demoJobs } from './seed.js';
 import type { Fault, JobSpec, RequestRecord } from './types.js';
 
 export const CONTROL_PREFIX = '/__sandbox';
@@ -42,6 +43,11 @@ export function handleControl(ctx: ControlContext, method: string, target: Targe
       if (problem) return failure(400, `Invalid job spec: ${problem}`);
       return json(201, wire(ctx.jobs.add(parsed.value as JobSpec)));
     }
+    case '/__sandbox/reset':
+      // The demo jobs as they were at start-up (demo-running back to running): other jobs and keys stay.
+      if (method !== 'POST') return failure(405, `Method ${method} not allowed; use POST`, { allow: 'POST' });
+      for (const spec of demoJobs()) ctx.jobs.add(spec);
+      return json(200, { success: true, demoJobs: DEMO_JOB_IDS });
     case '/__sandbox/requests':
       if (method !== 'GET') return failure(405, `Method ${method} not allowed; use GET`, { allow: 'GET' });
       return json(200, { success: true, requests: ctx.requests });

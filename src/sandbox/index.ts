@@ -7,13 +7,14 @@ export type {
   FaultKind,
   JobSpec,
   PagesShape,
+  RequestLogEntry,
   RequestRecord,
   Sandbox,
   SandboxJob,
   SandboxOptions,
 } from './types.js';
 export { DEMO_JOB_IDS } from './seed.js';
-export { runSandbox, type SandboxCommandOptions } from './cli.js';
+export { resetSandbox, runSandbox, type ResetOptions, type SandboxCommandOptions } from './cli.js';
 
 export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   return SandboxServer.launch(options);

@@ -4,6 +4,8 @@ import { randomBase62, randomHex } from './random.js';
 
 export const KEY_PREFIX = 'crk_';
 const PREFIX_LENGTH = 12;
+/** Longer than any listed prefix: a whole key, one of ours or another service's. */
+const KEY_SHAPE = /crk_[A-Za-z0-9]{16,}/g;
 export const MAX_KEY_NAME = 100;
 
 export interface KeyEntry {
@@ -66,6 +68,24 @@ export class KeyStore {
 
   touch(entry: KeyEntry): void {
     entry.lastUsedAt = new Date().toISOString();
+  }
+
+  /** Whose key a request carried, revoked or not, for the log; nothing of the key itself. */
+  owner(authorization: string | undefined): KeyEntry | undefined {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '');
+    return match?.[1] === undefined ? undefined : this.byValue.get(match[1]);
+  }
+
+  /**
+   * `text` with every key this sandbox ever issued, and anything shaped like one, replaced by
+   * `[redacted]`: a script that put a key in a URL must not see it in the log.
+   */
+  redact(text: string): string {
+    let out = text;
+    for (const value of this.byValue.keys()) {
+      for (const form of new Set([value, encodeURIComponent(value)])) out = out.split(form).join('[redacted]');
+    }
+    return out.replace(KEY_SHAPE, '[redacted]');
   }
 }
 

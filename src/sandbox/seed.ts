@@ -25,8 +25,12 @@ export function demoJobs(now: number = Date.now()): JobSpec[] {
       url: 'https://docs.example.com/',
       status: 'running',
       pagesTotal: 120,
+      pagesFinished: 37,
       createdAt: ago(3 * MINUTE),
-      advance: { perPoll: 15, perSecond: 5 },
+      // It moves on mostly as it is looked at: a watch (every 2 s) sees it through in about 15 s,
+      // while on its own it takes a quarter of an hour, so whoever starts the sandbox and reads
+      // the README's tour minutes later still finds it running. `crawl sandbox --reset` starts it over.
+      advance: { perPoll: 12, perSecond: 0.1 },
     },
     { id: 'demo-pending', url: 'https://queue.example.org/', status: 'pending', pagesTotal: 50, createdAt: ago(1 * MINUTE) },
     { id: 'demo-small', url: 'https://example.com/', status: 'completed', pagesTotal: 42, createdAt: ago(2 * HOUR) },

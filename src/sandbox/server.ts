@@ -9,7 +9,7 @@ import { failure, readBody, send, splitTarget, MAX_BODY_BYTES, type Reply, type 
 import { JobStore } from './jobs.js';
 import { KeyStore } from './keys.js';
 import { demoJobs } from './seed.js';
-import type { Fault, JobSpec, RequestRecord, Sandbox, SandboxJob, SandboxOptions } from './types.js';
+import type { Fault, JobSpec, RequestLogEntry, RequestRecord, Sandbox, SandboxJob, SandboxOptions } from './types.js';
 
 const KEEP_ALIVE_MS = 5_000;
 
@@ -23,9 +23,11 @@ export class SandboxServer implements Sandbox {
   private readonly keys = new KeyStore();
   private readonly timers = new Timers();
   private readonly server: Server;
+  private readonly log: ((entry: RequestLogEntry) => void) | undefined;
   private closing: Promise<void> | null = null;
 
   private constructor(options: SandboxOptions) {
+    this.log = options.log;
     this.key = this.keys.create('bootstrap', options.key).key;
     if (options.seed !== false) for (const spec of demoJobs()) this.jobs.add(spec);
     this.server = createServer((req, res) => {
@@ -84,6 +86,7 @@ export class SandboxServer implements Sandbox {
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const target = splitTarget(req.url ?? '/');
+    const logged = this.log ? this.logWhenDone(req, res, method, target) : undefined;
 
     if (isControlPath(target.pathname)) {
       const body = await readBody(req);
@@ -101,6 +104,7 @@ export class SandboxServer implements Sandbox {
     });
     // Chosen on arrival, before the body is read, so skip/times count requests in arrival order.
     const { delayMs, fault } = this.faults.select(method, target);
+    if (logged && (fault?.kind === 'drop' || fault?.kind === 'drop-mid-body')) logged.dropped = true;
     const body = await readBody(req);
     if (delayMs > 0 && !(await this.timers.sleep(delayMs))) return;
 
@@ -110,6 +114,26 @@ export class SandboxServer implements Sandbox {
       body === null ? tooLarge() : this.serve(method, target, body, authorization);
     if (fault) await perform(fault, { res, target, timers: this.timers, realReply });
     else send(res, await realReply());
+  }
+
+  /** Logs the request once it has been answered, dropped, or given up on by the client. */
+  private logWhenDone(req: IncomingMessage, res: ServerResponse, method: string, target: Target): { dropped: boolean } {
+    const started = Date.now();
+    const state = { dropped: false };
+    const control = isControlPath(target.pathname);
+    const authorization = req.headers.authorization;
+    res.once('close', () => {
+      const owner = control || authorization === undefined ? undefined : this.keys.owner(authorization);
+      this.log?.({
+        method,
+        url: this.keys.redact(target.raw),
+        outcome: res.writableFinished ? res.statusCode : state.dropped ? 'dropped' : 'no answer',
+        ms: Date.now() - started,
+        key: owner ? { name: owner.name, keyPrefix: owner.keyPrefix, revoked: owner.revoked } : control || authorization === undefined ? 'none' : 'unknown',
+        control,
+      });
+    });
+    return state;
   }
 
   private serve(method: string, target: Target, body: string, authorization: string | undefined): Reply {

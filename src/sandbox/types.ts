@@ -8,6 +8,22 @@ export interface SandboxOptions {
   key?: string;
   /** Default true: load the demo jobs (see seed.ts). */
   seed?: boolean;
+  /** Called once each request has been answered (or dropped), for `crawl sandbox --log`. */
+  log?: (entry: RequestLogEntry) => void;
+}
+
+/** One request as `crawl sandbox --log` shows it: never a key (see server.ts). */
+export interface RequestLogEntry {
+  method: string;
+  /** Path and query as received, with any key in it replaced by `[redacted]`. */
+  url: string;
+  /** The status answered, or what happened instead. */
+  outcome: number | 'dropped' | 'no answer';
+  ms: number;
+  /** The key the request carried, by name and listed prefix; `unknown` or `revoked` when it was not a working key. */
+  key: { name: string; keyPrefix: string; revoked: boolean } | 'none' | 'unknown';
+  /** A /__sandbox/ control request rather than the service's API. */
+  control: boolean;
 }
 
 export interface Sandbox {

@@ -1,15 +1,18 @@
 // Pure formatting for human and plain output. No I/O here, so it is unit-tested directly.
 
-/** `37/120 pages (31%)`; never shows 100% before the last page is in. */
-export function formatProgress(finished: unknown, total: unknown): string {
+/**
+ * `37/120 pages (31%)`; never shows 100% before the last page is in. `count` writes the numbers
+ * (for people on a terminal, grouped as their locale does it: text/locale.ts).
+ */
+export function formatProgress(finished: unknown, total: unknown, count: (n: number) => string = String): string {
   const done = toCount(finished);
   const all = toCount(total);
   if (done === undefined && all === undefined) return 'unknown';
-  if (all === undefined || all <= 0) return `${done ?? 0}/${all ?? '?'} pages`;
+  if (all === undefined || all <= 0) return `${count(done ?? 0)}/${all === undefined ? '?' : count(all)} pages`;
   const d = done ?? 0;
   let percent = Math.round((d / all) * 100);
   if (percent >= 100 && d < all) percent = 99;
-  return `${d}/${all} pages (${percent}%)`;
+  return `${count(d)}/${count(all)} pages (${percent}%)`;
 }
 
 export function percentDone(finished: unknown, total: unknown): number {

@@ -34,3 +34,26 @@ export function commandLine({ command, operands = [], flags = [] }: CommandParts
   const words = dashed ? [...command, ...flags, '--', ...operands] : [...command, ...operands, ...flags];
   return words.map(shellQuote).join(' ');
 }
+
+/**
+ * The global flags a suggested command repeats, so that pasted elsewhere it acts on the same
+ * profile and service as the run that suggested it: `--profile` for any profile but the default
+ * (given as a flag or by CRAWL_PROFILE), and a `--base-url` given as a flag.
+ */
+export function suggestionFlags(profile: string | undefined, baseUrlFlag: string | undefined): string[] {
+  const flags: string[] = [];
+  if (profile !== undefined && profile !== '' && profile !== 'default') flags.push('--profile', profile);
+  if (baseUrlFlag !== undefined) flags.push('--base-url', baseUrlFlag);
+  return flags;
+}
+
+/**
+ * `text` with `flags` put after `crawl` in every command it quotes in backticks (`crawl auth
+ * login`), unless that command already begins with them: hints written where the
+ * profile is not known (the HTTP layer's "store a new key with `crawl auth login`") then name it.
+ */
+export function withSuggestionFlags(text: string, flags: readonly string[]): string {
+  if (flags.length === 0) return text;
+  const words = flags.map(shellQuote).join(' ');
+  return text.replace(/`crawl(?= |`)(?! --profile | --base-url | --allow-http )/g, `\`crawl ${words}`);
+}

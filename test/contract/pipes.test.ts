@@ -256,7 +256,7 @@ describe('a reader that leaves early', () => {
   it.concurrent('job watch --json into a reader gone after its first line: stops quietly (exit 0) once the reader is gone', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-head', status: 'running', pagesTotal: 100_000, advance: { perPoll: 1 } });
     let first = '';
-    const r = await runCli(['job', 'watch', 'w-head', '--json', '--interval', '0.05'], {
+    const r = await runCli(['job', 'watch', 'w-head', '--json', '--interval', '0.5'], {
       process: true,
       env: fx.env,
       onSpawn: (child) => {

@@ -111,10 +111,16 @@ describe("the bundle's HTTP layer (undici with node:http loaded only when asked 
 describe('the code cache', () => {
   it('V8 takes the cache the build made, for every file that help and a status read load', async () => {
     const env = { PATH: process.env.PATH ?? '', ...fx.env };
+    const files = packedFiles();
+    // string-width's own code (its emoji pattern) and cli-truncate's: in the bundle, in chunks that
+    // neither help nor a script's status read loads (they are for terminals only).
+    const terminalOnly = [...files].filter(([, code]) => code.includes('RGI_Emoji') || code.includes('truncationCharacter')).map(([file]) => file);
+    expect(terminalOnly.length).toBeGreaterThanOrEqual(1);
     for (const args of [['job', '--help'], ['job', 'demo-small', '--json']]) {
       const report = await checkCodeCache(args, env);
       expect(report.length).toBeGreaterThan(args.includes('--help') ? 0 : 3);
       expect(report.filter((r) => r.rejected !== false)).toEqual([]);
+      expect(report.map((r) => r.file).filter((file) => terminalOnly.includes(file))).toEqual([]);
     }
   });
 
@@ -186,6 +192,16 @@ describe('the code cache', () => {
     }
   });
 });
+
+/** Every file of the bundle's pack, by name (see src/launch/load-bundle.cts for its layout). */
+function packedFiles(): Map<string, string> {
+  const pack = readFileSync(join(ROOT, 'dist', 'bundle', 'bundle.pack'));
+  const first = pack.indexOf(10);
+  const second = pack.indexOf(10, first + 1);
+  const index = JSON.parse(pack.toString('utf8', first + 1, second)) as Record<string, [number, number]>;
+  const data = pack.subarray(second + 1);
+  return new Map(Object.entries(index).map(([file, [offset, length]]) => [file, data.toString('utf8', offset, offset + length)]));
+}
 
 /** The installed files (bin, dist, package.json) copied to a folder of their own. */
 function copyInstall(name: string): string {

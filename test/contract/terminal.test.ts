@@ -41,7 +41,7 @@ function envOf(vars: Record<string, string | undefined>): Record<string, string 
 describe('live displays, ^C typed', () => {
   it.concurrent('job watch: exit 130, cursor shown again, job not cancelled', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-ctrlc', status: 'running', pagesTotal: 100, pagesFinished: 1 });
-    const r = await runCli(['job', 'watch', 'w-ctrlc', '--interval', '0.05'], {
+    const r = await runCli(['job', 'watch', 'w-ctrlc', '--interval', '0.5'], {
       process: true,
       env: fx.env,
       tty: true,
@@ -76,7 +76,26 @@ describe('live displays, ^C typed', () => {
     expect(r.code).toBe(130);
     expect(cursorRestored(r.stdout)).toBe(true);
     expect((statSync(file).size)).toBeGreaterThan(0);
-    everyLineJson(readFileSync(file, 'utf8'));
+    const records = everyLineJson(readFileSync(file, 'utf8')).length;
+    // The last line says what the file holds, on a line of its own (after the terminal's ^C).
+    const lastLine = r.stdout.replaceAll(SHOW, '').trimEnd().split('\n').at(-1);
+    expect(lastLine).toBe(`crawl: interrupted: ${file} holds the first ${records} records, each line whole`);
+  });
+
+  it.concurrent('keys revoke at its confirmation: exit 130, the prompt line ended, nothing revoked', async ({ expect }) => {
+    const victim = fx.sandbox.addKey('pty-victim');
+    const r = await runCli(['keys', 'revoke', victim.id], {
+      process: true,
+      env: fx.env,
+      tty: true,
+      onSpawn: (child, out) => {
+        void waitFor(() => out.stdout().includes('[y/N] '), 10_000, 'the prompt').then(() => child.stdin?.write(CTRL_C));
+      },
+    });
+    expect(r.code).toBe(130);
+    // The terminal echoes ^C; the line ends there, not at whatever the shell prints next.
+    expect(r.stdout).toMatch(/\[y\/N\] (\^C)?\n$/);
+    expect(fx.sandbox.requests.some((q) => q.method === 'DELETE' && q.url.endsWith(victim.id))).toBe(false);
   });
 });
 

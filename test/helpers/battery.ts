@@ -89,7 +89,7 @@ export const COMMANDS: Command[] = [
   { name: 'job status', argv: () => ['job', 'status', 'demo-small'], method: 'GET', path: () => /^\/api\/crawl\/demo-small$/ },
   {
     name: 'job watch',
-    argv: (id) => ['job', 'watch', id.jobId, '--interval', '0.2', '--max-wait', String(MAX_WAIT_S)],
+    argv: (id) => ['job', 'watch', id.jobId, '--interval', '0.5', '--max-wait', String(MAX_WAIT_S)],
     method: 'GET',
     path: (id) => new RegExp(`^/api/crawl/${esc(id.jobId)}$`),
     polls: true,

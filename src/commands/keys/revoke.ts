@@ -6,8 +6,8 @@ export type { RevokeOptions };
 
 export function command(runF: (options: RevokeOptions) => Promise<void>) {
   return new Command('revoke')
-    .description('revoke keys by id or unique key prefix (cannot be undone)')
-    .argument('<id-or-prefix...>', 'key ids or unique prefixes of keyPrefix')
+    .description('revoke keys by id, unique key prefix or unique name (cannot be undone)')
+    .argument('<key...>', 'key ids, unique prefixes of keyPrefix, or unique names')
     .addOption(new Option('--yes', 'do not ask for confirmation'))
     .addOption(new Option('--force', 'allow revoking the key in use (or a key that may be)'))
     .action((ids, flags) => runF({ ids, yes: flags.yes === true, force: flags.force === true }));

@@ -5,27 +5,40 @@ import { UsageError } from '../../errors.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const DEFAULT_INTERVAL_SECONDS = 2;
+/** Polls closer together than this only load the service: a typo (`--interval 0.01`) must not hammer it. */
+export const MIN_INTERVAL_SECONDS = 0.5;
+const DAY_SECONDS = 86_400;
 
-/** A positive number of seconds (decimals allowed), at most a day, as milliseconds. */
-export function parseSecondsMs(flag: string): (value: string) => number {
+/**
+ * A number of seconds (decimals allowed) as milliseconds: more than 0, or at least `minSeconds`,
+ * and at most a day. The message names the range in words.
+ */
+export function parseSecondsMs(flag: string, minSeconds?: number, why?: string): (value: string) => number {
   return (value) => {
     const text = value.trim();
     const n = Number(text);
-    if (text === '' || !Number.isFinite(n) || n <= 0 || n > 86_400) {
-      throw new UsageError(`invalid ${flag} "${value}": give a number of seconds greater than 0`);
+    const tooSmall = minSeconds === undefined ? n <= 0 : n < minSeconds;
+    if (text === '' || !Number.isFinite(n) || tooSmall || n > DAY_SECONDS) {
+      const range = minSeconds === undefined ? `more than 0 and at most ${DAY_SECONDS} (a day)` : `from ${minSeconds} to ${DAY_SECONDS} (a day)`;
+      throw new UsageError(`invalid ${flag} "${value}": give a number of seconds, ${range}${why ? `; ${why}` : ''}`);
     }
     return Math.round(n * 1000);
   };
 }
 
-/** A whole number from min to max, for flags such as --limit and --port. */
-export function parseInteger(flag: string, min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
+/**
+ * A whole number of at least `min`, for flags such as --limit and --port; with a `max`, at most
+ * that. Without one, digits past what a number holds exactly mean "as many as there are".
+ */
+export function parseInteger(flag: string, min: number, max?: number): (value: string) => number {
   return (value) => {
     const text = value.trim();
-    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-      throw new UsageError(`invalid ${flag} "${value}": give a whole number from ${min} to ${max}`);
+    const n = /^\d+$/.test(text) ? Math.min(Number(text), Number.MAX_SAFE_INTEGER) : NaN;
+    if (Number.isNaN(n) || n < min || (max !== undefined && n > max)) {
+      const range = max === undefined ? `${min} or more` : `from ${min} to ${max}`;
+      throw new UsageError(`invalid ${flag} "${value}": give a whole number, ${range}`);
     }
-    return Number(text);
+    return n;
   };
 }
 
@@ -36,8 +49,8 @@ export function timeoutOption() {
 }
 
 export function intervalOption(description = 'seconds between polls') {
-  return new Option('--interval <seconds>', description)
-    .argParser(parseSecondsMs('--interval'))
+  return new Option('--interval <seconds>', `${description} (at least ${MIN_INTERVAL_SECONDS})`)
+    .argParser(parseSecondsMs('--interval', MIN_INTERVAL_SECONDS, 'polling more often only loads the service'))
     .default(DEFAULT_INTERVAL_SECONDS * 1000, String(DEFAULT_INTERVAL_SECONDS));
 }
 

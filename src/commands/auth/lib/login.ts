@@ -7,6 +7,7 @@ import { checkTransport, parseBaseUrl } from '../../../http/url.js';
 import { maskKey } from '../../../text/mask.js';
 import { keyDefect } from '../../../text/keys.js';
 import { describeBaseUrlChange, storeProfileKey } from '../../shared/profile-key.js';
+import { crawlCommand } from '../../shared/suggest.js';
 import { keyAccepted } from './check.js';
 
 /**
@@ -28,11 +29,17 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
   deps.settings.store.read();
   let key: string;
   if (options.withKey) {
-    key = await readAllStdin(deps.io);
+    // On a terminal the read waits for the end of input, which nothing else would tell the user.
+    if (deps.io.stdinIsTTY && !deps.globals.json) {
+      deps.io.stderr.write(
+        `Reading the key from standard input: paste it, press Enter, then Ctrl-D. It shows as you type; \`${crawlCommand(deps, ['auth', 'login'])}\` alone asks for it without showing it.\n`,
+      );
+    }
+    key = await readAllStdin(deps.io, deps.signal);
   } else {
-    key = (await deps.prompter.secret('Paste your API key:', 'pipe the key in with `crawl auth login --with-key < keyfile`')).trim();
+    key = (await deps.prompter.secret('Paste your API key:', pipeHint(deps))).trim();
   }
-  if (key === '') throw new UsageError('no key given', 'pipe the key in with `crawl auth login --with-key < keyfile`');
+  if (key === '') throw new UsageError('no key given', pipeHint(deps));
   deps.redactor.add(key);
   if (/\s/.test(key)) throw new UsageError('the key contains white space; give exactly one key');
   const defect = keyDefect(key);
@@ -77,4 +84,8 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
     if (deps.env.CRAWL_API_KEY) deps.io.stderr.write('note: CRAWL_API_KEY is set and takes precedence over the stored key\n');
   }
   return ExitCode.ok;
+}
+
+function pipeHint(deps: Deps): string {
+  return `pipe the key in with \`${crawlCommand(deps, ['auth', 'login', '--with-key'])} < keyfile\``;
 }

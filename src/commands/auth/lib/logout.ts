@@ -6,7 +6,7 @@ export type LogoutOptions = Record<string, never>;
 
 export async function logOut(deps: Deps, _options: LogoutOptions): Promise<number> {
   const profile = deps.settings.profile().value;
-  const had = deps.settings.store.profile(profile)['api-key'] !== undefined;
+  const had = deps.settings.stored()['api-key'] !== undefined;
   if (had) {
     await deps.settings.store.update(profile, (p) => {
       delete p['api-key'];

@@ -4,14 +4,18 @@ import { isClosedPipe, OutputWriteError } from '../../../io/write-error.js';
 
 /**
  * The raw key in use, for scripts (`curl -H "Authorization: Bearer $(crawl auth token)"`): handed
- * over on purpose, so it bypasses the redaction every other write to stdout goes through.
+ * over on purpose, so it bypasses the redaction every other write to stdout goes through. With
+ * --json, `{"profile","apiKey","apiKeySource"}`, handed over the same way.
  */
 export type TokenOptions = Record<string, never>;
 
 export async function printToken(deps: Deps, _options: TokenOptions): Promise<number> {
   const key = deps.settings.requireApiKey();
+  const text = deps.globals.json
+    ? JSON.stringify({ profile: deps.settings.profile().value, apiKey: key.value, apiKeySource: key.source }) + '\n'
+    : key.value + '\n';
   try {
-    await deps.handOver(key.value + '\n');
+    await deps.handOver(text);
   } catch (error) {
     // `crawl auth token | head -c0`: the reader went away, as with any other output.
     if (error instanceof OutputWriteError && isClosedPipe(error.cause)) return ExitCode.ok;

@@ -2,6 +2,7 @@ import type { ConfigKey } from '../../../config/store.js';
 import type { Deps } from '../../../deps.js';
 import { CrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
+import { crawlCommand } from '../../shared/suggest.js';
 import { shown } from './setting.js';
 
 export interface GetOptions {
@@ -10,10 +11,10 @@ export interface GetOptions {
 
 export async function getSetting(deps: Deps, { key }: GetOptions): Promise<number> {
   const profile = deps.settings.profile().value;
-  const value = deps.settings.store.profile(profile)[key];
+  const value = deps.settings.stored()[key];
   if (value === undefined) {
     throw new CrawlError(`${key} is not set in profile "${profile}"`, ExitCode.failure, {
-      hint: key === 'api-key' ? 'run `crawl auth login`' : `run \`crawl config set ${key} <value>\``,
+      hint: key === 'api-key' ? `run \`${crawlCommand(deps, ['auth', 'login'])}\`` : `run \`${crawlCommand(deps, ['config', 'set', key])} <value>\``,
     });
   }
   if (deps.globals.json) deps.io.stdout.write(JSON.stringify({ profile, key, value: shown(key, value) }) + '\n');

@@ -8,14 +8,14 @@ export type ListOptions = Record<string, never>;
 
 export async function listSettings(deps: Deps, _options: ListOptions): Promise<number> {
   const profile = deps.settings.profile().value;
-  const values = deps.settings.store.profile(profile);
+  const values = deps.settings.stored();
   const entries = CONFIG_KEYS.filter((k) => values[k] !== undefined).map((k) => [k, shown(k, values[k] ?? '')] as const);
   if (deps.globals.json) {
     deps.io.stdout.write(JSON.stringify({ profile, ...Object.fromEntries(entries) }) + '\n');
   } else if (entries.length === 0) {
     deps.io.stderr.write(`profile "${profile}" has no settings in ${deps.settings.store.path}\n`);
   } else {
-    printFields(deps.io, entries);
+    await printFields(deps.io, entries);
   }
   return ExitCode.ok;
 }

@@ -8,7 +8,7 @@ export interface UnsetOptions {
 
 export async function unsetSetting(deps: Deps, { key }: UnsetOptions): Promise<number> {
   const profile = deps.settings.profile().value;
-  const had = deps.settings.store.profile(profile)[key] !== undefined;
+  const had = deps.settings.stored()[key] !== undefined;
   if (had) {
     await deps.settings.store.update(profile, (p) => {
       delete p[key];

@@ -7,6 +7,7 @@ import { HttpStatusError, NetworkError } from '../../../http/errors.js';
 import { backoffDelay } from '../../../http/retry.js';
 import { formatElapsed, formatProgress, formatSeconds, percentDone, progressBar, toCount } from '../../../text/format.js';
 import { LiveLine } from '../../../io/live-line.js';
+import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
 import type { Style } from '../../../io/style.js';
 import { writeNdjson } from '../../../io/json.js';
@@ -144,7 +145,7 @@ class ProgressDisplay {
     this.#started = started;
     this.#quiet = quiet;
     this.#style = style;
-    if (!quiet && deps.io.stderrIsTTY) {
+    if (!quiet && deps.io.stderrLive) {
       this.#live = new LiveLine(deps.io.stderr);
       // Elapsed time and the spinner move between polls.
       this.#stopTicker = deps.clock.every(250, () => this.#redraw());
@@ -180,6 +181,6 @@ class ProgressDisplay {
     const spinner = isTerminal(status) ? ' ' : SPINNER[this.#frame++ % SPINNER.length];
     const bar = toCount(total) ? ` ${progressBar(percentDone(finished, total), 24)}` : '';
     const elapsed = formatElapsed(this.#deps.clock.now() - this.#started);
-    this.#live.update(`${spinner} ${this.#style.status(sanitize(status))}${bar} ${formatProgress(finished, total)}  ${elapsed}`);
+    this.#live.update(`${spinner} ${this.#style.status(sanitize(status))}${bar} ${formatProgress(finished, total, groupDigits(this.#deps.env))}  ${elapsed}`);
   }
 }

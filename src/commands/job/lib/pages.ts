@@ -6,6 +6,7 @@ import { ExitCode } from '../../../exit-codes.js';
 import type { HttpClient } from '../../../http/client.js';
 import { formatProgress, toCount } from '../../../text/format.js';
 import { LiveLine } from '../../../io/live-line.js';
+import { loadTerminalText, type TerminalText } from '../../../io/terminal-text.js';
 import {
   abandonOutputFile,
   beginOutputFile,
@@ -15,6 +16,7 @@ import {
   type OutputFile,
 } from '../../../io/record-sink.js';
 import { OutputClosedError, OutputWriteError } from '../../../io/write-error.js';
+import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { followJob, stillRunning, withinDeadline } from './follow.js';
 import { crawlCommand } from '../../shared/suggest.js';
@@ -32,6 +34,9 @@ export interface PagesOptions {
 
 /** The service sends pages inline only for completed jobs of at most this many pages. */
 const INLINE_LIMIT = 100;
+/** How often the live progress line is redrawn at most, and a plain one (TERM=dumb) written. */
+const LIVE_REDRAW_MS = 100;
+const PLAIN_LINE_MS = 5_000;
 
 export async function exportPagesOf(deps: Deps, options: PagesOptions): Promise<number> {
   // --max-wait counts from the start: a first answer that never comes is waited for no longer.
@@ -46,6 +51,8 @@ export async function exportPagesOf(deps: Deps, options: PagesOptions): Promise<
   } catch (error) {
     if (file) await abandonOutputFile(file);
     if (error instanceof ReaderWaitInterrupted) throw interruptedWith(error.interruption, `${error.message}; nothing was written`);
+    // Ctrl-C while --wait watches the job: say so, rather than end on the watch's last line.
+    if (file && error instanceof InterruptedError) throw interruptedWith(error, `interrupted before the export began: nothing was written to ${file.path}`);
     throw error;
   }
   // Records go out unredacted and fast: the HTTP layer has already redacted every body they come from.
@@ -82,7 +89,7 @@ async function exportPages(
   if (job.status !== 'completed' && deps.io.stderrIsTTY) {
     deps.io.stderr.write(`Job ${sanitize(job.id)} is ${sanitize(job.status)}: exporting the pages it has.\n`);
   }
-  const progress = file && deps.io.stderrIsTTY ? new ExportProgress(deps, file.path, expected) : undefined;
+  const progress = file && deps.io.stderrIsTTY ? await ExportProgress.create(deps, file.path, expected) : undefined;
   const release = progress ? deps.guard.onCleanup(() => progress.stop()) : undefined;
   try {
     const inline = job.status === 'completed' && pages !== undefined && (toCount(job.pagesTotal) ?? pages.length) <= INLINE_LIMIT;
@@ -169,30 +176,55 @@ function withCount(error: unknown, sink: RecordSink): unknown {
   });
 }
 
-/** `Writing out.ndjson: 2345/1000000 records (0%)` on a terminal's stderr, redrawn at most 10 times a second. */
+/**
+ * `Writing out.ndjson: 2345/1000000 records (0%)` on a terminal's stderr: one line redrawn at most
+ * 10 times a second, cut to the terminal's width (the file's name loses its beginning) so it
+ * never wraps into rows a redraw cannot clear. On a TERM=dumb terminal, which cannot redraw, a
+ * plain line every few seconds of the run's clock instead, and the last one.
+ */
 class ExportProgress {
   readonly #deps: Deps;
-  readonly #line: LiveLine;
+  readonly #line: LiveLine | undefined;
+  readonly #text: TerminalText | undefined;
   readonly #label: string;
   readonly #expected: number | undefined;
-  #lastDraw = 0;
+  readonly #count: (n: number) => string;
+  #lastDraw: number | undefined;
 
-  constructor(deps: Deps, path: string, expected: number | undefined) {
+  static async create(deps: Deps, path: string, expected: number | undefined): Promise<ExportProgress> {
+    return new ExportProgress(deps, path, expected, deps.io.stderrLive ? await loadTerminalText() : undefined);
+  }
+
+  private constructor(deps: Deps, path: string, expected: number | undefined, text: TerminalText | undefined) {
     this.#deps = deps;
-    this.#line = new LiveLine(deps.io.stderr);
+    this.#text = text;
+    this.#line = text ? new LiveLine(deps.io.stderr) : undefined;
     this.#label = sanitize(path);
     this.#expected = expected;
+    this.#count = groupDigits(deps.env);
+    // Plain lines start after the first interval: a short export says only what it wrote.
+    if (!this.#line) this.#lastDraw = deps.clock.now();
   }
 
   update(written: number, final = false): void {
     const now = this.#deps.clock.now();
-    if (!final && now - this.#lastDraw < 100) return;
+    const every = this.#line ? LIVE_REDRAW_MS : PLAIN_LINE_MS;
+    if (!final && this.#lastDraw !== undefined && now - this.#lastDraw < every) return;
     this.#lastDraw = now;
-    const progress = formatProgress(written, this.#expected).replace(' pages', ' records');
-    this.#line.update(`${final ? 'Wrote' : 'Writing'} ${this.#label}: ${progress}`);
+    const progress = formatProgress(written, this.#expected, this.#count).replace(' pages', ' records');
+    const verb = final ? 'Wrote' : 'Writing';
+    if (!this.#line || !this.#text) {
+      this.#deps.io.stderr.write(`${verb} ${this.#label}: ${progress}\n`);
+      return;
+    }
+    // The cursor's column would wrap a line exactly as wide as the terminal on some terminals.
+    const room = this.#deps.io.stderrColumns - 1;
+    const fixed = this.#text.width(`${verb} : ${progress}`);
+    const label = this.#text.truncate(this.#label, Math.max(1, room - fixed), 'start');
+    this.#line.update(this.#text.truncate(`${verb} ${label}: ${progress}`, room));
   }
 
   stop(): void {
-    this.#line.done(true);
+    this.#line?.done(true);
   }
 }

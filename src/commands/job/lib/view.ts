@@ -1,8 +1,9 @@
 import type { Job } from '../../../api/jobs.js';
 import type { Deps } from '../../../deps.js';
 import { formatProgress, humanTime, rfc3339, toCount } from '../../../text/format.js';
+import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
-import { printFields } from '../../../io/table.js';
+import { printFields, type Field } from '../../../io/table.js';
 import { crawlCommand } from '../../shared/suggest.js';
 
 const DOCUMENTED = new Set(['id', 'url', 'status', 'pagesTotal', 'pagesFinished', 'creditsUsed', 'createdAt', 'errorMessage']);
@@ -28,23 +29,25 @@ export async function printJob(deps: Deps, job: Job, options: { pagesHint: boole
     ];
     if (job.errorMessage !== undefined && job.errorMessage !== null) rows.push(['errorMessage', sanitize(job.errorMessage)]);
     for (const [name, value] of extras) rows.push([sanitize(name), sanitize(value)]);
-    printFields(deps.io, rows);
+    await printFields(deps.io, rows);
     return;
   }
   const style = await deps.style();
-  const rows: Array<[string, string]> = [
-    ['Job', style.bold(sanitize(job.id))],
+  // Page counts and credits for people: grouped as their locale does (plain rows keep raw digits).
+  const count = groupDigits(deps.env);
+  const rows: Field[] = [
+    ['Job', style.bold(sanitize(job.id)), { fixed: true }],
     ['URL', sanitize(job.url)],
     ['Status', style.status(sanitize(job.status))],
-    ['Progress', formatProgress(job.pagesFinished, job.pagesTotal)],
-    ['Credits', sanitize(job.creditsUsed)],
+    ['Progress', formatProgress(job.pagesFinished, job.pagesTotal, count)],
+    ['Credits', typeof job.creditsUsed === 'number' && Number.isFinite(job.creditsUsed) ? count(job.creditsUsed) : sanitize(job.creditsUsed)],
     ['Created', sanitize(humanTime(job.createdAt, deps.clock.now()))],
   ];
   if (job.errorMessage !== undefined && job.errorMessage !== null && job.errorMessage !== '') {
     rows.push(['Error', style.red(sanitize(job.errorMessage))]);
   }
   for (const [name, value] of extras) rows.push([sanitize(name), sanitize(value)]);
-  printFields(deps.io, rows);
+  await printFields(deps.io, rows);
   if (options.pagesHint && (toCount(job.pagesFinished) ?? 0) > 0) {
     // `job pages` refuses a job that is still going: point to --wait then.
     const unfinished = job.status === 'pending' || job.status === 'running';

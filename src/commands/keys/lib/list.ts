@@ -4,6 +4,7 @@ import { ExitCode } from '../../../exit-codes.js';
 import { relativeTime, rfc3339 } from '../../../text/format.js';
 import { printTable } from '../../../io/table.js';
 import { writeRaw } from '../../../io/json.js';
+import { crawlCommand } from '../../shared/suggest.js';
 import { keyLabel } from './label.js';
 
 const IN_USE = ' (in use)';
@@ -40,40 +41,49 @@ export async function listKeysOf(deps: Deps, _options: ListOptions): Promise<num
     return ExitCode.ok;
   }
   if (list.keys.length === 0) {
-    deps.io.stderr.write('No active keys. Create one with `crawl keys create <name>`.\n');
+    deps.io.stderr.write(`No active keys. Create one with \`${crawlCommand(deps, ['keys', 'create'])} <name>\`.\n`);
     return ExitCode.ok;
   }
   const style = await deps.style();
   const now = deps.clock.now();
   const mark = certain ? IN_USE : MAYBE_IN_USE;
   const marked = list.keys.map((k) => candidates.has(k));
-  const rows = list.keys.map((k, i) => [
-    k.id,
-    `${typeof k.name === 'string' ? k.name : ''}${marked[i] ? mark : ''}`,
-    k.keyPrefix,
-    lastUsed(k, now),
-    created(k, now),
-  ]);
+  const rows = list.keys.map((k) => [k.id, typeof k.name === 'string' ? k.name : '', k.keyPrefix, lastUsed(k, now), timeForPeople(k.createdAt, now)]);
+  const keys = list.keys;
   await printTable(deps.io, [
     { header: 'ID' },
-    // By row, not by text: a name that itself ends in "(in use)" is not coloured as the key in use.
-    { header: 'NAME', style: (text, row) => (marked[row] && text.endsWith(mark) ? text.slice(0, -mark.length) + style.green(mark) : text) },
+    {
+      header: 'NAME',
+      truncate: true,
+      suffix: (row) => (marked[row] ? mark : ''),
+      // By row, not by text: a name that itself ends in "(in use)" is not coloured as the key in use.
+      style: (text, row) => (marked[row] ? text.slice(0, -mark.length) + style.green(mark) : text),
+    },
     { header: 'PREFIX' },
-    { header: 'LAST USED', style: (text) => (text === 'never' ? style.dim(text) : text) },
-    { header: 'CREATED' },
+    {
+      header: 'LAST USED',
+      style: (text) => (text === 'never' ? style.dim(text) : text),
+      compact: (row) => relativeOnly(keys[row]?.lastUsedAt, now) ?? 'never',
+      optional: true,
+    },
+    { header: 'CREATED', compact: (row) => relativeOnly(keys[row]?.createdAt, now) ?? '', optional: true },
   ], rows);
   return ExitCode.ok;
 }
 
 function lastUsed(key: ApiKey, now: number): string {
-  if (typeof key.lastUsedAt !== 'string' || key.lastUsedAt === '') return 'never';
-  return relativeTime(key.lastUsedAt, now) ?? key.lastUsedAt;
+  return timeForPeople(key.lastUsedAt, now) || 'never';
 }
 
-/** ISO 8601 with a relative hint, as the contract shows times to people. */
-function created(key: ApiKey, now: number): string {
-  if (typeof key.createdAt !== 'string' || key.createdAt === '') return '';
-  const hint = relativeTime(key.createdAt, now);
-  // Whole seconds are enough for people; scripts get the exact value.
-  return hint === undefined ? key.createdAt : `${rfc3339(key.createdAt).replace(/\.\d+Z$/, 'Z')} (${hint})`;
+/** ISO 8601 with a relative hint, as the contract shows times to people; whole seconds are enough for them. */
+function timeForPeople(value: unknown, now: number): string {
+  if (typeof value !== 'string' || value === '') return '';
+  const hint = relativeTime(value, now);
+  return hint === undefined ? value : `${rfc3339(value).replace(/\.\d+Z$/, 'Z')} (${hint})`;
+}
+
+/** The relative part alone, for a terminal too narrow for both; the time itself when it does not parse. */
+function relativeOnly(value: unknown, now: number): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  return relativeTime(value, now) ?? value;
 }

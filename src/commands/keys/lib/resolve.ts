@@ -3,19 +3,23 @@ import { shapedLike } from '../../../text/keys.js';
 
 export type Resolution =
   | { kind: 'found'; key: ApiKey }
-  | { kind: 'ambiguous'; candidates: ApiKey[] }
+  /** `byName`: every candidate is named so (not just a prefix match). */
+  | { kind: 'ambiguous'; candidates: ApiKey[]; byName: boolean }
   | { kind: 'missing' };
 
 /**
- * An argument of `keys revoke` (npm token revoke's style): an exact id, or else the beginning of
- * exactly one listed keyPrefix. An exact id wins over a prefix that happens to equal it.
+ * An argument of `keys revoke` (npm token revoke's style): an exact id, or else the beginning of a
+ * listed keyPrefix or a key's exact name, when exactly one key answers to it either way. An exact
+ * id wins over a prefix or a name that happens to equal it; a prefix of one key that is the name
+ * of another is ambiguous, never a guess.
  */
 export function resolveKey(keys: readonly ApiKey[], arg: string): Resolution {
   const byId = keys.find((k) => k.id === arg);
   if (byId) return { kind: 'found', key: byId };
-  const candidates = keys.filter((k) => typeof k.keyPrefix === 'string' && k.keyPrefix.startsWith(arg));
+  const named = keys.filter((k) => k.name === arg);
+  const candidates = keys.filter((k) => named.includes(k) || (typeof k.keyPrefix === 'string' && k.keyPrefix.startsWith(arg)));
   if (candidates.length === 1 && candidates[0]) return { kind: 'found', key: candidates[0] };
-  if (candidates.length > 1) return { kind: 'ambiguous', candidates };
+  if (candidates.length > 1) return { kind: 'ambiguous', candidates, byName: candidates.every((k) => named.includes(k)) };
   return { kind: 'missing' };
 }
 

@@ -10,7 +10,7 @@ import { isKnownKeyOrShape, looksLikeFullKey, resolveKey } from './resolve.js';
 import { writeRaw } from '../../../io/json.js';
 
 /**
- * DELETE /api/keys/:id for each argument (an id or a unique keyPrefix prefix). Every argument is
+ * DELETE /api/keys/:id for each argument (an id, or a unique keyPrefix prefix or name). Every argument is
  * resolved, and the key in use and the confirmation are checked, before the first DELETE: a
  * mistake on the command line revokes nothing. Each DELETE is sent once.
  */
@@ -23,7 +23,7 @@ export interface RevokeOptions {
 export async function revokeKeys(deps: Deps, options: RevokeOptions): Promise<number> {
   const args = options.ids;
   if (args.length === 0 || args.some((a) => a.trim() === '')) {
-    throw new UsageError('give the id or a unique prefix of each key to revoke', 'see them with `crawl keys list`');
+    throw new UsageError('give the id, a unique prefix or the name of each key to revoke', 'see them with `crawl keys list`');
   }
   const trimmed = args.map((a) => a.trim());
   const configured = deps.settings.apiKey()?.value;
@@ -141,16 +141,17 @@ function resolveAll(deps: Deps, keys: readonly ApiKey[], args: string[]): ApiKey
     if (found.kind === 'found') {
       if (!targets.includes(found.key)) targets.push(found.key);
     } else if (found.kind === 'ambiguous') {
-      problems.push(`${shown} matches ${found.candidates.length} keys: ${found.candidates.map(keyLabel).join(', ')}`);
+      const what = found.byName ? `is the name of ${found.candidates.length} keys` : `matches ${found.candidates.length} keys`;
+      problems.push(`${shown} ${what}: ${found.candidates.map(keyLabel).join(', ')}`);
       code = Math.max(code, ExitCode.usage);
     } else {
-      problems.push(`no active key has the id or prefix ${shown}`);
+      problems.push(`no active key has the id, prefix or name ${shown}`);
       code = Math.max(code, ExitCode.notFound);
     }
   }
   if (problems.length > 0) {
     throw new CrawlError(`${problems.join('; ')}: nothing was revoked`, code, {
-      hint: code === ExitCode.usage && problems.length === 1 ? 'give more of the prefix, or the id' : 'see ids and prefixes with `crawl keys list`',
+      hint: code === ExitCode.usage && problems.length === 1 ? 'give the id, or more of the prefix' : 'see ids, prefixes and names with `crawl keys list`',
     });
   }
   return targets;

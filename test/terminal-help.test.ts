@@ -1,0 +1,69 @@
+// Help and usage errors as a newcomer meets them (issue 16): bare commands show their help on
+// stdout (exit 0, as gh does); a mistyped command gets one line and a hint naming the whole
+// command; help topics and descriptions wrap to the terminal (80 columns off one). In this process.
+import { describe, expect, it } from 'vitest';
+import { exitCodeTable } from '../src/exit-codes.js';
+import { crawl } from './support/harness.js';
+
+const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
+
+describe('a bare command shows its help on stdout, exit 0', () => {
+  it.each([[[]], [['keys']], [['job']], [['config']], [['--no-color']]])('crawl %j', async (argv) => {
+    const r = await crawl(argv, { env: {} });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^Usage: crawl/);
+    expect(r.stdout).toMatch(/\nCommands:\n/);
+  });
+
+  it('`crawl job` with flags of its own still runs `job status` and says the id is missing', async () => {
+    const r = await crawl(['job', '--exit-status'], { env: {} });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("crawl: missing required argument 'id'\nhint: run `crawl --help` for usage\n");
+  });
+});
+
+describe('a mistyped command or flag: one line, and a hint with the whole command', () => {
+  it.each([
+    [['jbo'], "crawl: unknown command 'jbo'\nhint: did you mean `crawl job`?\n"],
+    [['keys', 'lst'], "crawl: unknown command 'lst'\nhint: did you mean `crawl keys list`?\n"],
+    // The suggestion carries the profile, as every suggested command does.
+    [['--profile', 'ci', 'auth', 'stauts'], "crawl: unknown command 'stauts'\nhint: did you mean `crawl --profile ci auth status`?\n"],
+    [['--jsn', 'keys', 'list'], "crawl: unknown option '--jsn'\nhint: did you mean --json?\n"],
+    [['bogus'], "crawl: unknown command 'bogus'\nhint: run `crawl --help` for usage\n"],
+  ])('crawl %j', async (argv, stderr) => {
+    const r = await crawl(argv, { env: {} });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(stderr);
+  });
+});
+
+describe('help that fits', () => {
+  it.each([50, 64, 100, 160])('`crawl help exit-codes` and `environment` on a terminal %i columns wide', async (columns) => {
+    for (const topic of ['exit-codes', 'environment']) {
+      const r = await crawl(['help', topic], { env: {}, tty: true, columns });
+      expect(r.code).toBe(0);
+      for (const line of lines(r.stdout)) expect(line.length, line).toBeLessThanOrEqual(columns);
+    }
+    const r = await crawl(['help', 'exit-codes'], { env: {}, tty: true, columns });
+    const entries = r.stdout.replace(/\n +/g, ' ').split('\n').slice(1).filter(Boolean);
+    expect(entries).toEqual(exitCodeTable.map(([code, meaning]) => expect.stringMatching(new RegExp(`^${code} +${meaning.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`))));
+    expect(entries.at(-1)).toMatch(/^143 +terminated \(SIGTERM\)$/);
+  });
+
+  it('off a terminal: 80 columns, however wide the terminal that asked', async () => {
+    for (const argv of [['help', 'environment'], ['keys', 'rotate', '--help'], ['--help']]) {
+      const r = await crawl(argv, { env: {}, columns: 200 });
+      for (const line of lines(r.stdout)) expect(line.length, line).toBeLessThanOrEqual(80);
+    }
+  });
+
+  it('command help wraps its descriptions on a narrow terminal too', async () => {
+    for (const argv of [['keys', 'rotate', '--help'], ['job', 'pages', '--help'], ['--help']]) {
+      const r = await crawl(argv, { env: {}, tty: true, columns: 50 });
+      expect(r.code).toBe(0);
+      for (const line of lines(r.stdout)) expect(line.length, line).toBeLessThanOrEqual(50);
+    }
+  });
+});
