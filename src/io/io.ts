@@ -21,6 +21,8 @@ export interface RawStreams {
   readonly columns: number;
   /** The same on stderr, where progress lines go. */
   readonly stderrColumns: number;
+  /** Calls `listener` when the terminal on stderr changes size (SIGWINCH); returns the unsubscribe. */
+  onStderrResize(listener: () => void): () => void;
   /**
    * Help and the version: may bypass building the stream (the system writes straight to fd 1 when
    * it is not a terminal). Write errors reach the stdout error handler all the same.
@@ -58,8 +60,10 @@ export interface IO {
   colorStderr: boolean;
   /** stdout's width (80 when it is not a terminal). */
   columns: number;
-  /** stderr's width (80 when it is not a terminal), for progress lines. */
+  /** stderr's width (80 when it is not a terminal), for progress lines. Read at each draw: it changes. */
   stderrColumns: number;
+  /** Calls `listener` when the terminal on stderr changes size; returns the unsubscribe. */
+  onStderrResize(listener: () => void): () => void;
   /**
    * stderr is a terminal that can redraw a line in place: not TERM=dumb, which gets plain lines
    * and no cursor movement (clig.dev).
@@ -127,6 +131,7 @@ export function createIO(
     get stderrColumns() {
       return raw.stderrColumns;
     },
+    onStderrResize: (listener) => raw.onStderrResize(listener),
     get stderrLive() {
       return raw.isTTY.stderr && options.env.TERM !== 'dumb';
     },

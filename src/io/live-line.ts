@@ -2,12 +2,20 @@ import type { TextWriter } from './redacting-writer.js';
 
 const HIDE_CURSOR = '\u001b[?25l';
 const SHOW_CURSOR = '\u001b[?25h';
-const CLEAR_LINE = '\r\u001b[2K';
+/** To the line's first column, then clear from there to the end of the screen. */
+const CLEAR_FROM_START = '\r\u001b[J';
 
 /**
  * One line on a terminal redrawn in place (stderr), for progress. It hides the cursor while
  * shown and always gives it back: on done(), and via the cleanup the caller registers for Ctrl-C.
  * Each redraw is one write, so the line reaches the redactor whole.
+ *
+ * The hidden cursor is parked at the line's start, not its end. When the terminal narrows, some
+ * terminals rewrap the line onto more rows (tmux, VTE, iTerm2, Windows Terminal) and some cut it
+ * (xterm, VS Code's); either way the line still starts at the cursor, so clearing from there to
+ * the end of the screen takes all of it and nothing above it. A cursor left at the end would
+ * need to know how many rows the line now takes, which differs between the two kinds.
+ * Callers fit the text to the width: a line that wraps as it is drawn is cleared all the same.
  */
 export class LiveLine {
   readonly #stream: TextWriter;
@@ -22,18 +30,18 @@ export class LiveLine {
     const hide = this.#active ? '' : HIDE_CURSOR;
     this.#active = true;
     this.#text = text;
-    this.#stream.write(hide + CLEAR_LINE + text);
+    this.#stream.write(`${hide}${CLEAR_FROM_START}${text}\r`);
   }
 
   /** Prints a message above the live line, then redraws it. */
   message(line: string): void {
-    this.#stream.write(this.#active ? `${CLEAR_LINE}${line}\n${this.#text}` : `${line}\n`);
+    this.#stream.write(this.#active ? `${CLEAR_FROM_START}${line}\n${this.#text}\r` : `${line}\n`);
   }
 
-  /** Leaves the last state on screen (keep) or erases it, and restores the cursor. */
+  /** Leaves the last state on screen (keep) or erases it, and restores the cursor. Once. */
   done(keep = true): void {
     if (!this.#active) return;
-    this.#stream.write((keep ? '\n' : CLEAR_LINE) + SHOW_CURSOR);
     this.#active = false;
+    this.#stream.write(`${CLEAR_FROM_START}${keep ? `${this.#text}\n` : ''}${SHOW_CURSOR}`);
   }
 }

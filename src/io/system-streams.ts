@@ -94,6 +94,13 @@ export function systemStreams(): SystemStreams {
     get stderrColumns() {
       return (isTTY.stderr && stream('stderr').columns) || 80;
     },
+    // Node's terminal streams refresh their size on SIGWINCH and say so with 'resize'.
+    onStderrResize(listener) {
+      if (!isTTY.stderr) return () => undefined;
+      const s = stream('stderr');
+      s.on('resize', listener);
+      return () => void s.off('resize', listener);
+    },
     mayBeTerminal,
     onError(on) {
       for (const name of ['stdout', 'stderr'] as const) {

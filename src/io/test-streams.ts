@@ -26,6 +26,8 @@ export interface TestStreams extends RawStreams {
   readonly rawModes: boolean[];
   /** Types into stdin, as a person at the terminal would (stdin a terminal only). */
   type(text: string): void;
+  /** The terminal is made `columns` wide, as a window resized (SIGWINCH) would be. */
+  resize(columns: number): void;
 }
 
 export function testStreams(options: TestStreamsOptions = {}): TestStreams {
@@ -74,16 +76,26 @@ export function testStreams(options: TestStreamsOptions = {}): TestStreams {
       return stdin;
     };
   }
-  Object.assign(stdout, { isTTY: isTTY.stdout, columns: options.columns ?? 80 });
-  Object.assign(stderr, { isTTY: isTTY.stderr, columns: options.columns ?? 80 });
+  let columns = options.columns ?? 80;
+  Object.assign(stdout, { isTTY: isTTY.stdout, columns });
+  Object.assign(stderr, { isTTY: isTTY.stderr, columns });
 
   return {
     stdin,
     stdout,
     stderr,
     isTTY,
-    columns: isTTY.stdout ? (options.columns ?? 80) : 80,
-    stderrColumns: isTTY.stderr ? (options.columns ?? 80) : 80,
+    get columns() {
+      return isTTY.stdout ? columns : 80;
+    },
+    get stderrColumns() {
+      return isTTY.stderr ? columns : 80;
+    },
+    onStderrResize(listener) {
+      if (!isTTY.stderr) return () => undefined;
+      stderr.on('resize', listener);
+      return () => void stderr.off('resize', listener);
+    },
     mayBeTerminal: (fd) => (fd === 1 ? isTTY.stdout : isTTY.stderr),
     onError(handlers) {
       if (errorHandlers === undefined) {
@@ -108,6 +120,13 @@ export function testStreams(options: TestStreamsOptions = {}): TestStreams {
     type(text) {
       if (!typed) throw new Error('stdin is not a terminal: give its text as `input`');
       typed.write(text);
+    },
+    resize(width) {
+      columns = width;
+      for (const stream of [stdout, stderr]) {
+        Object.assign(stream, { columns });
+        stream.emit('resize');
+      }
     },
   };
 }

@@ -4,14 +4,16 @@
 // (and gives back after a signal). The same displays and the prompt on memory terminals, with
 // the interrupt as src/main.ts makes it, run in this process (battery-local-signals,
 // foundation-job-watch, foundation-settings).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BIN, cleanEnv, ROOT, runCli, tempDir, waitFor } from '../helpers/cli.js';
 import { calls } from '../helpers/keys.js';
 import { cliPid, everyLineJson } from '../helpers/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { liveRows, screenOf } from '../support/screen.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
@@ -27,6 +29,7 @@ afterAll(async () => {
 const HIDE = '\u001b[?25l';
 const SHOW = '\u001b[?25h';
 const CTRL_C = '\u0003';
+const DRAW = '\r\u001b[J';
 
 /** The cursor is shown again after the last time it was hidden (and it was hidden at all). */
 function cursorRestored(screen: string): boolean {
@@ -52,6 +55,10 @@ describe('live displays, ^C typed', () => {
     expect(r.code).toBe(130);
     expect(r.stdout).toContain(HIDE);
     expect(r.stdout.lastIndexOf(SHOW)).toBeGreaterThan(r.stdout.lastIndexOf(HIDE));
+    // The process's cleanup on the signal and the watch's own end both finish the line: once.
+    const screen = await screenOf(r.stdout, 120);
+    expect(liveRows(screen.rows)).toHaveLength(1);
+    expect(screen.rows.at(-1)).toMatch(/running [█░]{24} 1\/100 pages \(1%\) {2}\d:\d\d$/);
     const requests = fx.sandbox.requests.filter((q) => q.url.startsWith('/api/crawl/w-ctrlc'));
     expect(requests.some((q) => q.method !== 'GET')).toBe(false);
     expect(fx.sandbox.getJob('w-ctrlc')?.status).toBe('running');
@@ -80,6 +87,34 @@ describe('live displays, ^C typed', () => {
     // The last line says what the file holds, on a line of its own (after the terminal's ^C).
     const lastLine = r.stdout.replaceAll(SHOW, '').trimEnd().split('\n').at(-1);
     expect(lastLine).toBe(`crawl: interrupted: ${file} holds the first ${records} records, each line whole`);
+  });
+
+  it.concurrent('job watch, the terminal narrowed (SIGWINCH): the line is refitted, and the screen keeps one line', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-winch', status: 'running', pagesTotal: 100, pagesFinished: 1 });
+    const fifo = join(tmp.dir, 'winch.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // `stty cols` on the pty is a resize: the kernel sends SIGWINCH to crawl (the shell has no job
+    // control, so crawl shares its foreground group). The shell waits on the FIFO for the cue.
+    const line = `stty cols 100 rows 30; '${process.execPath}' '${BIN}' job watch w-winch --interval 0.5 & read cue < '${fifo}'; stty cols 45; wait $!`;
+    const child = spawn('script', ['-qefc', line, '/dev/null'], { env: cleanEnv(fx.env), cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await waitFor(() => out.includes('1/100 pages'), 10_000, 'the live line');
+    const at = out.length;
+    await writeFile(fifo, 'go\n');
+    const narrowed = (): string[] => out.slice(at).split(DRAW).slice(2);
+    await waitFor(() => narrowed().some((draw) => draw.includes('pages')), 10_000, 'a draw after the resize');
+    Object.assign(fx.sandbox.getJob('w-winch') ?? {}, { status: 'completed', pagesFinished: 100 });
+    expect(await closed).toBe(0);
+    const text = out.replace(/\r\n/g, '\n');
+    // Draws after the first one that follows the cue (that one may have been fitted before the signal).
+    for (const draw of narrowed()) expect(draw.replace(/\r$/, '').replace(/\n[\s\S]*$/, '').replace(/\u001b\[[0-9;]*m/g, '').length).toBeLessThan(45);
+    const screen = await screenOf(text, 100, [{ at: text.length - out.slice(at).replace(/\r\n/g, '\n').length, columns: 45 }]);
+    // At 45 columns the bar is left out: the line as the job ended, once.
+    expect(liveRows(screen.rows)).toHaveLength(1);
+    expect(liveRows(screen.rows)[0]).toMatch(/^ {2}completed 100\/100 pages \(100%\) {2}\d+:\d\d$/);
+    expect(screen.rows.some((row) => row.includes('running'))).toBe(false);
   });
 
   it.concurrent('keys revoke at its confirmation: exit 130, the prompt line ended, nothing revoked', async ({ expect }) => {

@@ -3,7 +3,7 @@
 // no wall-clock time is waited: what the CLI waited is in `clock.sleeps`.
 import { runCli } from '../../src/app/run-cli.js';
 import { InterruptedError } from '../../src/errors.js';
-import { testStreams, type TestStreamsOptions } from '../../src/io/test-streams.js';
+import { testStreams, type TestStreams, type TestStreamsOptions } from '../../src/io/test-streams.js';
 import type { Clock } from '../../src/platform/clock.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';
 
@@ -20,6 +20,8 @@ export interface CrawlOptions {
   clock?: Clock;
   /** Aborting it is Ctrl-C (or SIGTERM, with `new InterruptedError(143)` as the reason). */
   signal?: AbortSignal;
+  /** Called with the run's streams before it starts: to resize the terminal or type into it mid-run. */
+  onStreams?: (streams: TestStreams) => void;
 }
 
 export interface CrawlResult {
@@ -40,6 +42,7 @@ export async function crawl(argv: string[], options: CrawlOptions = {}): Promise
     ...(options.stdoutFails === undefined ? {} : { stdoutFails: options.stdoutFails }),
     ...(options.stderrFails === undefined ? {} : { stderrFails: options.stderrFails }),
   });
+  options.onStreams?.(streams);
   const clock = options.clock ?? fakeClock();
   const env: Record<string, string | undefined> = { ...options.env };
   const code = await runCli(argv, {

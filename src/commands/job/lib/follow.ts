@@ -7,6 +7,7 @@ import { HttpStatusError, NetworkError } from '../../../http/errors.js';
 import { backoffDelay } from '../../../http/retry.js';
 import { formatElapsed, formatProgress, formatSeconds, percentDone, progressBar, toCount } from '../../../text/format.js';
 import { LiveLine } from '../../../io/live-line.js';
+import { loadTerminalText, type TerminalText } from '../../../io/terminal-text.js';
 import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
 import type { Style } from '../../../io/style.js';
@@ -125,30 +126,57 @@ function isTransient(error: unknown): boolean {
 }
 
 
+/** The parts of the watch's live line, each already styled. */
+export interface WatchLineParts {
+  spinner: string;
+  status: string;
+  bar: string | undefined;
+  progress: string;
+  elapsed: string;
+}
+
+/**
+ * The live line at most `room` columns wide: `⠋ running ████░░░░ 37/120 pages (31%)  0:42`, then
+ * without the bar, then without the elapsed time, then cut with `…`: a line wider than the
+ * terminal would wrap, and a wrapped line cannot be redrawn in place.
+ */
+export function fitWatchLine(parts: WatchLineParts, room: number, text: TerminalText): string {
+  const head = `${parts.spinner} ${parts.status}`;
+  const tail = ` ${parts.progress}  ${parts.elapsed}`;
+  for (const line of [parts.bar === undefined ? undefined : `${head} ${parts.bar}${tail}`, head + tail, `${head} ${parts.progress}`]) {
+    if (line !== undefined && text.width(line) <= room) return line;
+  }
+  return text.truncate(`${head} ${parts.progress}`, Math.max(1, room));
+}
+
 /** Where progress goes: a live line on a terminal, a line per change otherwise, nothing extra with --json. */
 class ProgressDisplay {
   readonly #deps: Deps;
   readonly #started: number;
   readonly #quiet: boolean;
   readonly #style: Style;
-  readonly #live: LiveLine | undefined;
+  readonly #live: { line: LiveLine; text: TerminalText } | undefined;
   #stopTicker: (() => void) | undefined;
+  #stopResize: (() => void) | undefined;
+  #stopped = false;
   #frame = 0;
   #state: { status: string; finished: unknown; total: unknown } | undefined;
 
   static async create(deps: Deps, started: number, ndjson: boolean): Promise<ProgressDisplay> {
-    return new ProgressDisplay(deps, started, ndjson, await deps.style('stderr'));
+    const live = !ndjson && deps.io.stderrLive;
+    return new ProgressDisplay(deps, started, ndjson, await deps.style('stderr'), live ? await loadTerminalText() : undefined);
   }
 
-  private constructor(deps: Deps, started: number, quiet: boolean, style: Style) {
+  private constructor(deps: Deps, started: number, quiet: boolean, style: Style, text: TerminalText | undefined) {
     this.#deps = deps;
     this.#started = started;
     this.#quiet = quiet;
     this.#style = style;
-    if (!quiet && deps.io.stderrLive) {
-      this.#live = new LiveLine(deps.io.stderr);
-      // Elapsed time and the spinner move between polls.
+    if (text) {
+      this.#live = { line: new LiveLine(deps.io.stderr), text };
+      // Elapsed time and the spinner move between polls; a resized terminal gets the line refitted at once.
       this.#stopTicker = deps.clock.every(250, () => this.#redraw());
+      this.#stopResize = deps.io.onStderrResize(() => this.#redraw());
     }
   }
 
@@ -162,25 +190,42 @@ class ProgressDisplay {
 
   warn(message: string): void {
     const line = `crawl: warning: ${this.#deps.redactor.redact(sanitize(message))}`;
-    if (this.#live) this.#live.message(line);
+    if (this.#live) this.#live.line.message(line);
     else this.#deps.io.stderr.write(line + '\n');
   }
 
+  /** The last state stays on screen, once: Ctrl-C's cleanup and the watch's own end both call this. */
   stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
     this.#stopTicker?.();
-    this.#stopTicker = undefined;
+    this.#stopResize?.();
     if (this.#live) {
-      this.#redraw();
-      this.#live.done(true);
+      this.#draw();
+      this.#live.line.done(true);
     }
   }
 
   #redraw(): void {
+    if (!this.#stopped) this.#draw();
+  }
+
+  #draw(): void {
     if (!this.#live || !this.#state) return;
     const { status, finished, total } = this.#state;
-    const spinner = isTerminal(status) ? ' ' : SPINNER[this.#frame++ % SPINNER.length];
-    const bar = toCount(total) ? ` ${progressBar(percentDone(finished, total), 24)}` : '';
-    const elapsed = formatElapsed(this.#deps.clock.now() - this.#started);
-    this.#live.update(`${spinner} ${this.#style.status(sanitize(status))}${bar} ${formatProgress(finished, total, groupDigits(this.#deps.env))}  ${elapsed}`);
+    const fraction = percentDone(finished, total);
+    const line = fitWatchLine(
+      {
+        spinner: isTerminal(status) ? ' ' : (SPINNER[this.#frame++ % SPINNER.length] as string),
+        status: this.#style.status(sanitize(status)),
+        bar: toCount(total) ? progressBar(fraction, 24) : undefined,
+        progress: formatProgress(finished, total, groupDigits(this.#deps.env)),
+        elapsed: formatElapsed(this.#deps.clock.now() - this.#started),
+      },
+      // The cursor's column would wrap a line exactly as wide as the terminal on some terminals.
+      this.#deps.io.stderrColumns - 1,
+      this.#live.text,
+    );
+    this.#live.line.update(line);
   }
 }
