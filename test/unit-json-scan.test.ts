@@ -76,8 +76,10 @@ describe('scanDocument accepts exactly what JSON.parse accepts', () => {
     expect(scans(text)).toBe(valid);
   });
 
-  it('a document nested a million deep: no stack overflow, either way', () => {
-    const depth = 1_000_000;
+  // A recursive scanner overflows V8's default stack at about ten thousand levels: ten times that
+  // shows the scanner keeps no frame a level.
+  it('a document nested a hundred thousand deep: no stack overflow, either way', () => {
+    const depth = 100_000;
     expect(scans('['.repeat(depth) + ']'.repeat(depth))).toBe(true);
     expect(scans('{"a":'.repeat(depth) + '1' + '}'.repeat(depth))).toBe(true);
     expect(scans('['.repeat(depth) + ']'.repeat(depth - 1))).toBe(false);
