@@ -41,8 +41,12 @@ export interface Deps {
   globals: GlobalOptions;
   /** Settings by the contract's precedence; the config file is read on first use. */
   readonly settings: Settings;
-  /** An HTTP client for the configured service (one per key); the key is registered with the redactor. */
-  http(options?: { apiKey?: string }): HttpClient;
+  /**
+   * An HTTP client for the configured service (one per key); the key is registered with the
+   * redactor. `evenIfInterrupted`: its requests are sent after Ctrl-C too (undoing what the
+   * interrupted work did, as a rotation's rollback does); otherwise none is sent after it.
+   */
+  http(options?: { apiKey?: string; evenIfInterrupted?: boolean }): HttpClient;
   prompter: Prompter;
   clock: Clock;
   /** Values never to be printed: stdout, stderr and every response body are redacted of them. */

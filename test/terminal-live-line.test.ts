@@ -25,7 +25,6 @@ afterAll(async () => {
 });
 
 const DRAW = '\r\u001b[J';
-// eslint-disable-next-line no-control-regex -- colour codes are what is taken out
 const plain = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Each state the live line was drawn in, as text (colour and the cursor's moves taken out). */
@@ -79,11 +78,12 @@ describe('job watch: the live line fits the terminal', () => {
     });
     expect(r.code).toBe(0);
     expect(resizes.map((x) => x.columns)).toEqual([45, 120]);
-    const [narrow, wide] = resizes as [{ at: number }, { at: number }];
+    const narrow = resizes[0]?.at ?? 0;
+    const wide = resizes[1]?.at ?? 0;
     // The resize itself redraws: the output goes on with a draw fitted to the new width.
-    expect(r.output.slice(narrow.at).startsWith(DRAW)).toBe(true);
-    for (const draw of draws(r.output.slice(narrow.at, wide.at))) expect(displayWidth(draw), draw).toBeLessThan(45);
-    expect(draws(r.output.slice(wide.at))[0]).toContain('█');
+    expect(r.output.slice(narrow).startsWith(DRAW)).toBe(true);
+    for (const draw of draws(r.output.slice(narrow, wide))) expect(displayWidth(draw), draw).toBeLessThan(45);
+    expect(draws(r.output.slice(wide))[0]).toContain('█');
 
     const screen = await screenOf(r.output, 100, resizes);
     expect(liveRows(screen.rows)).toHaveLength(1);

@@ -70,7 +70,8 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       // (typed at `auth login`, made by the service), which undici would fail on deep inside.
       const defect = keyDefect(apiKey);
       if (defect !== undefined) throw new UsageError(`the API key ${defect}; refusing to send it`, 'a key is one line of printable characters');
-      const known = clients.get(apiKey);
+      const id = options.evenIfInterrupted ? `${apiKey}\u0000after-interrupt` : apiKey;
+      const known = clients.get(id);
       if (known) return known;
       redactor.add(apiKey);
       const client = new HttpClient({
@@ -81,13 +82,13 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         userAgent,
         // Trace lines quote URLs and reasons from the server: sanitised here, redacted by stderr.
         trace: globals.verbose ? (line) => io.stderr.write(`* ${sanitize(line)}\n`) : undefined,
-        interrupt: signal,
+        interrupt: options.evenIfInterrupted ? undefined : signal,
         onMutation: (dueAt) => guard.mutationInFlight(dueAt),
         redactor,
         clock,
         proxy: proxyFrom(env),
       });
-      clients.set(apiKey, client);
+      clients.set(id, client);
       return client;
     },
     prompter: new Prompter(io, signal),

@@ -18,7 +18,7 @@ export interface Group {
 
 export const groups: readonly Group[] = [
   { name: 'job', description: 'inspect, watch, export and cancel crawl jobs', register: job.register },
-  { name: 'keys', description: 'create, list, revoke and rotate API keys', register: keys.register },
+  { name: 'keys', description: 'create, list, revoke, prune and rotate API keys', register: keys.register },
   { name: 'auth', description: 'store, check, print and forget the API key of a profile', register: auth.register },
   { name: 'config', description: 'read and write the config file', register: config.register },
 ];

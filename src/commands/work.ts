@@ -16,5 +16,6 @@ export { showStatus } from './job/lib/status.js';
 export { watchJob } from './job/lib/watch.js';
 export { createNewKey } from './keys/lib/create.js';
 export { listKeysOf } from './keys/lib/list.js';
+export { pruneKeys } from './keys/lib/prune.js';
 export { revokeKeys } from './keys/lib/revoke.js';
 export { rotateKey } from './keys/lib/rotate.js';

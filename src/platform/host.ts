@@ -21,3 +21,18 @@ export function isProcessRunning(pid: number): boolean {
 export function currentUid(): number | undefined {
   return process.getuid?.();
 }
+
+/** Whether processes here get POSIX process groups and signals (not Windows). */
+export function hasProcessGroups(): boolean {
+  return process.platform !== 'win32';
+}
+
+/** Sends `signal` to every process of the group `pgid`; false when none is left. */
+export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}

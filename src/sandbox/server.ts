@@ -70,9 +70,18 @@ export class SandboxServer implements Sandbox {
     return this.jobs.get(id);
   }
 
-  addKey(name: string, options: { key?: string; keyPrefix?: string } = {}): { id: string; key: string; keyPrefix: string; name: string } {
-    const { id, key, keyPrefix } = this.keys.create(name, options.key, options.keyPrefix);
-    return { id, key, keyPrefix, name };
+  /**
+   * `createdAt` and `lastUsedAt` as the list will show them (any string, to try a client on odd
+   * values); a request made with the key still stamps lastUsedAt with the time of that request.
+   */
+  addKey(
+    name: string,
+    options: { key?: string; keyPrefix?: string; createdAt?: string; lastUsedAt?: string | null } = {},
+  ): { id: string; key: string; keyPrefix: string; name: string } {
+    const entry = this.keys.create(name, options.key, options.keyPrefix);
+    if (options.createdAt !== undefined) entry.createdAt = options.createdAt;
+    if (options.lastUsedAt !== undefined) entry.lastUsedAt = options.lastUsedAt;
+    return { id: entry.id, key: entry.key, keyPrefix: entry.keyPrefix, name };
   }
 
   inject(fault: Fault): void {

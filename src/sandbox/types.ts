@@ -39,7 +39,7 @@ export interface Sandbox {
    * A new active key. `key` and `keyPrefix` make keys a real service could hand out too: two with
    * the same listed prefix, or prefixes of different lengths (one beginning another).
    */
-  addKey(name: string, options?: { key?: string; keyPrefix?: string }): { id: string; key: string; keyPrefix: string; name: string };
+  addKey(name: string, options?: { key?: string; keyPrefix?: string; createdAt?: string; lastUsedAt?: string | null }): { id: string; key: string; keyPrefix: string; name: string };
   /** Faults are checked in injection order; the first that applies wins (latency excepted, see faults.ts). */
   inject(fault: Fault): void;
   clearFaults(): void;

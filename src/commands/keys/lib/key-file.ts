@@ -1,5 +1,5 @@
 import { lstatSync, promises as fsp, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describeFsError } from '../../../platform/fs-errors.js';
 import { CrawlError, UsageError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
@@ -55,5 +55,25 @@ export async function writeKeyFile(path: string, key: string): Promise<void> {
       await fsp.unlink(path).catch(() => undefined);
     }
     throw new CrawlError(`cannot write the key to ${path}: ${describeFsError(error)}`, ExitCode.failure);
+  }
+}
+
+/**
+ * A key that could neither be stored nor revoked, kept where its owner can reach it: a new 0600
+ * file in `folder` (made 0700 if missing). Returns the file's path.
+ */
+export async function rescueKeyFile(folder: string, label: string, key: string, now: number): Promise<string> {
+  await fsp.mkdir(folder, { recursive: true, mode: 0o700 });
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  const safe = label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
+  for (let n = 0; ; n++) {
+    const path = join(folder, `unrevoked-key-${safe}-${stamp}${n === 0 ? '' : `-${n}`}.txt`);
+    try {
+      await writeKeyFile(path, key);
+      return path;
+    } catch (error) {
+      // Only a name taken by another rescue is worth another try.
+      if (n >= 9 || !(error instanceof CrawlError) || !/already exists|EEXIST/.test(error.message)) throw error;
+    }
   }
 }

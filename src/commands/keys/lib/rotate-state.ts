@@ -7,14 +7,23 @@ export type Step = 'create' | 'verify' | 'store' | 'revoke';
 /** Steps 2-5 of a rotation (step 1, finding the key in use, changes nothing). */
 export const STEP_NUMBER: Record<Step, number> = { create: 2, verify: 3, store: 4, revoke: 5 };
 
+/** The profile in the config file whose key is rotated: the new key is stored only over `replaces`. */
+export interface ConfigTarget {
+  path: string;
+  profile: string;
+  replaces: string;
+}
+
 /**
- * Where the new key goes. For the config, `replaces` is the key being rotated: the new one is
- * stored only over it. `stdout` is `--output-file -`: the key alone on standard output.
+ * Where the new key goes. `stdout` is `--output-file -`: the key alone on standard output.
+ * `command` is `--to-command`: a command that gets the key on its stdin and stores it (a secret
+ * store's CLI), and, when the key in use came from the config file, that profile too.
  */
 export type Target =
-  | { kind: 'config'; path: string; profile: string; replaces: string }
+  | ({ kind: 'config' } & ConfigTarget)
   | { kind: 'file'; path: string }
-  | { kind: 'stdout' };
+  | { kind: 'stdout' }
+  | { kind: 'command'; command: string; config: ConfigTarget | undefined };
 
 /** Everything a rotation has done so far: what its report, its JSON and its advice are made of. */
 export interface RotationState {
@@ -27,6 +36,15 @@ export interface RotationState {
   printed: boolean;
   /** Why stdout could not take the unstored key either (then nobody has it). */
   unprinted?: string;
+  /** --keep-old: step 5 is left out; the old key stays active. */
+  keepOld: boolean;
+  /** --to-command: the command stored the key (the config, when there is one, comes after it). */
+  commandStored?: boolean;
+  /**
+   * --to-command, the store not done: the new key was revoked again (`revoked`), or, when that
+   * failed too, written to `rescueFile`, or (no file could be written) handed over on stdout.
+   */
+  rollback?: { revoked: boolean; why?: string; rescueFile?: string };
 }
 
 /**
@@ -76,22 +94,29 @@ export function rotationDocument(s: RotationState): Record<string, unknown> {
   return {
     old: { id: s.old.id, name: s.old.name ?? null, prefix: s.old.prefix ?? null },
     new: created
-      ? { id: created.id ?? null, name: created.name, prefix: created.prefix, ...(s.done.store ? {} : { key: created.key }) }
+      ? { id: created.id ?? null, name: created.name, prefix: created.prefix, ...(s.done.store || (s.target.kind === 'command' && !s.printed) ? {} : { key: created.key }) }
       : null,
     steps: { ...s.done },
-    storedIn: s.done.store ? storedIn(s.target) : null,
+    storedIn: s.done.store ? storedIn(s.target) : s.commandStored ? 'command' : null,
+    ...(s.keepOld ? { oldKeptActive: true } : {}),
+    ...(s.rollback ? { rolledBack: s.rollback.revoked, ...(s.rollback.rescueFile ? { rescueFile: s.rollback.rescueFile } : {}) } : {}),
   };
 }
 
 function storedIn(target: Target): string {
   if (target.kind === 'config') return 'config';
   if (target.kind === 'stdout') return '-';
+  if (target.kind === 'command') return target.config ? 'command+config' : 'command';
   return target.path;
 }
 
+/** The command itself is never repeated: it may carry the user's other secrets into a CI log. */
 export function where(target: Target): string {
   if (target.kind === 'config') return `the config file ${target.path} (profile "${target.profile}")`;
   if (target.kind === 'stdout') return 'standard output';
+  if (target.kind === 'command') {
+    return target.config ? `the --to-command command, then the config file ${target.config.path} (profile "${target.config.profile}")` : 'the --to-command command';
+  }
   return target.path;
 }
 
@@ -116,17 +141,26 @@ export function describeFailure(s: RotationState, f: Failure, json: boolean, sug
   if (c) done.push(`created the new key "${sanitize(c.name)}" (${sanitize(c.prefix)})`);
   if (s.done.verify) done.push('the service accepts it');
   if (s.done.store) done.push(`stored it in ${where(s.target)}`);
+  if (s.commandStored && !s.done.store) done.push('the --to-command command stored it');
   if (s.done.revoke) done.push('revoked the old key');
+  if (s.rollback?.revoked) done.push('then revoked the new key again (rolled back)');
   if (done.length > 0) parts.push(`Done: ${done.join(', ')}.`);
   else if (f.step === 'create' && f.unusableKey) parts.push(`A key "${sanitize(s.newName)}" was created at the service, unusable: it was not kept.`);
   else if (f.step === 'create' && f.outcomeUnknown) parts.push(`Nothing else was changed, but a key "${sanitize(s.newName)}" may have been created.`);
   else parts.push('Nothing was changed.');
 
+  if (c && s.rollback && !s.rollback.revoked) {
+    const whereNow = s.rollback.rescueFile ? `it is in ${s.rollback.rescueFile} (mode 0600), its only copy` : s.printed ? 'it is printed on stdout, its only copy' : 'nobody has a copy of it';
+    parts.push(`The new key could not be revoked again (${s.rollback.why ?? 'unknown'}): ${whereNow}.`);
+  }
   if (c && !s.done.store && s.unprinted !== undefined) {
     parts.push(`The new key could not be printed either (${s.unprinted}): nobody has a copy of it.`);
   }
   if (c && s.printed) {
     parts.push(json ? 'The new key is in the JSON on stdout (new.key): it is its only copy.' : 'The new key is printed on stdout: it is its only copy.');
+  }
+  if (s.commandStored && !s.done.store && s.target.kind === 'command' && s.target.config) {
+    parts.push(`The config file still holds the old key, which the --to-command store no longer does.`);
   }
   if (c && f.step === 'verify' && !s.done.store && s.target.kind === 'config') {
     parts.push('It was not stored: a key the service has not accepted must not replace one that works.');
@@ -164,6 +198,14 @@ function nextSteps(s: RotationState, f: Failure, suggest: Suggest): string | und
   }
   if (!c) return f.hint;
   const revokeNew = `\`${suggest(['keys', 'revoke'], [c.id ?? c.prefix], ['--yes'])}\``;
+  if (s.rollback?.revoked) return f.hint ?? `the old key still works where it was: fix what failed, then run ${rotateAgain} again`;
+  if (s.rollback) {
+    const kept = s.rollback.rescueFile ? ` (its copy is ${s.rollback.rescueFile}: delete the file after)` : '';
+    return `the old key still works where it was: revoke the new key with ${revokeNew}${kept}, then run ${rotateAgain} again`;
+  }
+  if (s.commandStored && !s.done.store) {
+    return `store the new key in the profile too (\`${suggest(['auth', 'login'], [], ['--with-key'])}\` reads it from stdin), then run ${revokeOld}`;
+  }
   if (f.step === 'verify' && f.rejected) {
     return `the old key still works: revoke the new one with ${revokeNew}, then run ${rotateAgain} again`;
   }

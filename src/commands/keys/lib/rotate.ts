@@ -7,7 +7,9 @@ import { pathSegmentProblem } from '../../../http/url.js';
 import { maskKey } from '../../../text/mask.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { crawlCommand } from '../../shared/suggest.js';
-import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './key-file.js';
+import { checkNewKeyFile, rescueKeyFile, STDOUT_PATH, writeKeyFile } from './key-file.js';
+import { describeOutcome, runShellCommand, type ShellOutcome } from '../../../platform/shell-command.js';
+import { dirname } from 'node:path';
 import { keyLabel } from './label.js';
 import { ProfileKeyChangedError, storeProfileKey } from '../../shared/profile-key.js';
 import {
@@ -31,6 +33,10 @@ export interface RotateOptions {
   /** The new key's name (default: the old name and the date). */
   name: string | undefined;
   outputFile: string | undefined;
+  /** A shell command that stores the new key, read from its stdin (a secret store's CLI). */
+  toCommand: string | undefined;
+  /** Leave the old key active (step 5 left out). */
+  keepOld: boolean;
   yes: boolean;
 }
 
@@ -45,7 +51,15 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<RotationStat
   const outputFile = options.outputFile;
   const key = deps.settings.requireApiKey();
   let target: Target;
-  if (key.source === 'config') {
+  if (options.toCommand !== undefined) {
+    if (options.toCommand.trim() === '') throw new UsageError('--to-command needs a command');
+    if (outputFile !== undefined) {
+      throw new UsageError('--to-command and --output-file both say where the new key goes: give one', 'with --to-command the command is the store; it can write a file itself');
+    }
+    // A key from the config file is replaced there too (after the command): crawl must go on working.
+    const config = key.source === 'config' ? { path: deps.settings.store.path, profile: deps.settings.profile().value, replaces: key.value } : undefined;
+    target = { kind: 'command', command: options.toCommand, config };
+  } else if (key.source === 'config') {
     if (outputFile !== undefined) {
       throw new UsageError(
         "--output-file is for a key that comes from CRAWL_API_KEY; this profile's key is in the config file, and the new key replaces it there",
@@ -56,7 +70,7 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<RotationStat
   } else if (outputFile === undefined) {
     throw new UsageError(
       'the key in use comes from CRAWL_API_KEY, which crawl cannot change: say where the new key goes',
-      'pass --output-file <path> (a new file, mode 0600), then set CRAWL_API_KEY from it; or --output-file - for standard output',
+      "pass --to-command '<command>' (the command that stores it, given the key on its stdin: `gh secret set CRAWL_API_KEY`); or --output-file <path> (a new file, mode 0600); or --output-file - for standard output",
     );
   } else if (outputFile === STDOUT_PATH) {
     if (deps.globals.json) {
@@ -101,7 +115,9 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<RotationStat
       throw new UsageError(`rotating key ${keyLabel(old)} needs confirmation: nothing was changed`, 'pass --yes to rotate without a prompt (as in CI)');
     }
     const ok = await deps.prompter.confirm(
-      `Rotate key ${keyLabel(old)}? A new key "${sanitize(newName)}" will be stored in ${where(target)}, then the old one revoked.`,
+      options.keepOld
+        ? `Create a new key "${sanitize(newName)}" stored in ${where(target)}, leaving key ${keyLabel(old)} active?`
+        : `Rotate key ${keyLabel(old)}? A new key "${sanitize(newName)}" will be stored in ${where(target)}, then the old one revoked.`,
       'pass --yes',
     );
     if (!ok) throw new UsageError('not confirmed: nothing was changed');
@@ -112,6 +128,7 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<RotationStat
     newName,
     done: { create: false, verify: false, store: false, revoke: false },
     printed: false,
+    keepOld: options.keepOld,
   };
 }
 
@@ -159,10 +176,11 @@ async function steps(deps: Deps, s: RotationState): Promise<number> {
 
     step = 'store';
     stopIfInterrupted();
-    await store(deps, s.target, created.key);
+    await store(deps, s.target, created.key, s);
     s.done.store = true;
     progress(`Stored the new key in ${where(s.target)}`);
 
+    if (s.keepOld) return kept(deps, s, progress);
     step = 'revoke';
     stopIfInterrupted();
     checkOldKey(s, seen);
@@ -176,6 +194,8 @@ async function steps(deps: Deps, s: RotationState): Promise<number> {
 
   if (deps.globals.json) {
     deps.io.stdout.write(JSON.stringify(rotationDocument(s)) + '\n');
+  } else if (s.target.kind === 'command') {
+    if (!s.target.config) deps.io.stderr.write('note: CRAWL_API_KEY in this job still holds the old key, which no longer works: later steps get the new one from the store\n');
   } else if (s.target.kind === 'file') {
     deps.io.stderr.write(`note: CRAWL_API_KEY still holds the old key, which no longer works: set it from ${s.target.path}\n`);
   } else if (s.target.kind === 'stdout') {
@@ -202,9 +222,29 @@ function checkOldKey(s: RotationState, seen: KeyList): void {
   if (s.created?.id === s.old.id) throw new OldKeyUncertainError('new', `the service lists the new key under the old key's id ${sanitize(s.old.id)}`);
 }
 
-async function store(deps: Deps, target: Target, key: string): Promise<void> {
+/** --keep-old: the new key is stored and checked; the old one is left active, and named. */
+function kept(deps: Deps, s: RotationState, progress: (line: string) => void): number {
+  const label = keyLabel({ id: s.old.id, name: s.old.name, keyPrefix: s.old.prefix });
+  progress(`Left the old key ${label} active (--keep-old)`);
+  if (deps.globals.json) deps.io.stdout.write(JSON.stringify(rotationDocument(s)) + '\n');
+  else deps.io.stderr.write(`note: retire it when its window ends: \`${crawlCommand(deps, ['keys', 'revoke'], [s.old.id], ['--yes'])}\`\n`);
+  if (deps.signal.aborted) {
+    const code = deps.signal.reason instanceof InterruptedError ? deps.signal.reason.exitCode : ExitCode.interrupted;
+    throw new CrawlError('interrupted, but the new key had been created, checked and stored; the old key is active, as --keep-old asks', code);
+  }
+  return ExitCode.ok;
+}
+
+async function store(deps: Deps, target: Target, key: string, s?: RotationState): Promise<void> {
   // Only over the key this rotation replaces: a concurrent rotation or login may have stored its own.
   if (target.kind === 'config') await storeProfileKey(deps, key, { withBaseUrl: false, replaces: target.replaces });
+  else if (target.kind === 'command') {
+    if (!s?.commandStored) {
+      await storeWithCommand(deps, target.command, key);
+      if (s) s.commandStored = true;
+    }
+    if (target.config) await storeProfileKey(deps, key, { withBaseUrl: false, replaces: target.config.replaces });
+  }
   else if (target.kind === 'file') await writeKeyFile(target.path, key);
   // `--output-file -`: the key alone on stdout is where it is kept (nothing checks the reader kept it).
   else await deps.handOver(key + '\n');
@@ -215,7 +255,9 @@ async function fail(deps: Deps, s: RotationState, step: Step, error: unknown, pr
   const interrupted = error instanceof InterruptedError || deps.signal.aborted;
   if (error instanceof UnusableKeyError) deps.redactor.add(error.secret());
   const c = s.created;
-  if (c && !s.done.store) {
+  // --to-command is the CI's secret store: a key it did not take is revoked again, never printed into a log.
+  if (c && !s.done.store && s.target.kind === 'command' && !s.commandStored) await rollBack(deps, s, c);
+  else if (c && !s.done.store) {
     // A new file (or stdout) replaces nothing, so an unchecked key may go there; the config's working key may not be replaced by one.
     if (s.target.kind !== 'config' && step !== 'store') {
       try {
@@ -257,6 +299,62 @@ async function fail(deps: Deps, s: RotationState, step: Step, error: unknown, pr
   const exitCode = interrupted ? interruptCode : known ? error.exitCode : ExitCode.failure;
   const httpStatus = known ? error.httpStatus : undefined;
   throw new CrawlError(message, exitCode, { ...(hint === undefined ? {} : { hint }), ...(httpStatus === undefined ? {} : { httpStatus }) });
+}
+
+/** The command's exit status, in words, when it is not 0: the store did not take the key. */
+export class StoreCommandError extends CrawlError {
+  constructor(outcome: ShellOutcome) {
+    super(`the --to-command command did not store the key: ${describeOutcome(outcome)}`, ExitCode.failure);
+    this.name = 'StoreCommandError';
+  }
+}
+
+/**
+ * The key on the command's stdin; its output passed on (redacted, line by line: with --json, stdout
+ * is the rotation's document, so the command's stdout goes to stderr). Neither the new key nor the
+ * one in use is in its environment or arguments.
+ */
+async function storeWithCommand(deps: Deps, command: string, key: string): Promise<void> {
+  const { CRAWL_API_KEY: _inUse, ...env } = deps.env;
+  const out = deps.globals.json ? deps.io.stderr : deps.io.stdout;
+  const outcome = await runShellCommand({
+    command,
+    input: key + '\n',
+    env,
+    onStdout: (text) => void out.write(text),
+    onStderr: (text) => void deps.io.stderr.write(text),
+    signal: deps.signal,
+  });
+  if (outcome.kind !== 'exited' || outcome.code !== 0) throw new StoreCommandError(outcome);
+}
+
+/**
+ * The store did not take the new key: it is revoked again, with the old key (which still works).
+ * If that fails, the key goes to a 0600 file in the config folder, or as a last resort to stdout:
+ * a key that exists is never left unknown.
+ */
+async function rollBack(deps: Deps, s: RotationState, c: NonNullable<RotationState['created']>): Promise<void> {
+  let why: string;
+  if (c.id === undefined) {
+    why = 'the service did not list it under an id';
+  } else {
+    try {
+      await revokeKey(deps.http({ evenIfInterrupted: true }), c.id);
+      s.rollback = { revoked: true };
+      return;
+    } catch (error) {
+      why = isCrawlError(error) ? error.message : String(error);
+    }
+  }
+  try {
+    const rescueFile = await rescueKeyFile(dirname(deps.settings.store.path), c.prefix, c.key, deps.clock.now());
+    s.rollback = { revoked: false, why, rescueFile };
+  } catch (error) {
+    s.rollback = { revoked: false, why: `${why}; and no file could hold it (${isCrawlError(error) ? error.message : String(error)})` };
+    s.printed = true;
+    // With --json the key goes in the document (new.key), printed by the caller.
+    if (!deps.globals.json) await handOver(deps, s, c.key + '\n');
+  }
 }
 
 /** Prints the unstored key (or the JSON holding it); if stdout cannot take it, the report says so. */

@@ -1,0 +1,192 @@
+import { identifyKeyInUse, listKeys, mayBeInUse, revokeKey, type ApiKey } from '../../../api/keys.js';
+import type { Deps } from '../../../deps.js';
+import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../../errors.js';
+import { ExitCode } from '../../../exit-codes.js';
+import { pathSegmentProblem } from '../../../http/url.js';
+import { printTable } from '../../../io/table.js';
+import { relativeTime, rfc3339 } from '../../../text/format.js';
+import { keyLabel } from './label.js';
+
+/**
+ * Revokes the keys nobody has used for a while: those whose last use (or, never used, whose
+ * creation) is older than --unused-for, or that were never used (--never-used; with both, never
+ * used and created longer ago than that), whose names match --name-glob. Never the key in use, nor
+ * one that cannot be told apart from it; a key whose times cannot be read is kept and said so.
+ */
+export interface PruneOptions {
+  unusedForMs: number | undefined;
+  neverUsed: boolean;
+  /** Which names may be pruned (the whole name matches); every name when undefined. */
+  nameMatches: ((name: string) => boolean) | undefined;
+  dryRun: boolean;
+  yes: boolean;
+}
+
+/** Why a key that fits the name pattern is not pruned, when the reason is worth saying. */
+type Kept = { key: ApiKey; reason: string };
+
+interface Selection {
+  prune: ApiKey[];
+  kept: Kept[];
+}
+
+export async function pruneKeys(deps: Deps, options: PruneOptions): Promise<number> {
+  const http = deps.http();
+  const { keys } = await listKeys(http);
+  const inUse = new Set(mayBeInUse(identifyKeyInUse(keys, deps.settings.apiKey()?.value)));
+  const { prune, kept } = select(keys, inUse, options, deps.clock.now());
+
+  if (options.dryRun || prune.length === 0) {
+    await report(deps, { prune, kept }, options.dryRun);
+    return ExitCode.ok;
+  }
+  const bad = prune.find((key) => pathSegmentProblem(key.id) !== undefined);
+  if (bad) {
+    throw new CrawlError(`the service lists key ${keyLabel(bad)} with an id that cannot be sent in a URL path: nothing was revoked`, ExitCode.failure);
+  }
+  await confirm(deps, prune, kept, options.yes);
+
+  const revoked: ApiKey[] = [];
+  const failed: Array<{ key: ApiKey; error: CrawlError }> = [];
+  const style = await deps.style('stderr');
+  let worst: number = ExitCode.ok;
+  for (const key of prune) {
+    try {
+      await revokeKey(http, key.id);
+      revoked.push(key);
+      if (!deps.globals.json) deps.io.stderr.write(`${style.green('✓')} Revoked key ${keyLabel(key)}\n`);
+    } catch (error) {
+      if (error instanceof InterruptedError || !isCrawlError(error)) throw error;
+      const failure = new CrawlError(`cannot revoke key ${keyLabel(key)}: ${error.message}`, error.exitCode, {
+        ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+      });
+      failed.push({ key, error: failure });
+      worst = Math.max(worst, deps.globals.json ? failure.exitCode : deps.report(failure));
+    }
+  }
+  if (deps.globals.json) {
+    deps.io.stdout.write(
+      JSON.stringify({
+        dryRun: false,
+        revoked: revoked.map(view),
+        failed: failed.map(({ key, error }) => ({ ...view(key), error: error.message, exitCode: error.exitCode })),
+        kept: kept.map(keptView),
+      }) + '\n',
+    );
+  } else {
+    writeKept(deps, kept);
+    const summary = `${revoked.length} of ${prune.length} ${prune.length === 1 ? 'key' : 'keys'} revoked`;
+    deps.io.stderr.write(failed.length === 0 ? `${summary}.\n` : `${summary}; ${failed.length} failed (above).\n`);
+  }
+  return worst;
+}
+
+/** Which keys go, which stay and why (only the reasons a user would want to hear). */
+export function select(keys: readonly ApiKey[], inUse: ReadonlySet<ApiKey>, options: PruneOptions, now: number): Selection {
+  const prune: ApiKey[] = [];
+  const kept: Kept[] = [];
+  for (const key of keys) {
+    const name = typeof key.name === 'string' ? key.name : '';
+    if (options.nameMatches && !options.nameMatches(name)) continue;
+    const last = readTime(key.lastUsedAt);
+    const created = readTime(key.createdAt);
+    let due: boolean;
+    if (last === 'unreadable') {
+      kept.push({ key, reason: `its lastUsedAt cannot be read (${describe(key.lastUsedAt)})` });
+      continue;
+    }
+    const never = last === 'never';
+    if (options.neverUsed && !never) continue;
+    if (options.unusedForMs === undefined) {
+      due = never;
+    } else {
+      // Never used: idle since it was made.
+      const since = never ? created : last;
+      if (since === 'unreadable' || since === 'never') {
+        kept.push({ key, reason: `its createdAt cannot be read (${describe(key.createdAt)})` });
+        continue;
+      }
+      due = now - since >= options.unusedForMs;
+    }
+    if (!due) continue;
+    if (inUse.has(key)) {
+      kept.push({ key, reason: inUse.size === 1 ? 'it is the key in use' : 'it may be the key in use (it cannot be told apart from another)' });
+      continue;
+    }
+    prune.push(key);
+  }
+  return { prune, kept };
+}
+
+/** A time from the list: ms since the epoch; `never` for null or ""; `unreadable` for anything else. */
+function readTime(value: unknown): number | 'never' | 'unreadable' {
+  if (value === null || value === '') return 'never';
+  if (typeof value !== 'string') return 'unreadable';
+  // ISO 8601 with a date and a time, as the interface gives them; Date.parse alone takes far more.
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return 'unreadable';
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? 'unreadable' : ms;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'missing';
+  return JSON.stringify(value)?.slice(0, 40) ?? String(value);
+}
+
+function view(key: ApiKey): Record<string, unknown> {
+  return { id: key.id, name: key.name ?? null, keyPrefix: key.keyPrefix ?? null, lastUsedAt: key.lastUsedAt ?? null, createdAt: key.createdAt ?? null };
+}
+
+function keptView({ key, reason }: Kept): Record<string, unknown> {
+  return { ...view(key), reason };
+}
+
+/** --dry-run, or nothing to prune: what would go (data, on stdout) and what stays. */
+async function report(deps: Deps, { prune, kept }: Selection, dryRun: boolean): Promise<void> {
+  if (deps.globals.json) {
+    deps.io.stdout.write(JSON.stringify({ dryRun, ...(dryRun ? { wouldRevoke: prune.map(view) } : { revoked: [] }), kept: kept.map(keptView) }) + '\n');
+    return;
+  }
+  if (prune.length > 0) await listKeysTo(deps, prune, 'stdout');
+  writeKept(deps, kept);
+  deps.io.stderr.write(
+    prune.length === 0
+      ? 'No key to prune.\n'
+      : `${prune.length} ${prune.length === 1 ? 'key' : 'keys'} would be revoked (--dry-run: nothing was).\n`,
+  );
+}
+
+function writeKept(deps: Deps, kept: readonly Kept[]): void {
+  for (const { key, reason } of kept) deps.io.stderr.write(`note: kept ${keyLabel(key)}: ${reason}\n`);
+}
+
+/** Rows for people on a terminal, tab-separated for scripts (id, name, keyPrefix, lastUsedAt, createdAt). */
+async function listKeysTo(deps: Deps, keys: readonly ApiKey[], where: 'stdout' | 'stderr'): Promise<void> {
+  const now = deps.clock.now();
+  const people = where === 'stderr' ? deps.io.stderrIsTTY : deps.io.stdoutIsTTY;
+  if (!people) {
+    const rows = keys.map((k) => [k.id, k.name, k.keyPrefix, rfc3339(k.lastUsedAt), rfc3339(k.createdAt)]);
+    if (where === 'stdout') await printTable(deps.io, [], rows);
+    else for (const row of rows) deps.io.stderr.write(`  ${row.map((c) => (typeof c === 'string' ? c : '')).join('\t')}\n`);
+    return;
+  }
+  const when = (value: unknown): string => (typeof value === 'string' && value !== '' ? (relativeTime(value, now) ?? value) : 'never');
+  if (where === 'stdout') {
+    await printTable(deps.io, [{ header: 'ID' }, { header: 'NAME', truncate: true }, { header: 'PREFIX' }, { header: 'LAST USED' }, { header: 'CREATED', optional: true }],
+      keys.map((k) => [k.id, typeof k.name === 'string' ? k.name : '', k.keyPrefix, when(k.lastUsedAt), when(k.createdAt)]));
+    return;
+  }
+  for (const key of keys) deps.io.stderr.write(`  ${keyLabel(key)}, last used ${when(key.lastUsedAt)}\n`);
+}
+
+async function confirm(deps: Deps, prune: readonly ApiKey[], kept: readonly Kept[], yes: boolean): Promise<void> {
+  const what = `${prune.length} ${prune.length === 1 ? 'key' : 'keys'}`;
+  if (yes) return;
+  if (!deps.prompter.available) {
+    throw new UsageError(`pruning ${what} needs confirmation: nothing was revoked`, 'pass --yes to revoke without a prompt (as in CI), or --dry-run to see the list');
+  }
+  await listKeysTo(deps, prune, 'stderr');
+  writeKept(deps, kept);
+  const ok = await deps.prompter.confirm(`Revoke these ${what}? They stop working at once; this cannot be undone.`, 'pass --yes');
+  if (!ok) throw new UsageError('not confirmed: nothing was revoked');
+}

@@ -1,0 +1,53 @@
+import { Command, Option } from '@commander-js/extra-typings';
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { parseDuration } from '../../text/duration.js';
+import { globMatcher } from '../../text/glob.js';
+import type { PruneOptions } from './lib/prune.js';
+
+export type { PruneOptions };
+
+export function command(runF: (options: PruneOptions) => Promise<void>) {
+  return new Command('prune')
+    .description('revoke keys not used for a while; never the key in use')
+    .addOption(new Option('--unused-for <duration>', 'keys not used for this long (never used: since created), e.g. 30d, 12h, 1w, 1d12h').argParser(durationMs))
+    .addOption(new Option('--never-used', 'keys never used (with --unused-for: and created longer ago than that)'))
+    .addOption(new Option('--name-glob <pattern>', 'only keys whose whole name matches, e.g. "ci-*" (* ? [abc])'))
+    .addOption(new Option('--dry-run', 'list the keys that would be revoked, and revoke none'))
+    .addOption(new Option('--yes', 'do not ask for confirmation'))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  # CI: retire the keys CI jobs made that nobody used for 30 days
+  $ crawl keys prune --unused-for 30d --name-glob 'ci-*' --yes
+  # See what would go first
+  $ crawl keys prune --never-used --unused-for 7d --dry-run`,
+    )
+    .action((flags) => {
+      if (flags.unusedFor === undefined && flags.neverUsed !== true) {
+        throw new UsageError('say which keys to prune: --unused-for <duration>, --never-used, or both');
+      }
+      let nameMatches: ((name: string) => boolean) | undefined;
+      if (flags.nameGlob !== undefined) {
+        try {
+          nameMatches = globMatcher(flags.nameGlob);
+        } catch {
+          throw new UsageError(`invalid --name-glob "${flags.nameGlob}": a [set] in it is not valid`);
+        }
+      }
+      return runF({ unusedForMs: flags.unusedFor, neverUsed: flags.neverUsed === true, nameMatches, dryRun: flags.dryRun === true, yes: flags.yes === true });
+    });
+}
+
+function durationMs(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new UsageError(`invalid --unused-for "${value}": give a duration such as 30d, 12h, 1w or 1d12h (s, m, h, d, w)`);
+  return ms;
+}
+
+/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
+export async function run(deps: Deps, options: PruneOptions): Promise<number> {
+  const { pruneKeys } = await import('../work.js');
+  return pruneKeys(deps, options);
+}
