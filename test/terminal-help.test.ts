@@ -67,3 +67,23 @@ describe('help that fits', () => {
     }
   });
 });
+
+describe('examples in command help', () => {
+  it('comments wrapped and command lines broken at spaces outside quotes: each pastes back to the same command', async () => {
+    const { formatExamples } = await import('../src/commands/shared/examples.js');
+    const line = "crawl keys rotate --yes --keep-old --to-command 'vault kv put secret/crawl api-key=-'";
+    for (const width of [40, 50, 80, 120]) {
+      const text = formatExamples([['keys rolled over a window: the old one stays active until keys revoke retires it', line]], width);
+      // Only a word longer than a line (a quoted argument is one) may stick out, alone on its row.
+      for (const row of text.split('\n')) expect(row.length <= width || /^ {6}\S.*\S$/.test(row) && !/ \\$/.test(row), row).toBe(true);
+      const command = text.slice(text.indexOf('  $ ') + 4).trimEnd().replace(/ \\\n {6}/g, ' ');
+      expect(command).toBe(line);
+    }
+  });
+
+  it('keys rotate --help shows the CI form first', async () => {
+    const r = await crawl(['keys', 'rotate', '--help'], { env: {} });
+    const examples = r.stdout.slice(r.stdout.indexOf('Examples:'));
+    expect(examples.split('\n').find((row) => row.startsWith('  $ '))).toBe("  $ crawl keys rotate --yes --to-command 'gh secret set CRAWL_API_KEY'");
+  });
+});

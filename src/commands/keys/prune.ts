@@ -4,26 +4,18 @@ import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../text/duration.js';
 import { globMatcher } from '../../text/glob.js';
 import type { PruneOptions } from './lib/prune.js';
+import { withExamples } from '../shared/examples.js';
 
 export type { PruneOptions };
 
 export function command(runF: (options: PruneOptions) => Promise<void>) {
-  return new Command('prune')
+  const command = new Command('prune')
     .description('revoke keys not used for a while; never the key in use')
     .addOption(new Option('--unused-for <duration>', 'keys not used for this long (never used: since created), e.g. 30d, 12h, 1w, 1d12h').argParser(durationMs))
     .addOption(new Option('--never-used', 'keys never used (with --unused-for: and created longer ago than that)'))
     .addOption(new Option('--name-glob <pattern>', 'only keys whose whole name matches, e.g. "ci-*" (* ? [abc])'))
     .addOption(new Option('--dry-run', 'list the keys that would be revoked, and revoke none'))
     .addOption(new Option('--yes', 'do not ask for confirmation'))
-    .addHelpText(
-      'after',
-      `
-Examples:
-  # CI: retire the keys CI jobs made that nobody used for 30 days
-  $ crawl keys prune --unused-for 30d --name-glob 'ci-*' --yes
-  # See what would go first
-  $ crawl keys prune --never-used --unused-for 7d --dry-run`,
-    )
     .action((flags) => {
       if (flags.unusedFor === undefined && flags.neverUsed !== true) {
         throw new UsageError('say which keys to prune: --unused-for <duration>, --never-used, or both');
@@ -38,6 +30,10 @@ Examples:
       }
       return runF({ unusedForMs: flags.unusedFor, neverUsed: flags.neverUsed === true, nameMatches, dryRun: flags.dryRun === true, yes: flags.yes === true });
     });
+  return withExamples(command, [
+    ['CI: retire the keys CI jobs made that nobody used for 30 days', "crawl keys prune --unused-for 30d --name-glob 'ci-*' --yes"],
+    ['see first what would go', 'crawl keys prune --never-used --unused-for 7d --dry-run'],
+  ]);
 }
 
 function durationMs(value: string): number {

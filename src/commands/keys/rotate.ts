@@ -2,33 +2,28 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import type { RotateOptions } from './lib/rotate.js';
+import { withExamples } from '../shared/examples.js';
 
 export type { RotateOptions };
 
 export function command(runF: (options: RotateOptions) => Promise<void>) {
-  return new Command('rotate')
+  const command = new Command('rotate')
     .description('replace the key in use without losing access')
     .addOption(new Option('--to-command <command>', 'store the new key by running <command> (through the shell) with the key on its stdin; the old key is revoked only if it exits 0, else the new key is revoked'))
     .addOption(new Option('--output-file <path>', 'where to store the new key when it does not come from the config file (- for stdout)'))
     .addOption(new Option('--keep-old', 'leave the old key active (for keys rolled over a window); retire it later with keys revoke'))
     .addOption(new Option('--name <name>', 'name of the new key (default: old name and the date)'))
     .addOption(new Option('--yes', 'do not ask for confirmation'))
-    .addHelpText(
-      'after',
-      `
-Examples:
-  # CI: the key in CRAWL_API_KEY, rotated into the secret store it came from
-  $ crawl keys rotate --yes --to-command 'gh secret set CRAWL_API_KEY'
-  # Keys rolled over a window: the old one stays active until keys revoke or keys prune
-  $ crawl keys rotate --yes --keep-old --to-command 'vault kv put secret/crawl api-key=-'
-  # A key kept in the config file (by auth login), on a terminal
-  $ crawl keys rotate --profile ci`,
-    )
     .action((flags) => {
       const name = flags.name?.trim();
       if (name === '') throw new UsageError('--name needs a name');
       return runF({ name, outputFile: flags.outputFile, toCommand: flags.toCommand, keepOld: flags.keepOld === true, yes: flags.yes === true });
     });
+  return withExamples(command, [
+    ['CI: the key in CRAWL_API_KEY, rotated back into the secret store it came from', "crawl keys rotate --yes --to-command 'gh secret set CRAWL_API_KEY'"],
+    ['keys rolled over a window: the old one stays active until keys revoke or keys prune retires it', "crawl keys rotate --yes --keep-old --to-command 'vault kv put secret/crawl api-key=-'"],
+    ['a key kept in the config file (by auth login), on a terminal', 'crawl keys rotate --profile ci'],
+  ]);
 }
 
 /** The work is imported when the command runs (see commands/work.ts): help never loads it. */

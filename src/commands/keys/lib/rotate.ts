@@ -8,7 +8,6 @@ import { maskKey } from '../../../text/mask.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { checkNewKeyFile, rescueKeyFile, STDOUT_PATH, writeKeyFile } from './key-file.js';
-import { describeOutcome, runShellCommand, type ShellOutcome } from '../../../platform/shell-command.js';
 import { dirname } from 'node:path';
 import { keyLabel } from './label.js';
 import { ProfileKeyChangedError, storeProfileKey } from '../../shared/profile-key.js';
@@ -303,8 +302,8 @@ async function fail(deps: Deps, s: RotationState, step: Step, error: unknown, pr
 
 /** The command's exit status, in words, when it is not 0: the store did not take the key. */
 export class StoreCommandError extends CrawlError {
-  constructor(outcome: ShellOutcome) {
-    super(`the --to-command command did not store the key: ${describeOutcome(outcome)}`, ExitCode.failure);
+  constructor(outcome: string) {
+    super(`the --to-command command did not store the key: ${outcome}`, ExitCode.failure);
     this.name = 'StoreCommandError';
   }
 }
@@ -315,6 +314,8 @@ export class StoreCommandError extends CrawlError {
  * one in use is in its environment or arguments.
  */
 async function storeWithCommand(deps: Deps, command: string, key: string): Promise<void> {
+  // Loaded here only: node:child_process has no business in the start-up of every other command.
+  const { describeOutcome, runShellCommand } = await import('../../../platform/shell-command.js');
   const { CRAWL_API_KEY: _inUse, ...env } = deps.env;
   const out = deps.globals.json ? deps.io.stderr : deps.io.stdout;
   const outcome = await runShellCommand({
@@ -325,7 +326,7 @@ async function storeWithCommand(deps: Deps, command: string, key: string): Promi
     onStderr: (text) => void deps.io.stderr.write(text),
     signal: deps.signal,
   });
-  if (outcome.kind !== 'exited' || outcome.code !== 0) throw new StoreCommandError(outcome);
+  if (outcome.kind !== 'exited' || outcome.code !== 0) throw new StoreCommandError(describeOutcome(outcome));
 }
 
 /**

@@ -1,0 +1,64 @@
+// The "Examples:" section of a command's help, as gh shows it, fitted to the help's width: each
+// comment wrapped, each command broken at the spaces between its words (never inside quotes) with
+// a trailing `\`, so what is shown can still be pasted into a shell.
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { wrapWords } from '../../text/wrap.js';
+
+/** A comment saying what the command line does, and the line itself (without the `$ `). */
+export type Example = readonly [comment: string, line: string];
+
+export function withExamples<C extends CommandUnknownOpts>(command: C, examples: readonly Example[]): C {
+  command.on('afterHelp', (context: { write(text: string): void; error: boolean }) => {
+    // The width the rest of the help was wrapped to (src/app/program.ts configures it).
+    const output = command.configureOutput();
+    const width = (context.error ? output.getErrHelpWidth?.() : output.getOutHelpWidth?.()) ?? 80;
+    context.write(formatExamples(examples, width));
+  });
+  return command;
+}
+
+export function formatExamples(examples: readonly Example[], width: number): string {
+  const lines = ['', 'Examples:'];
+  for (const [comment, line] of examples) {
+    for (const part of wrapWords(comment, Math.max(20, width - 4))) lines.push(`  # ${part}`);
+    lines.push(...breakCommand(line, width));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** `  $ words...`, continued on lines indented by six with ` \` at the end of each but the last. */
+function breakCommand(line: string, width: number): string[] {
+  const out: string[] = [];
+  let current = '  $';
+  for (const word of shellWords(line)) {
+    // Room for the word, and for ` \` should another follow.
+    if (current.trim() !== '$' && current.length + 1 + word.length + 2 > width) {
+      out.push(`${current} \\`);
+      current = `     `;
+    }
+    current += ` ${word}`;
+  }
+  out.push(current);
+  return out;
+}
+
+/** The line split at spaces outside single and double quotes, each word as written. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quote: string | undefined;
+  for (const c of line) {
+    if (quote) {
+      if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+    } else if (c === ' ') {
+      if (word !== '') words.push(word);
+      word = '';
+      continue;
+    }
+    word += c;
+  }
+  if (word !== '') words.push(word);
+  return words;
+}
