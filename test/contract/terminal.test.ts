@@ -103,14 +103,27 @@ describe('live displays, ^C typed', () => {
     await waitFor(() => out.includes('1/100 pages'), 10_000, 'the live line');
     const at = out.length;
     await writeFile(fifo, 'go\n');
-    const narrowed = (): string[] => out.slice(at).split(DRAW).slice(2);
-    await waitFor(() => narrowed().some((draw) => draw.includes('pages')), 10_000, 'a draw after the resize');
+    // The draws since the cue, each as [where it starts, its text without colour or cursor moves].
+    const drawsSince = (): Array<[number, string]> => {
+      const found: Array<[number, string]> = [];
+      for (let i = out.indexOf(DRAW, at); i !== -1; i = out.indexOf(DRAW, i + 1)) {
+        const end = out.indexOf(DRAW, i + 1);
+        const draw = out.slice(i + DRAW.length, end === -1 ? undefined : end);
+        found.push([i, draw.replace(/\r$/, '').replace(/\r?\n[\s\S]*$/, '').replace(/\u001b\[[0-9;?]*[a-zA-Z]/g, '')]);
+      }
+      return found;
+    };
+    // The shell runs stty when it wakes, a draw or more after the cue: the first draw that fits 45
+    // columns is the first after the resize, and every draw from there on fits too.
+    const firstNarrow = (): number => drawsSince().findIndex(([, draw]) => draw.includes('pages') && draw.length < 45);
+    await waitFor(() => firstNarrow() !== -1, 10_000, 'a draw fitted to 45 columns');
     Object.assign(fx.sandbox.getJob('w-winch') ?? {}, { status: 'completed', pagesFinished: 100 });
     expect(await closed).toBe(0);
+    const after = drawsSince().slice(firstNarrow());
+    for (const [, draw] of after) expect(draw.length, draw).toBeLessThan(45);
+    const resizedAt = after[0]?.[0] ?? at;
     const text = out.replace(/\r\n/g, '\n');
-    // Draws after the first one that follows the cue (that one may have been fitted before the signal).
-    for (const draw of narrowed()) expect(draw.replace(/\r$/, '').replace(/\n[\s\S]*$/, '').replace(/\u001b\[[0-9;]*m/g, '').length).toBeLessThan(45);
-    const screen = await screenOf(text, 100, [{ at: text.length - out.slice(at).replace(/\r\n/g, '\n').length, columns: 45 }]);
+    const screen = await screenOf(text, 100, [{ at: out.slice(0, resizedAt).replace(/\r\n/g, '\n').length, columns: 45 }]);
     // At 45 columns the bar is left out: the line as the job ended, once.
     expect(liveRows(screen.rows)).toHaveLength(1);
     expect(liveRows(screen.rows)[0]).toMatch(/^ {2}completed 100\/100 pages \(100%\) {2}\d+:\d\d$/);
