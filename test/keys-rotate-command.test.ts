@@ -164,3 +164,30 @@ describe('keys rotate --keep-old', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ steps: { store: true, revoke: false }, oldKeptActive: true, storedIn: 'command' });
   });
 });
+
+describe('keys rotate --to-command, other steps failing', () => {
+  it('step 3 (the service refuses the new key): the command is never run, the new key is revoked, found by its prefix', async () => {
+    setup.fx.sandbox.inject({ method: 'GET', path: '/api/keys', kind: 'status', status: 401, skip: 1, times: 1 });
+    const before = setup.fx.sandbox.requests.length;
+    const r = await crawl(['keys', 'rotate', '--yes', '--to-command', 'secret-store'], { env: ciEnv });
+    expect(r.code).toBe(4);
+    expect(existsSync(join(tmp.dir, 'stdin'))).toBe(false);
+    expect(r.stderr).toContain('stopped at step 3 of 5');
+    expect(r.stderr).toContain('then revoked the new key again (rolled back)');
+    const deletes = calls(setup.fx.sandbox, before).filter((c) => c.startsWith('DELETE'));
+    expect(deletes).toHaveLength(1);
+    expect(deletes[0]).not.toBe(`DELETE /api/keys/${setup.old.id}`);
+    expect(await keyStatus(setup.fx.sandbox, setup.old.key)).toBe(200);
+    expect(fullKeysIn(r.output)).toEqual([]);
+  });
+
+  it('step 5 (the old key cannot be revoked): the store keeps the new key, and the message says the old one is still active', async () => {
+    setup.fx.sandbox.inject({ method: 'DELETE', path: `/api/keys/${setup.old.id}`, kind: 'status', status: 500, times: 1 });
+    const r = await crawl(['keys', 'rotate', '--yes', '--to-command', 'secret-store'], { env: ciEnv });
+    expect(r.code).toBe(1);
+    expect(await keyStatus(setup.fx.sandbox, stored())).toBe(200);
+    expect(r.stderr).toContain('stopped at step 5 of 5 (revoke the old key)');
+    expect(r.stderr).toContain(`The old key "ci" (${setup.old.id}) is still active.`);
+    expect(r.stderr).toContain(`crawl keys revoke ${setup.old.id} --yes`);
+  });
+});

@@ -336,11 +336,18 @@ async function storeWithCommand(deps: Deps, command: string, key: string): Promi
  */
 async function rollBack(deps: Deps, s: RotationState, c: NonNullable<RotationState['created']>): Promise<void> {
   let why: string;
-  if (c.id === undefined) {
+  const http = deps.http({ evenIfInterrupted: true });
+  // Step 3 did not get as far as the new key's id: the old key's list can tell it.
+  const id = c.id ?? (await listKeys(http).then(({ keys }) => {
+    const found = identifyKeyInUse(keys, c.key);
+    return found.kind === 'unique' ? found.key.id : undefined;
+  }, () => undefined));
+  if (id === undefined) {
     why = 'the service did not list it under an id';
   } else {
+    c.id = id;
     try {
-      await revokeKey(deps.http({ evenIfInterrupted: true }), c.id);
+      await revokeKey(http, id);
       s.rollback = { revoked: true };
       return;
     } catch (error) {
