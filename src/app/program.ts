@@ -1,5 +1,5 @@
 import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { groups, helpTopic, sandbox, type Exec } from '../commands/index.js';
+import { api, groups, helpTopic, sandbox, type Exec } from '../commands/index.js';
 import { timeoutOption } from '../commands/shared/flags.js';
 import type { Env, GlobalOptions } from '../deps.js';
 import { colorEnabled, type RawStreams } from '../io/io.js';
@@ -77,6 +77,7 @@ export function buildProgram(hooks: ProgramHooks): Program {
     });
     group.register(command, exec);
   }
+  program.addCommand(api.command((o) => exec(api.run, o)));
   program.addCommand(sandbox.command((o) => exec(sandbox.run, o)));
   program
     .command('help')

@@ -24,4 +24,5 @@ export const groups: readonly Group[] = [
 ];
 
 export * as sandbox from './sandbox.js';
+export * as api from './api/api.js';
 export { helpTopic } from './help.js';

@@ -1,6 +1,7 @@
 // The work of every command, behind the one dynamic import each command's run makes: bundled, any
 // command then loads one chunk of work (and help none), where an import per command would split the
 // shared code into dozens of small chunks, each paid for at start-up. Typed, by name: no dispatch.
+export { callApi } from './api/lib/call.js';
 export { logIn } from './auth/lib/login.js';
 export { logOut } from './auth/lib/logout.js';
 export { showAuthStatus } from './auth/lib/status.js';

@@ -34,7 +34,12 @@ const MAX_REDIRECTS = 5;
  */
 const MAX_HEADER_BYTES = 16 * 1024;
 
-export type Method = 'GET' | 'POST' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH' | 'HEAD' | 'OPTIONS';
+
+/** Methods that change nothing: retried when they fail, followed through redirects, and given up at once on Ctrl-C. */
+export function isSafeMethod(method: Method): boolean {
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+}
 
 export interface HttpClientOptions {
   baseUrl: URL;
@@ -70,6 +75,12 @@ export interface RequestSpec {
   url?: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** A body sent as it is (`crawl api --input`), instead of `body` as JSON. */
+  rawBody?: string | Buffer;
+  /** More request headers (`crawl api -H`); a content-type here replaces the JSON one. */
+  headers?: Readonly<Record<string, string>>;
+  /** Every status is an answer (`crawl api`): a non-2xx response is returned after the retries, not thrown. */
+  anyStatus?: boolean;
   /** GETs are retried unless this is false; other methods never are. */
   retry?: boolean;
   /**
@@ -126,7 +137,7 @@ export class HttpClient {
   /** Sends the request (with retries where safe); resolves only for 2xx, else throws a CrawlError. */
   async request(spec: RequestSpec): Promise<HttpResponse> {
     const url = this.resolve(spec);
-    const retryable = spec.method === 'GET' && spec.retry !== false;
+    const retryable = isSafeMethod(spec.method) && spec.retry !== false;
     const label = `${spec.method} ${url.pathname}`;
     let timeouts = 0;
     for (let attempt = 1; ; attempt++) {
@@ -137,7 +148,9 @@ export class HttpClient {
         if (response.status >= 200 && response.status < 300) return response;
         const statusFailure = statusError(response, label, this.#clock.now());
         failure = statusFailure;
-        if (!retryable || !RETRY_STATUSES.has(response.status) || attempt >= MAX_ATTEMPTS) throw failure;
+        const last = !retryable || !RETRY_STATUSES.has(response.status) || attempt >= MAX_ATTEMPTS;
+        if (last && spec.anyStatus) return response;
+        if (last) throw failure;
         const retryAfter = statusFailure.retryAfterMs;
         if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS) {
           const { serverMessage, hint } = statusFailure;
@@ -180,12 +193,12 @@ export class HttpClient {
   async #followRedirects(spec: RequestSpec, start: URL): Promise<HttpResponse> {
     let url = start;
     for (let hop = 0; ; hop++) {
-      const response = await this.#send(spec.method, url, spec.body, spec.maxBodyBytes);
+      const response = await this.#send(spec, url);
       const location = response.headers.location;
       if (response.status < 300 || response.status >= 400 || response.status === 304 || location === undefined) {
         return response;
       }
-      if (spec.method !== 'GET') {
+      if (!isSafeMethod(spec.method)) {
         throw new CrawlError(
           `unexpected redirect (HTTP ${response.status}) in answer to ${spec.method} ${url.pathname}; not followed`,
           ExitCode.failure,
@@ -214,7 +227,8 @@ export class HttpClient {
   }
 
   /** One exchange: connect, send, read the whole body within the deadline and the size cap. */
-  async #send(method: Method, url: URL, body: unknown, maxBodyBytes: number | undefined): Promise<HttpResponse> {
+  async #send(spec: RequestSpec, url: URL): Promise<HttpResponse> {
+    const { method, body, maxBodyBytes } = spec;
     const undici = await loadUndici();
     const interrupt = this.#options.interrupt;
     // Ctrl-C before a request is sent: it is not sent.
@@ -223,16 +237,24 @@ export class HttpClient {
     // A request that changes something is not abandoned once sent, Ctrl-C or not: its answer is
     // read to the end (bounded by the deadline), so the caller knows what the service did (a
     // key it created is handed over instead of lost). Reads stop at once.
-    const mutation = method !== 'GET';
+    const mutation = !isSafeMethod(method);
     const signal = interrupt && !mutation ? AbortSignal.any([deadline, interrupt]) : deadline;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     // The key is for the service's origin only: never for a redirect target or link elsewhere.
     const withKey = this.#options.apiKey !== undefined && sameOrigin(url, this.baseUrl);
     if (withKey) headers.authorization = `Bearer ${this.#options.apiKey}`;
-    let payload: string | undefined;
-    if (body !== undefined) {
+    let payload: string | Buffer | undefined;
+    if (spec.rawBody !== undefined) {
+      payload = spec.rawBody;
+      headers['content-type'] = 'application/json; charset=utf-8';
+    } else if (body !== undefined) {
       payload = JSON.stringify(body);
       headers['content-type'] = 'application/json';
+    }
+    // The caller's own headers (validated by it), by lower-case name: one content-type, one accept.
+    // Never the Authorization header: the key is the client's to send, to its origin only.
+    for (const [name, value] of Object.entries(spec.headers ?? {})) {
+      if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
     }
     this.#trace(`${method} ${displayUrl(url)}`);
     this.#trace(withKey ? `Authorization: Bearer ${maskKey(this.#options.apiKey ?? '')}` : 'Authorization: (none)');
