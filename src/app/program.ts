@@ -61,7 +61,7 @@ export function buildProgram(hooks: ProgramHooks): Program {
     .showSuggestionAfterError(true)
     // commander leaves descriptions unwrapped when fewer than 40 columns are left for them, so
     // on a 50-column terminal every line ran past the edge.
-    .configureHelp({ minWidthToWrap: 16 })
+    .configureHelp({ minWidthToWrap: 16, showGlobalOptions: true })
     .exitOverride()
     .configureOutput(output(hooks, (text) => hooks.onCommanderError(commanderError(text, reached))))
     .hook('preSubcommand', (_root, sub) => {

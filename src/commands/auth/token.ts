@@ -1,13 +1,19 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
 import type { TokenOptions } from './lib/token.js';
+import { withExamples } from '../shared/examples.js';
 
 export type { TokenOptions };
 
 export function command(runF: (options: TokenOptions) => Promise<void>) {
-  return new Command('token')
-    .description('print the key in use (for scripts)')
-    .action(() => runF({}));
+  return withExamples(
+    new Command('token')
+      .description('print the key in use (for scripts)')
+      .action(() => runF({})),
+    [
+      ['the key in use, for another tool that needs it on its stdin', 'crawl auth token | other-tool --key-stdin'],
+    ],
+  );
 }
 
 /** The work is imported when the command runs (see commands/work.ts): help never loads it. */

@@ -2,14 +2,21 @@ import { Command } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
 import { settingArgument } from './lib/setting.js';
 import type { GetOptions } from './lib/get.js';
+import { withExamples } from '../shared/examples.js';
 
 export type { GetOptions };
 
 export function command(runF: (options: GetOptions) => Promise<void>) {
-  return new Command('get')
-    .description('print a setting of the profile (api-key masked)')
-    .addArgument(settingArgument('base-url or api-key'))
-    .action((key) => runF({ key }));
+  return withExamples(
+    new Command('get')
+      .description('print a setting of the profile (api-key masked)')
+      .addArgument(settingArgument('base-url or api-key'))
+      .action((key) => runF({ key })),
+    [
+      ['one setting of this profile', 'crawl config get base-url'],
+      ['of another profile', 'crawl config get base-url --profile ci'],
+    ],
+  );
 }
 
 /** The work is imported when the command runs (see commands/work.ts): help never loads it. */

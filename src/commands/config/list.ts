@@ -1,13 +1,20 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
 import type { ListOptions } from './lib/list.js';
+import { withExamples } from '../shared/examples.js';
 
 export type { ListOptions };
 
 export function command(runF: (options: ListOptions) => Promise<void>) {
-  return new Command('list')
-    .description("the profile's settings (api-key masked)")
-    .action(() => runF({}));
+  return withExamples(
+    new Command('list')
+      .description("the profile's settings (api-key masked)")
+      .action(() => runF({})),
+    [
+      ['every setting of this profile, and where each comes from', 'crawl config list'],
+      ['as JSON', 'crawl config list --json'],
+    ],
+  );
 }
 
 /** The work is imported when the command runs (see commands/work.ts): help never loads it. */

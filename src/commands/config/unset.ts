@@ -2,14 +2,20 @@ import { Command } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
 import { settingArgument } from './lib/setting.js';
 import type { UnsetOptions } from './lib/unset.js';
+import { withExamples } from '../shared/examples.js';
 
 export type { UnsetOptions };
 
 export function command(runF: (options: UnsetOptions) => Promise<void>) {
-  return new Command('unset')
-    .description('remove a setting from the profile')
-    .addArgument(settingArgument('base-url or api-key'))
-    .action((key) => runF({ key }));
+  return withExamples(
+    new Command('unset')
+      .description('remove a setting from the profile')
+      .addArgument(settingArgument('base-url or api-key'))
+      .action((key) => runF({ key })),
+    [
+      ['remove a setting from this profile', 'crawl config unset base-url'],
+    ],
+  );
 }
 
 /** The work is imported when the command runs (see commands/work.ts): help never loads it. */

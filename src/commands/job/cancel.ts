@@ -2,6 +2,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
 import { checkMaxWait, intervalOption, maxWaitOption } from '../shared/flags.js';
 import type { CancelOptions } from './lib/cancel.js';
+import { withExamples } from '../shared/examples.js';
 
 export type { CancelOptions };
 
@@ -12,16 +13,22 @@ export type { CancelOptions };
  * ended cancelled_by_user, otherwise the code of the status it ended in.
  */
 export function command(runF: (options: CancelOptions) => Promise<void>) {
-  return new Command('cancel')
-    .description('cancel a job (DELETE) and show the resulting status')
-    .argument('<id>', 'job id')
-    .addOption(new Option('--wait', 'poll until the job is terminal'))
-    .addOption(intervalOption('seconds between polls with --wait'))
-    .addOption(maxWaitOption('with --wait: give up (exit 7) after this many seconds'))
-    .action((id, flags) => {
-      const wait = flags.wait === true;
-      return runF({ id, wait, intervalMs: flags.interval, maxWaitMs: checkMaxWait(flags.maxWait, wait) });
-    });
+  return withExamples(
+    new Command('cancel')
+      .description('cancel a job (DELETE) and show the resulting status')
+      .argument('<id>', 'job id')
+      .addOption(new Option('--wait', 'poll until the job is terminal'))
+      .addOption(intervalOption('seconds between polls with --wait'))
+      .addOption(maxWaitOption('with --wait: give up (exit 7) after this many seconds'))
+      .action((id, flags) => {
+        const wait = flags.wait === true;
+        return runF({ id, wait, intervalMs: flags.interval, maxWaitMs: checkMaxWait(flags.maxWait, wait) });
+      }),
+    [
+      ['cancel a job and show its status', 'crawl job cancel "$JOB_ID"'],
+      ['CI: cancel, and wait until the service says it stopped', 'crawl job cancel "$JOB_ID" --wait --json'],
+    ],
+  );
 }
 
 /** The work is imported when the command runs (see commands/work.ts): help never loads it. */

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { checkMaxWait, intervalOption, maxWaitOption, parseInteger } from '../shared/flags.js';
 import { UsageError } from '../../errors.js';
 import type { PagesOptions } from './lib/pages.js';
+import { withExamples } from '../shared/examples.js';
 
 export type { PagesOptions };
 
@@ -12,27 +13,34 @@ export type { PagesOptions };
  * midway the records written stay written, and the message says how many.
  */
 export function command(runF: (options: PagesOptions) => Promise<void>) {
-  return new Command('pages')
-    .description('every crawled page of a job, one JSON record a line')
-    .argument('<id>', 'job id')
-    .addOption(new Option('--wait', 'watch a pending or running job first, then export'))
-    .addOption(new Option('--limit <n>', 'stop after n records').argParser(parseInteger('--limit', 1)))
-    .addOption(new Option('--output <file>', 'write the records to a file instead of stdout'))
-    .addOption(intervalOption('seconds between polls with --wait'))
-    .addOption(maxWaitOption('with --wait: give up (exit 7) after this many seconds'))
-    .action((id, flags) => {
-      const wait = flags.wait === true;
-      if (flags.output === '') throw new UsageError('--output needs a file name ("-" for standard output)');
-      return runF({
-        id,
-        wait,
-        limit: flags.limit,
-        // `-` is standard output, as for most tools that take a file.
-        output: flags.output === '-' ? undefined : flags.output,
-        intervalMs: flags.interval,
-        maxWaitMs: checkMaxWait(flags.maxWait, wait),
-      });
-    });
+  return withExamples(
+    new Command('pages')
+      .description('every crawled page of a job, one JSON record a line')
+      .argument('<id>', 'job id')
+      .addOption(new Option('--wait', 'watch a pending or running job first, then export'))
+      .addOption(new Option('--limit <n>', 'stop after n records').argParser(parseInteger('--limit', 1)))
+      .addOption(new Option('--output <file>', 'write the records to a file instead of stdout'))
+      .addOption(intervalOption('seconds between polls with --wait'))
+      .addOption(maxWaitOption('with --wait: give up (exit 7) after this many seconds'))
+      .action((id, flags) => {
+        const wait = flags.wait === true;
+        if (flags.output === '') throw new UsageError('--output needs a file name ("-" for standard output)');
+        return runF({
+          id,
+          wait,
+          limit: flags.limit,
+          // `-` is standard output, as for most tools that take a file.
+          output: flags.output === '-' ? undefined : flags.output,
+          intervalMs: flags.interval,
+          maxWaitMs: checkMaxWait(flags.maxWait, wait),
+        });
+      }),
+    [
+      ['every page of a job as NDJSON, into jq', 'crawl job pages demo-large | jq -r .url'],
+      ['CI: wait for the job, then export it to a file (progress on a terminal, a summary at the end)', 'crawl job pages "$JOB_ID" --wait --max-wait 3600 --output pages.ndjson'],
+      ['the first ten pages', 'crawl job pages demo-large --limit 10'],
+    ],
+  );
 }
 
 /** The work is imported when the command runs (see commands/work.ts): help never loads it. */
