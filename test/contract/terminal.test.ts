@@ -95,12 +95,14 @@ describe('live displays, ^C typed', () => {
     execFileSync('mkfifo', [fifo]);
     // `stty cols` on the pty is a resize: the kernel sends SIGWINCH to crawl (the shell has no job
     // control, so crawl shares its foreground group). The shell waits on the FIFO for the cue.
-    const line = `stty cols 100 rows 30; '${process.execPath}' '${BIN}' job watch w-winch --interval 0.5 & read cue < '${fifo}'; stty cols 45; wait $!`;
+    const line = `stty cols 100 rows 30; '${process.execPath}' '${BIN}' job watch w-winch --interval 0.5 --max-wait 60 & read cue < '${fifo}'; stty cols 45; wait $!`;
     const child = spawn('script', ['-qefc', line, '/dev/null'], { env: cleanEnv(fx.env), cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await waitFor(() => out.includes('1/100 pages'), 10_000, 'the live line');
+    // A failed wait below must not leave the terminal (and crawl in it, by SIGHUP) running.
+    const hangUp = (): void => void (child.exitCode === null && child.kill('SIGKILL'));
+    await waitFor(() => out.includes('1/100 pages'), 10_000, 'the live line').catch((error: unknown) => (hangUp(), Promise.reject(error)));
     const at = out.length;
     await writeFile(fifo, 'go\n');
     // The draws since the cue, each as [where it starts, its text without colour or cursor moves].
@@ -116,7 +118,7 @@ describe('live displays, ^C typed', () => {
     // The shell runs stty when it wakes, a draw or more after the cue: the first draw that fits 45
     // columns is the first after the resize, and every draw from there on fits too.
     const firstNarrow = (): number => drawsSince().findIndex(([, draw]) => draw.includes('pages') && draw.length < 45);
-    await waitFor(() => firstNarrow() !== -1, 10_000, 'a draw fitted to 45 columns');
+    await waitFor(() => firstNarrow() !== -1, 10_000, 'a draw fitted to 45 columns').catch((error: unknown) => (hangUp(), Promise.reject(error)));
     Object.assign(fx.sandbox.getJob('w-winch') ?? {}, { status: 'completed', pagesFinished: 100 });
     expect(await closed).toBe(0);
     const after = drawsSince().slice(firstNarrow());
