@@ -25,4 +25,5 @@ export const groups: readonly Group[] = [
 
 export * as sandbox from './sandbox.js';
 export * as api from './api/api.js';
+export * as completion from './completion/completion.js';
 export { helpTopic } from './help.js';

@@ -2,6 +2,7 @@
 // command then loads one chunk of work (and help none), where an import per command would split the
 // shared code into dozens of small chunks, each paid for at start-up. Typed, by name: no dispatch.
 export { callApi } from './api/lib/call.js';
+export { printCompletions, printCompletionScript } from './completion/lib/print.js';
 export { logIn } from './auth/lib/login.js';
 export { logOut } from './auth/lib/logout.js';
 export { showAuthStatus } from './auth/lib/status.js';

@@ -1,0 +1,69 @@
+import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Deps } from '../../deps.js';
+import { withExamples } from '../shared/examples.js';
+import type { CommandNode } from './lib/complete.js';
+import { SHELLS, type Shell } from './lib/scripts.js';
+
+export interface CompletionOptions {
+  shell: Shell;
+}
+
+export interface CompleteOptions {
+  /** The words of the line after `crawl`, the one being completed last (maybe empty). */
+  words: string[];
+  /** The commands, their options and operands, as the program declares them. */
+  tree: CommandNode;
+}
+
+export function command(runF: (options: CompletionOptions) => Promise<void>) {
+  return withExamples(
+    new Command('completion')
+      .description('print the shell completion script for bash, zsh, fish or powershell (nothing is written to your rc files)')
+      .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
+      .action((shell) => runF({ shell })),
+    [
+      ['bash: add this line to ~/.bashrc', 'eval "$(crawl completion bash)"'],
+      ['zsh: add this line to ~/.zshrc, after compinit', 'eval "$(crawl completion zsh)"'],
+      ['fish: add this line to ~/.config/fish/config.fish', 'crawl completion fish | source'],
+    ],
+  );
+}
+
+/** What the scripts call at each Tab: hidden from help. */
+export function completeCommand(runF: (options: CompleteOptions) => Promise<void>) {
+  return new Command('__complete')
+    .description('the candidates for the last word (used by the completion scripts)')
+    .argument('[words...]')
+    .helpOption(false)
+    .allowUnknownOption()
+    .action((words, _flags, self) => {
+      let root: CommandUnknownOpts = self as CommandUnknownOpts;
+      while (root.parent) root = root.parent;
+      // PowerShell before 7.3 cannot pass an empty argument: its script sends "" for the empty word.
+      return runF({ words: words.length === 0 ? [''] : words.map((w) => (w === '""' ? '' : w)), tree: treeOf(root) });
+    });
+}
+
+/** The program as plain data: names, descriptions, flags (with their fixed values) and operands. */
+export function treeOf(command: CommandUnknownOpts): CommandNode {
+  return {
+    name: command.name(),
+    description: command.description(),
+    options: command.options
+      .filter((o) => !o.hidden)
+      .map((o) => ({ long: o.long, short: o.short, description: o.description, takesValue: o.required || o.optional, choices: o.argChoices })),
+    commands: command.commands.filter((c) => !c.name().startsWith('__')).map((c) => treeOf(c as CommandUnknownOpts)),
+    operands: command.registeredArguments.map((a) => ({ name: a.name(), variadic: a.variadic, choices: a.argChoices })),
+  };
+}
+
+/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
+export async function run(deps: Deps, options: CompletionOptions): Promise<number> {
+  const { printCompletionScript } = await import('../work.js');
+  return printCompletionScript(deps, options);
+}
+
+export async function runComplete(deps: Deps, options: CompleteOptions): Promise<number> {
+  const { printCompletions } = await import('../work.js');
+  return printCompletions(deps, options);
+}

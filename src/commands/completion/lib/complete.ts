@@ -1,0 +1,127 @@
+// What a shell offers at Tab: the words typed so far, walked through the tree of commands (made
+// from the program by ../completion.ts), give the candidates for the last word. Values that come
+// from elsewhere (profiles, key ids) are asked of `sources`, which fail silently: completion never
+// prints an error into a prompt.
+
+export interface OptionNode {
+  /** `--interval`, and `-i` when it has a short form. */
+  long: string | undefined;
+  short: string | undefined;
+  description: string;
+  takesValue: boolean;
+  choices: readonly string[] | undefined;
+}
+
+export interface CommandNode {
+  name: string;
+  description: string;
+  options: readonly OptionNode[];
+  commands: readonly CommandNode[];
+  /** Its operands, in order: what each may complete to (a variadic last one repeats). */
+  operands: ReadonlyArray<{ name: string; variadic: boolean; choices: readonly string[] | undefined }>;
+}
+
+/** A candidate, or the shell's own file-name completion. */
+export type Completion = { kind: 'values'; values: Array<{ value: string; description: string }> } | { kind: 'files' };
+
+/** Where the values that are not in the tree come from. */
+export interface Sources {
+  profiles(): Promise<string[]>;
+  keys(): Promise<Array<{ value: string; description: string }>>;
+  helpTopics: readonly string[];
+}
+
+/** Options whose value is a path: the shell completes file names. */
+const FILE_OPTIONS = new Set(['--output', '--output-file', '--input']);
+
+export async function complete(root: CommandNode, words: readonly string[], sources: Sources): Promise<Completion> {
+  const typed = words.slice(0, -1);
+  const current = words.at(-1) ?? '';
+  let node = root;
+  const path: CommandNode[] = [root];
+  let operand = 0;
+  let pendingOption: OptionNode | undefined;
+  let afterDashes = false;
+  for (const word of typed) {
+    if (pendingOption) {
+      pendingOption = undefined;
+      continue;
+    }
+    if (!afterDashes && word === '--') {
+      afterDashes = true;
+      continue;
+    }
+    if (!afterDashes && word.startsWith('-') && word !== '-') {
+      const option = findOption(path, word.split('=')[0] ?? word);
+      if (option?.takesValue && !word.includes('=')) pendingOption = option;
+      continue;
+    }
+    const sub = operand === 0 ? node.commands.find((c) => c.name === word) : undefined;
+    if (sub) {
+      node = sub;
+      path.push(sub);
+      continue;
+    }
+    operand++;
+  }
+
+  if (pendingOption) return optionValues(pendingOption, current, sources);
+  if (!afterDashes && current.startsWith('-')) {
+    const [name, value] = splitAssignment(current);
+    if (value !== undefined) {
+      const option = findOption(path, name);
+      if (!option?.takesValue) return none();
+      const values = await optionValues(option, value, sources);
+      return values.kind === 'files' ? values : { kind: 'values', values: values.values.map((v) => ({ ...v, value: `${name}=${v.value}` })) };
+    }
+    return filtered(
+      path.flatMap((command) => command.options).flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined).map((flag) => ({ value: flag, description: o.description }))),
+      current,
+    );
+  }
+  const candidates: Array<{ value: string; description: string }> = [];
+  if (operand === 0) candidates.push(...node.commands.map((c) => ({ value: c.name, description: c.description })));
+  const spec = node.operands[operand] ?? (node.operands.at(-1)?.variadic ? node.operands.at(-1) : undefined);
+  if (spec?.choices) candidates.push(...spec.choices.map((value) => ({ value, description: '' })));
+  if (node === root.commands.find((c) => c.name === 'help')) {
+    candidates.push(...sources.helpTopics.map((value) => ({ value, description: 'help topic' })));
+    if (operand === 0) candidates.push(...root.commands.filter((c) => c.name !== 'help').map((c) => ({ value: c.name, description: c.description })));
+  }
+  if (isKeyOperand(path, spec?.name)) candidates.push(...(await sources.keys()));
+  return filtered(candidates, current);
+}
+
+async function optionValues(option: OptionNode, current: string, sources: Sources): Promise<Completion> {
+  if (option.choices) return filtered(option.choices.map((value) => ({ value, description: '' })), current);
+  if (option.long === '--profile') return filtered((await sources.profiles()).map((value) => ({ value, description: 'profile' })), current);
+  if (option.long !== undefined && FILE_OPTIONS.has(option.long)) return { kind: 'files' };
+  return none();
+}
+
+/** `keys revoke <key...>`: the ids and prefixes the service lists. */
+function isKeyOperand(path: readonly CommandNode[], operand: string | undefined): boolean {
+  return path.length === 3 && path[1]?.name === 'keys' && path[2]?.name === 'revoke' && operand !== undefined;
+}
+
+function findOption(path: readonly CommandNode[], flag: string): OptionNode | undefined {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const found = path[i]?.options.find((o) => o.long === flag || o.short === flag);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function splitAssignment(word: string): [string, string | undefined] {
+  const at = word.indexOf('=');
+  return at === -1 ? [word, undefined] : [word.slice(0, at), word.slice(at + 1)];
+}
+
+function filtered(values: ReadonlyArray<{ value: string; description: string }>, prefix: string): Completion {
+  const seen = new Set<string>();
+  const kept = values.filter((v) => v.value.startsWith(prefix) && !seen.has(v.value) && (seen.add(v.value), true));
+  return { kind: 'values', values: kept };
+}
+
+function none(): Completion {
+  return { kind: 'values', values: [] };
+}

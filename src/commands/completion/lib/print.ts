@@ -1,0 +1,73 @@
+import { listKeys } from '../../../api/keys.js';
+import type { Deps } from '../../../deps.js';
+import { ExitCode } from '../../../exit-codes.js';
+import { sanitize } from '../../../text/sanitize.js';
+import type { CompleteOptions, CompletionOptions } from '../completion.js';
+import { complete, type Sources } from './complete.js';
+import { completionScript } from './scripts.js';
+
+/** How long Tab may wait for the service (key ids): past it, nothing is offered. */
+const SERVICE_WAIT_MS = 1_500;
+/** Help topics `crawl help <topic>` knows besides the commands. */
+const HELP_TOPICS = ['exit-codes', 'environment'];
+
+export async function printCompletionScript(deps: Deps, options: CompletionOptions): Promise<number> {
+  deps.io.stdout.write(completionScript(options.shell));
+  return ExitCode.ok;
+}
+
+/**
+ * One candidate a line, `value<TAB>description`, or `:files`. Any failure prints nothing and exits
+ * 0: a shell shows whatever a completer prints, so an error would land in the user's prompt.
+ */
+export async function printCompletions(deps: Deps, options: CompleteOptions): Promise<number> {
+  try {
+    const result = await complete(options.tree, options.words, sources(deps));
+    if (result.kind === 'files') {
+      deps.io.stdout.write(':files\n');
+      return ExitCode.ok;
+    }
+    const lines = result.values
+      // A value a shell would split or act on (a hostile key id) is not offered.
+      // eslint-disable-next-line no-control-regex -- control characters are what it keeps out
+      .filter(({ value }) => value !== '' && /^[^\s\u0000-\u001f\u007f-\u009f]+$/.test(value) && sanitize(value) === value)
+      .map(({ value, description }) => `${value}\t${sanitize(description).replace(/\s+/g, ' ')}`);
+    if (lines.length > 0) deps.io.stdout.write(lines.join('\n') + '\n');
+  } catch {
+    // Nothing offered.
+  }
+  return ExitCode.ok;
+}
+
+function sources(deps: Deps): Sources {
+  return {
+    helpTopics: HELP_TOPICS,
+    profiles: async () => {
+      try {
+        return Object.keys(deps.settings.store.read().profiles).sort();
+      } catch {
+        return [];
+      }
+    },
+    keys: async () => {
+      const settled = new AbortController();
+      try {
+        const listed = listKeys(deps.http());
+        const late = deps.clock.deadline(SERVICE_WAIT_MS, settled.signal).then(() => undefined, () => undefined);
+        const list = await Promise.race([listed, late]);
+        listed.catch(() => undefined);
+        if (!list) return [];
+        return list.keys.flatMap((k) => {
+          const name = typeof k.name === 'string' ? k.name : '';
+          const values = [{ value: k.id, description: name }];
+          if (typeof k.keyPrefix === 'string') values.push({ value: k.keyPrefix, description: name });
+          return values;
+        });
+      } catch {
+        return [];
+      } finally {
+        settled.abort();
+      }
+    },
+  };
+}
