@@ -34,3 +34,7 @@ export const exitCodeTable: ReadonlyArray<readonly [number, string]> = [
   [130, 'interrupted (Ctrl-C)'],
   [143, 'terminated (SIGTERM)'],
 ];
+
+/** What `crawl help exit-codes` says after the table: the rule for several jobs. */
+export const severalJobsRule =
+  'With several ids, `job watch` and `job status --exit-status` exit with the worst code among the jobs, in the order 10 > 13 > 12 > 11 > 7 > 0; a job that cannot be read (404, 401, the network) outranks them all with its own code (the first such, in the order the ids were given).';

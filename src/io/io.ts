@@ -23,6 +23,8 @@ export interface RawStreams {
   readonly stderrColumns: number;
   /** Calls `listener` when the terminal on stderr changes size (SIGWINCH); returns the unsubscribe. */
   onStderrResize(listener: () => void): () => void;
+  /** The terminal's height on stderr; 24 when it is not a terminal or does not say. */
+  readonly stderrRows: number;
   /**
    * Help and the version: may bypass building the stream (the system writes straight to fd 1 when
    * it is not a terminal). Write errors reach the stdout error handler all the same.
@@ -64,6 +66,8 @@ export interface IO {
   stderrColumns: number;
   /** Calls `listener` when the terminal on stderr changes size; returns the unsubscribe. */
   onStderrResize(listener: () => void): () => void;
+  /** stderr's height in rows (24 when unknown): a block of live lines never grows past it. */
+  stderrRows: number;
   /**
    * stderr is a terminal that can redraw a line in place: not TERM=dumb, which gets plain lines
    * and no cursor movement (clig.dev).
@@ -132,6 +136,9 @@ export function createIO(
       return raw.stderrColumns;
     },
     onStderrResize: (listener) => raw.onStderrResize(listener),
+    get stderrRows() {
+      return raw.stderrRows;
+    },
     get stderrLive() {
       return raw.isTTY.stderr && options.env.TERM !== 'dumb';
     },

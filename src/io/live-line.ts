@@ -17,6 +17,13 @@ const CLEAR_FROM_START = '\r\u001b[J';
  * need to know how many rows the line now takes, which differs between the two kinds.
  * Callers fit the text to the width: a line that wraps as it is drawn is cleared all the same.
  */
+/** From the end of `text` back to its first column: up a row for each line break, then to column 0. */
+function backToStart(text: string): string {
+  let breaks = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) breaks++;
+  return breaks === 0 ? '\r' : `\u001b[${breaks}A\r`;
+}
+
 export class LiveLine {
   readonly #stream: TextWriter;
   #text = '';
@@ -26,16 +33,20 @@ export class LiveLine {
     this.#stream = stream;
   }
 
+  /**
+   * Draws `text`: one line, or a block of lines (each fitted to the width by the caller, and no
+   * more of them than the terminal has rows), after which the cursor goes back to the block's start.
+   */
   update(text: string): void {
     const hide = this.#active ? '' : HIDE_CURSOR;
     this.#active = true;
     this.#text = text;
-    this.#stream.write(`${hide}${CLEAR_FROM_START}${text}\r`);
+    this.#stream.write(`${hide}${CLEAR_FROM_START}${text}${backToStart(text)}`);
   }
 
   /** Prints a message above the live line, then redraws it. */
   message(line: string): void {
-    this.#stream.write(this.#active ? `${CLEAR_FROM_START}${line}\n${this.#text}\r` : `${line}\n`);
+    this.#stream.write(this.#active ? `${CLEAR_FROM_START}${line}\n${this.#text}${backToStart(this.#text)}` : `${line}\n`);
   }
 
   /** Leaves the last state on screen (keep) or erases it, and restores the cursor. Once. */

@@ -94,6 +94,9 @@ export function systemStreams(): SystemStreams {
     get stderrColumns() {
       return (isTTY.stderr && stream('stderr').columns) || 80;
     },
+    get stderrRows() {
+      return (isTTY.stderr && stream('stderr').rows) || 24;
+    },
     // Node's terminal streams refresh their size on SIGWINCH and say so with 'resize'.
     onStderrResize(listener) {
       if (!isTTY.stderr) return () => undefined;

@@ -11,6 +11,8 @@ export interface TestStreamsOptions {
   input?: string;
   /** The terminal's width (stdout and stderr), default 80. */
   columns?: number;
+  /** Its height, default 24. */
+  rows?: number;
   /** stdout fails with this error code (`EPIPE`, `ENOSPC`) once this many bytes were written. */
   stdoutFails?: { code: string; afterBytes?: number };
   /** stderr fails with this error code (`EPIPE`, `ENOSPC`) once this many bytes were written. */
@@ -90,6 +92,9 @@ export function testStreams(options: TestStreamsOptions = {}): TestStreams {
     },
     get stderrColumns() {
       return isTTY.stderr ? columns : 80;
+    },
+    get stderrRows() {
+      return isTTY.stderr ? (options.rows ?? 24) : 24;
     },
     onStderrResize(listener) {
       if (!isTTY.stderr) return () => undefined;

@@ -14,6 +14,7 @@ export interface CrawlOptions {
   /** What stdin holds. */
   input?: string;
   columns?: number;
+  rows?: number;
   stdoutFails?: TestStreamsOptions['stdoutFails'];
   stderrFails?: TestStreamsOptions['stderrFails'];
   /** A fake clock made for the run unless given; `realClock` runs on real time. */
@@ -39,6 +40,7 @@ export async function crawl(argv: string[], options: CrawlOptions = {}): Promise
     ...(options.tty === undefined ? {} : { tty: options.tty }),
     ...(options.input === undefined ? {} : { input: options.input }),
     ...(options.columns === undefined ? {} : { columns: options.columns }),
+    ...(options.rows === undefined ? {} : { rows: options.rows }),
     ...(options.stdoutFails === undefined ? {} : { stdoutFails: options.stdoutFails }),
     ...(options.stderrFails === undefined ? {} : { stderrFails: options.stderrFails }),
   });

@@ -13,7 +13,7 @@ export function register(group: Command, exec: Exec): void {
   group.hook('preSubcommand', (self, sub) => {
     viaDefault = self.args[0] !== sub.name();
   });
-  const statusRun = withTypoHint(status.run, (o) => [o.id], () => viaDefault);
+  const statusRun = withTypoHint(status.run, (o) => o.ids, () => viaDefault);
   group.addCommand(status.command((o) => exec(statusRun, o)), { isDefault: true });
   group.addCommand(watch.command((o) => exec(watch.run, o)));
   group.addCommand(pages.command((o) => exec(pages.run, o)));

@@ -1,6 +1,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
 import type { StatusOptions } from './lib/status.js';
+import { withExamples } from '../shared/examples.js';
 
 export type { StatusOptions };
 
@@ -9,11 +10,18 @@ export type { StatusOptions };
  * (0 completed, 10-13 failed or cancelled, 7 not finished yet).
  */
 export function command(runF: (options: StatusOptions) => Promise<void>) {
-  return new Command('status')
-    .description('show a job (also `crawl job <id>`)')
-    .argument('<id>', 'job id')
-    .addOption(new Option('--exit-status', 'exit with the job status code (10 errored, 11-13 cancelled)'))
-    .action((id, flags) => runF({ id, exitStatus: flags.exitStatus === true }));
+  return withExamples(
+    new Command('status')
+      .description('show a job (also `crawl job <id>`), or several, a row each')
+      .argument('<id...>', 'job ids')
+      .addOption(new Option('--exit-status', "exit with the job's status code (10 errored, 11-13 cancelled, 7 unfinished); with several, the worst"))
+      .action((ids, flags) => runF({ ids, exitStatus: flags.exitStatus === true })),
+    [
+      ['a job, its fields aligned', 'crawl job "$JOB_ID"'],
+      ['several, a row each; with --exit-status the worst of their codes', 'crawl job status "$JOB_A" "$JOB_B" --exit-status'],
+      ['CI: the status alone', "crawl job status \"$JOB_ID\" --json | jq -r '.job.status'"],
+    ],
+  );
 }
 
 /** The work is imported when the command runs (see commands/work.ts): help never loads it. */

@@ -23,7 +23,7 @@ export interface FollowOptions {
 }
 
 const MAX_FAILURE_BACKOFF_MS = 30_000;
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /**
  * Polls one job until it reaches a terminal status and returns the last response. Only the job is
@@ -119,7 +119,7 @@ async function sleepUntil(deps: Deps, deadline: number | undefined, ms: number, 
   await deps.clock.sleep(Math.min(ms, left), deps.signal);
 }
 
-function isTransient(error: unknown): boolean {
+export function isTransient(error: unknown): boolean {
   if (error instanceof NetworkError) return true;
   if (error instanceof HttpStatusError) return error.status === 429 || error.status >= 500;
   return false;

@@ -2,16 +2,19 @@ import { getJob, terminalExitCode } from '../../../api/jobs.js';
 import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { writeRaw } from '../../../io/json.js';
+import { showStatuses } from './status-many.js';
 import { printJob } from './view.js';
 
 export interface StatusOptions {
-  id: string;
+  ids: string[];
   exitStatus: boolean;
 }
 
 export async function showStatus(deps: Deps, options: StatusOptions): Promise<number> {
+  const [id, ...more] = options.ids;
+  if (id === undefined || more.length > 0) return showStatuses(deps, options.ids, options.exitStatus);
   const http = deps.http();
-  const { job, raw } = await getJob(http, options.id);
+  const { job, raw } = await getJob(http, id);
   if (deps.globals.json) writeRaw(deps.io.stdout, raw);
   else await printJob(deps, job, { pagesHint: true });
   if (!options.exitStatus) return ExitCode.ok;

@@ -3,16 +3,20 @@ import { terminalExitCode } from '../../../api/jobs.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { followJob } from './follow.js';
 import { printJob } from './view.js';
+import { watchJobs } from './watch-many.js';
 
 export interface WatchOptions {
-  id: string;
+  ids: string[];
   intervalMs: number;
   maxWaitMs?: number | undefined;
+  failFast: boolean;
 }
 
 export async function watchJob(deps: Deps, options: WatchOptions): Promise<number> {
+  const [id, ...more] = options.ids;
+  if (id === undefined || more.length > 0) return watchJobs(deps, options.ids, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, failFast: options.failFast });
   const http = deps.http();
-  const { job } = await followJob(deps, http, options.id, {
+  const { job } = await followJob(deps, http, id, {
     intervalMs: options.intervalMs,
     maxWaitMs: options.maxWaitMs,
     ndjson: deps.globals.json,

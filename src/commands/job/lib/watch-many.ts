@@ -1,0 +1,273 @@
+import { getJob, isTerminal, terminalExitCode, type Job } from '../../../api/jobs.js';
+import type { Deps } from '../../../deps.js';
+import { CrawlError, InterruptedError, isCrawlError } from '../../../errors.js';
+import { ExitCode } from '../../../exit-codes.js';
+import { writeNdjson } from '../../../io/json.js';
+import { LiveLine } from '../../../io/live-line.js';
+import type { Style } from '../../../io/style.js';
+import { loadTerminalText, type TerminalText } from '../../../io/terminal-text.js';
+import { formatElapsed, formatProgress, formatSeconds, percentDone, progressBar, toCount } from '../../../text/format.js';
+import { groupDigits } from '../../../text/locale.js';
+import { sanitize } from '../../../text/sanitize.js';
+import { failureWait, fitWatchLine, isTransient, SPINNER, withinDeadline } from './follow.js';
+import { worstOutcome, type Outcome } from './outcome.js';
+import { printJobRows } from './rows.js';
+import { CONCURRENT_READS, mapLimit } from './status-many.js';
+
+export interface WatchManyOptions {
+  intervalMs: number;
+  maxWaitMs: number | undefined;
+  /** Stop at the first job that ends other than completed, or cannot be read. */
+  failFast: boolean;
+}
+
+/** --max-wait ran out while a poll was on the wire: the loop ends, and says so once for all. */
+class MaxWaitElapsed extends CrawlError {
+  constructor() {
+    super('gave up waiting', ExitCode.waitElapsed);
+  }
+}
+
+/** One id being watched. */
+interface Watched {
+  id: string;
+  job: Job | undefined;
+  /** Status and progress last shown: a poll that changes neither shows nothing. */
+  seen: string | undefined;
+  done: boolean;
+  failed: CrawlError | undefined;
+  /** On the deps clock: when this id is polled next (its interval, or its backoff after a failure). */
+  nextPollAt: number;
+  failures: number;
+}
+
+/**
+ * `job watch a b c`: every job polled in one loop on the run's one connection pool, each at
+ * --interval (a few requests in flight at once), a finished one no more. A job that cannot be read
+ * (404, 401) is reported for its id and the others go on, unless --fail-fast; transient failures
+ * back off per id, as a single watch does. The exit code is the worst outcome (outcome.ts).
+ */
+export async function watchJobs(deps: Deps, ids: readonly string[], options: WatchManyOptions): Promise<number> {
+  const http = deps.http();
+  const started = deps.clock.now();
+  const deadline = options.maxWaitMs === undefined ? undefined : started + options.maxWaitMs;
+  // An id given twice is watched once.
+  const watched: Watched[] = [...new Set(ids)].map((id) => ({ id, job: undefined, seen: undefined, done: false, failed: undefined, nextPollAt: started, failures: 0 }));
+  const display = await MultiDisplay.create(deps, watched, started);
+  const release = deps.guard.onCleanup(() => display.stop());
+  let gaveUp = false;
+  const giveUp = (): CrawlError => new MaxWaitElapsed();
+  try {
+    for (;;) {
+      const now = deps.clock.now();
+      const due = watched.filter((w) => !w.done && w.nextPollAt <= now);
+      await mapLimit(due, CONCURRENT_READS, (w) => poll(deps, http, w, options, display, deadline, giveUp));
+      if (options.failFast && watched.some(stopsAll)) break;
+      const waiting = watched.filter((w) => !w.done);
+      if (waiting.length === 0) break;
+      const next = Math.min(...waiting.map((w) => w.nextPollAt));
+      if (deadline !== undefined && (deps.clock.now() >= deadline || next >= deadline)) {
+        if (deps.clock.now() < deadline) await deps.clock.sleep(deadline - deps.clock.now(), deps.signal);
+        gaveUp = true;
+        break;
+      }
+      await deps.clock.sleep(Math.max(0, next - deps.clock.now()), deps.signal);
+    }
+  } catch (error) {
+    // --max-wait ran out while a poll was on the wire.
+    if (!(error instanceof MaxWaitElapsed)) throw error;
+    gaveUp = true;
+  } finally {
+    release();
+    display.stop();
+  }
+
+  const outcomes: Outcome[] = watched.map((w): Outcome => {
+    if (w.failed) return { kind: 'failed', code: w.failed.exitCode };
+    const code = w.job ? terminalExitCode(w.job.status) : undefined;
+    return { kind: 'job', code: code ?? ExitCode.waitElapsed };
+  });
+  const read = watched.flatMap((w) => (w.job ? [w.job] : []));
+  if (!deps.globals.json && read.length > 0) await printJobRows(deps, read);
+  if (gaveUp) {
+    const left = watched.filter((w) => !w.done);
+    deps.report(
+      new CrawlError(`gave up waiting after ${formatSeconds(options.maxWaitMs ?? 0)}: ${left.length} of ${watched.length} jobs not finished (${left.slice(0, 5).map((w) => sanitize(w.id)).join(', ')}${left.length > 5 ? ', …' : ''})`, ExitCode.waitElapsed, {
+        hint: 'raise --max-wait, or watch them again later',
+      }),
+    );
+  }
+  return worstOutcome(outcomes);
+}
+
+/** One poll of one id: its state, what is shown, when it is polled next. */
+async function poll(
+  deps: Deps,
+  http: ReturnType<Deps['http']>,
+  w: Watched,
+  options: WatchManyOptions,
+  display: MultiDisplay,
+  deadline: number | undefined,
+  giveUp: () => CrawlError,
+): Promise<void> {
+  try {
+    const { job, raw } = await withinDeadline(deps, deadline, getJob(http, w.id, { retry: false }), giveUp);
+    w.failures = 0;
+    w.job = job;
+    const seen = `${job.status}\u0000${String(job.pagesFinished)}`;
+    if (seen !== w.seen) {
+      w.seen = seen;
+      if (deps.globals.json) writeNdjson(deps.io.stdout, raw);
+      display.change(w);
+    }
+    if (isTerminal(job.status)) w.done = true;
+    w.nextPollAt = deps.clock.now() + options.intervalMs;
+  } catch (error) {
+    if (error instanceof InterruptedError || error instanceof MaxWaitElapsed || !isCrawlError(error)) throw error;
+    if (isTransient(error)) {
+      w.failures++;
+      const wait = failureWait(error, w.failures, options.intervalMs);
+      display.warn(`job ${sanitize(w.id)}: ${error.message}; retrying in ${formatSeconds(wait)}`);
+      w.nextPollAt = deps.clock.now() + wait;
+      return;
+    }
+    w.done = true;
+    w.failed = new CrawlError(`job ${sanitize(w.id)}: ${error.message}`, error.exitCode, {
+      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+    });
+    display.failed(w.failed);
+  }
+}
+
+/** --fail-fast stops at a job that cannot be read, or that ended other than completed. */
+function stopsAll(w: Watched): boolean {
+  if (w.failed) return true;
+  return w.done && w.job !== undefined && terminalExitCode(w.job.status) !== ExitCode.ok;
+}
+
+/**
+ * On a terminal, a block with a live line a job, redrawn in place (each line fitted to the width;
+ * no more lines than the terminal has rows: the jobs still going first, then a summary line);
+ * elsewhere, a line a change, prefixed by the id; with --json, nothing but warnings.
+ */
+class MultiDisplay {
+  readonly #deps: Deps;
+  readonly #watched: readonly Watched[];
+  readonly #started: number;
+  readonly #style: Style;
+  readonly #live: { line: LiveLine; text: TerminalText } | undefined;
+  #stopTicker: (() => void) | undefined;
+  #stopResize: (() => void) | undefined;
+  #stopped = false;
+  #frame = 0;
+
+  static async create(deps: Deps, watched: readonly Watched[], started: number): Promise<MultiDisplay> {
+    const live = !deps.globals.json && deps.io.stderrLive;
+    return new MultiDisplay(deps, watched, started, await deps.style('stderr'), live ? await loadTerminalText() : undefined);
+  }
+
+  private constructor(deps: Deps, watched: readonly Watched[], started: number, style: Style, text: TerminalText | undefined) {
+    this.#deps = deps;
+    this.#watched = watched;
+    this.#started = started;
+    this.#style = style;
+    if (text) {
+      this.#live = { line: new LiveLine(deps.io.stderr), text };
+      this.#stopTicker = deps.clock.every(250, () => this.#redraw());
+      this.#stopResize = deps.io.onStderrResize(() => this.#redraw());
+      this.#redraw();
+    }
+  }
+
+  change(w: Watched): void {
+    if (this.#deps.globals.json) return;
+    if (this.#live) return this.#redraw();
+    const job = w.job;
+    if (!job) return;
+    const elapsed = formatElapsed(this.#deps.clock.now() - this.#started);
+    this.#deps.io.stderr.write(`[${elapsed}] ${sanitize(w.id)} ${sanitize(job.status)} ${formatProgress(job.pagesFinished, job.pagesTotal)}\n`);
+  }
+
+  warn(message: string): void {
+    this.#above(`crawl: warning: ${this.#deps.redactor.redact(sanitize(message))}`);
+  }
+
+  /** A job that cannot be read: its error, in the run's error format, above the block. */
+  failed(error: CrawlError): void {
+    if (!this.#live) {
+      this.#deps.report(error);
+      return;
+    }
+    // Reported through the block's own writes, so the block is not torn: the same words as report().
+    this.#above(`crawl: ${this.#deps.redactor.redact(error.message)}`);
+  }
+
+  stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#stopTicker?.();
+    this.#stopResize?.();
+    if (this.#live) {
+      this.#draw();
+      this.#live.line.done(true);
+    }
+  }
+
+  #above(line: string): void {
+    if (this.#live && !this.#stopped) this.#live.line.message(line);
+    else this.#deps.io.stderr.write(line + '\n');
+  }
+
+  #redraw(): void {
+    if (!this.#stopped) this.#draw();
+  }
+
+  #draw(): void {
+    if (!this.#live) return;
+    const { text, line } = this.#live;
+    const room = this.#deps.io.stderrColumns - 1;
+    const rows = Math.max(1, this.#deps.io.stderrRows - 1);
+    const spinner = SPINNER[this.#frame++ % SPINNER.length] as string;
+    let shown: readonly Watched[] = this.#watched;
+    let summary: string | undefined;
+    if (shown.length > rows) {
+      // The jobs still going first (they change), then as many finished ones as fit.
+      const ordered = [...shown.filter((w) => !w.done), ...shown.filter((w) => w.done)];
+      shown = ordered.slice(0, rows - 1);
+      summary = text.truncate(this.#summary(ordered.slice(rows - 1)), room);
+    }
+    const lines = shown.map((w) => this.#lineOf(w, spinner, room, text));
+    if (summary !== undefined) lines.push(summary);
+    line.update(lines.join('\n'));
+  }
+
+  #lineOf(w: Watched, spinner: string, room: number, text: TerminalText): string {
+    const id = sanitize(w.id);
+    const elapsed = formatElapsed(this.#deps.clock.now() - this.#started);
+    if (w.failed) return text.truncate(`✗ ${id} ${this.#style.red(`failed (${w.failed.httpStatus === undefined ? 'error' : `HTTP ${w.failed.httpStatus}`})`)}`, room);
+    const job = w.job;
+    if (!job) return text.truncate(`${spinner} ${id} ${this.#style.dim('waiting for the first answer')}`, room);
+    return fitWatchLine(
+      {
+        spinner: isTerminal(job.status) ? ' ' : spinner,
+        status: `${id} ${this.#style.status(sanitize(job.status))}`,
+        bar: toCount(job.pagesTotal) ? progressBar(percentDone(job.pagesFinished, job.pagesTotal), 20) : undefined,
+        progress: formatProgress(job.pagesFinished, job.pagesTotal, groupDigits(this.#deps.env)),
+        elapsed,
+      },
+      room,
+      text,
+    );
+  }
+
+  /** `+ 812 more: 790 completed, 20 running, 2 failed` */
+  #summary(rest: readonly Watched[]): string {
+    const counts = new Map<string, number>();
+    for (const w of rest) {
+      const status = w.failed ? 'failed' : w.job ? sanitize(w.job.status) : 'waiting';
+      counts.set(status, (counts.get(status) ?? 0) + 1);
+    }
+    return `  + ${rest.length} more: ${[...counts].map(([status, n]) => `${n} ${status}`).join(', ')}`;
+  }
+}
