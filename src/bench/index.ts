@@ -1,7 +1,7 @@
 // `npm run bench`: every speed and memory target of crawl, measured side by side with the floor
 // Node itself sets, in one run against one sandbox process. Prints a table; exits 1 if a target
 // is missed. Options: --runs N (start-up pairs, default 20), --rounds N (pages, default 3),
-// --only startup|pages.
+// --only startup|pages|watch.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { benchEnv, startSandboxProcess } from './common.js';
 import { benchPages } from './pages-bench.js';
 import { benchStartup } from './startup-bench.js';
 import { profileStatus } from './status-profile.js';
+import { benchWatchMany, WATCH_MANY_MAX_RSS_MB } from './watch-many-bench.js';
 
 interface Row {
   pair: string;
@@ -41,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
   let cacheLine = '';
   const profileLines: string[] = [];
   try {
-    if (only !== 'pages') {
+    if (only === undefined || only === 'startup') {
       // A start-up measured without the code cache would say little about the CLI as installed.
       const env = benchEnv({ CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'config') });
       const reports = [...(await checkCodeCache(['job', '--help'], env)), ...(await checkCodeCache(['job', 'demo-small', '--json'], env))];
@@ -68,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
       profileLines.push('', 'Where a status read spends its time (CPU profile, median of each part in ms):', '', '| part | ms |', '|---|---|');
       for (const [part, ms] of parts) profileLines.push(`| ${part} | ${ms.toFixed(1)} |`);
     }
-    if (only !== 'startup') {
+    if (only === undefined || only === 'pages') {
       const p = await benchPages(sandbox, work, rounds, log);
       const a = 'crawl job pages demo-huge (1,000,000)';
       const b = 'minimal node:http paginator';
@@ -93,6 +94,31 @@ async function main(argv: string[]): Promise<number> {
         ok: p.crawlRssMB <= p.maxRssMB,
       });
       if (!p.countOk) log(`pages: WRONG record count ${p.records}`);
+    }
+    if (only === undefined || only === 'watch') {
+      const small = await benchWatchMany(sandbox, work, 100, log);
+      const large = await benchWatchMany(sandbox, work, 1000, log);
+      const perRound = (r: typeof large): string => `${(r.requests / r.expected).toFixed(2)} (${r.requests} for ${r.expected} polls due)`;
+      rows.push({
+        pair: 'watch many: requests a job a round',
+        a: 'crawl job watch <1,000 ids>',
+        b: '100 ids',
+        aValue: perRound(large),
+        bValue: perRound(small),
+        result: (large.requests / large.expected).toFixed(2),
+        target: '= 1.00',
+        ok: large.requests === large.expected && small.requests === small.expected,
+      });
+      rows.push({
+        pair: 'watch many: peak RSS',
+        a: 'crawl job watch <1,000 ids>',
+        b: '100 ids',
+        aValue: `${large.rssMB.toFixed(1)} MB`,
+        bValue: `${small.rssMB.toFixed(1)} MB`,
+        result: `${large.rssMB.toFixed(1)} MB`,
+        target: `<= ${WATCH_MANY_MAX_RSS_MB} MB`,
+        ok: large.rssMB <= WATCH_MANY_MAX_RSS_MB,
+      });
     }
   } finally {
     sandbox.child.kill('SIGTERM');

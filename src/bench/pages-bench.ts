@@ -16,7 +16,7 @@ const MAX_RSS_MB = 100;
 const MIN_RATIO = 1.0;
 
 /** Loaded into each measured process: its own peak RSS (KiB), on fd 3, as it exits. */
-const RSS_PRELOAD = `import { writeSync } from 'node:fs';
+export const RSS_PRELOAD = `import { writeSync } from 'node:fs';
 process.on('exit', () => {
   try { writeSync(3, String(process.resourceUsage().maxRSS) + '\\n'); } catch {}
 });
@@ -55,7 +55,7 @@ for (;;) {
 agent.destroy();
 `;
 
-interface Measure {
+export interface Measure {
   ms: number;
   rssKiB: number;
 }
@@ -113,7 +113,7 @@ export async function benchPages(sandbox: SandboxProcess, work: string, rounds: 
 }
 
 /** Runs one contender with stdout on /dev/null; wall time from spawn to exit, peak RSS from the preload. */
-function measure(args: string[], env: NodeJS.ProcessEnv, preload: string): Promise<Measure> {
+export function measure(args: string[], env: NodeJS.ProcessEnv, preload: string): Promise<Measure> {
   const devNull = openSync('/dev/null', 'w');
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', pathToFileURL(preload).href, ...args], {
