@@ -47,7 +47,10 @@ describe('help that fits', () => {
       for (const line of lines(r.stdout)) expect(line.length, line).toBeLessThanOrEqual(columns);
     }
     const r = await crawl(['help', 'exit-codes'], { env: {}, tty: true, columns });
-    const entries = r.stdout.replace(/\n +/g, ' ').split('\n').slice(1).filter(Boolean);
+    // The table, then a paragraph on several jobs.
+    const [table = '', rule = ''] = r.stdout.split('\n\n');
+    expect(rule.replace(/\n/g, ' ')).toMatch(/^With several ids, `job watch` and `job status --exit-status` exit with the worst code/);
+    const entries = table.replace(/\n +/g, ' ').split('\n').slice(1).filter(Boolean);
     expect(entries).toEqual(exitCodeTable.map(([code, meaning]) => expect.stringMatching(new RegExp(`^${code} +${meaning.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`))));
     expect(entries.at(-1)).toMatch(/^143 +terminated \(SIGTERM\)$/);
   });
@@ -85,5 +88,28 @@ describe('examples in command help', () => {
     const r = await crawl(['keys', 'rotate', '--help'], { env: {} });
     const examples = r.stdout.slice(r.stdout.indexOf('Examples:'));
     expect(examples.split('\n').find((row) => row.startsWith('  $ '))).toBe("  $ crawl keys rotate --yes --to-command 'gh secret set CRAWL_API_KEY'");
+  });
+});
+
+describe('every command help', () => {
+  it('ends with examples and lists the global flags it takes', async () => {
+    const commandsIn = (help: string): string[] =>
+      (help.split(/\n(?=\S)/).find((part) => part.startsWith('Commands:')) ?? '')
+        .split('\n')
+        .slice(1)
+        .map((line) => /^ {2}(\S+)/.exec(line)?.[1])
+        .filter((name): name is string => name !== undefined && name !== 'help');
+    const leaves: string[][] = [];
+    for (const group of commandsIn((await crawl(['--help'], { env: {} })).stdout)) {
+      const subs = commandsIn((await crawl([group, '--help'], { env: {} })).stdout);
+      if (subs.length === 0) leaves.push([group]);
+      for (const sub of subs) leaves.push([group, sub]);
+    }
+    expect(leaves.length).toBeGreaterThan(20);
+    for (const words of leaves) {
+      const help = (await crawl([...words, '--help'], { env: {} })).stdout;
+      expect(help, words.join(' ')).toMatch(/\nGlobal Options:\n(.*\n)* {2}--json /);
+      expect(help, words.join(' ')).toMatch(/\nExamples:\n( {2}# .*\n)+ {2}\$ .*crawl /);
+    }
   });
 });
