@@ -2,18 +2,10 @@ import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-
 import type { Deps } from '../../deps.js';
 import { withExamples } from '../shared/examples.js';
 import type { CommandNode } from './lib/complete.js';
-import { SHELLS, type Shell } from './lib/scripts.js';
+import type { CompleteOptions, CompletionOptions } from './lib/print.js';
+import { SHELLS } from './lib/scripts.js';
 
-export interface CompletionOptions {
-  shell: Shell;
-}
-
-export interface CompleteOptions {
-  /** The words of the line after `crawl`, the one being completed last (maybe empty). */
-  words: string[];
-  /** The commands, their options and operands, as the program declares them. */
-  tree: CommandNode;
-}
+export type { CompleteOptions, CompletionOptions };
 
 export function command(runF: (options: CompletionOptions) => Promise<void>) {
   return withExamples(

@@ -2,9 +2,19 @@ import { listKeys } from '../../../api/keys.js';
 import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { sanitize } from '../../../text/sanitize.js';
-import type { CompleteOptions, CompletionOptions } from '../completion.js';
-import { complete, type Sources } from './complete.js';
-import { completionScript } from './scripts.js';
+import { complete, type CommandNode, type Sources } from './complete.js';
+import { completionScript, type Shell } from './scripts.js';
+
+export interface CompletionOptions {
+  shell: Shell;
+}
+
+export interface CompleteOptions {
+  /** The words of the line after `crawl`, the one being completed last (maybe empty). */
+  words: string[];
+  /** The commands, their options and operands, as the program declares them. */
+  tree: CommandNode;
+}
 
 /** How long Tab may wait for the service (key ids): past it, nothing is offered. */
 const SERVICE_WAIT_MS = 1_500;
