@@ -3,7 +3,10 @@ import type { Deps } from '../../deps.js';
 import { withExamples } from '../shared/examples.js';
 import type { CommandNode } from './lib/complete.js';
 import type { CompleteOptions, CompletionOptions } from './lib/print.js';
-import { SHELLS } from './lib/scripts.js';
+
+// Here, not beside the scripts: help and every other command build this module, never the scripts.
+export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
+export type Shell = (typeof SHELLS)[number];
 
 export type { CompleteOptions, CompletionOptions };
 

@@ -4,8 +4,9 @@
 // stderr goes nowhere: completion never writes into the prompt. Nothing is declared readonly, so a
 // script sourced twice (a reloaded rc file) is no error.
 
-export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
-export type Shell = (typeof SHELLS)[number];
+import type { Shell } from '../completion.js';
+
+export type { Shell };
 
 export function completionScript(shell: Shell): string {
   switch (shell) {
