@@ -4,9 +4,10 @@ import { withExamples } from '../shared/examples.js';
 import type { CommandNode } from './lib/complete.js';
 import type { CompleteOptions, CompletionOptions } from './lib/print.js';
 
+import type { Shell } from './lib/scripts.js';
+
 // Here, not beside the scripts: help and every other command build this module, never the scripts.
-export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
-export type Shell = (typeof SHELLS)[number];
+export const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish', 'powershell'];
 
 export type { CompleteOptions, CompletionOptions };
 

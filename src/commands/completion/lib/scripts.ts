@@ -4,9 +4,8 @@
 // stderr goes nowhere: completion never writes into the prompt. Nothing is declared readonly, so a
 // script sourced twice (a reloaded rc file) is no error.
 
-import type { Shell } from '../completion.js';
-
-export type { Shell };
+/** The shells there is a script for (the command module lists them: it loads on every run, this does not). */
+export type Shell = 'bash' | 'zsh' | 'fish' | 'powershell';
 
 export function completionScript(shell: Shell): string {
   switch (shell) {
