@@ -6,7 +6,7 @@ import type { HttpClient } from '../../../http/client.js';
 import { HttpStatusError, NetworkError } from '../../../http/errors.js';
 import { backoffDelay } from '../../../http/retry.js';
 import { formatElapsed, formatProgress, formatSeconds, percentDone, progressBar, toCount } from '../../../text/format.js';
-import { LiveLine } from '../../../io/live-line.js';
+import { Redrawn } from './redrawn.js';
 import { loadTerminalText, type TerminalText } from '../../../io/terminal-text.js';
 import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
@@ -155,10 +155,7 @@ class ProgressDisplay {
   readonly #started: number;
   readonly #quiet: boolean;
   readonly #style: Style;
-  readonly #live: { line: LiveLine; text: TerminalText } | undefined;
-  #stopTicker: (() => void) | undefined;
-  #stopResize: (() => void) | undefined;
-  #stopped = false;
+  readonly #live: Redrawn | undefined;
   #frame = 0;
   #state: { status: string; finished: unknown; total: unknown } | undefined;
 
@@ -172,60 +169,42 @@ class ProgressDisplay {
     this.#started = started;
     this.#quiet = quiet;
     this.#style = style;
-    if (text) {
-      this.#live = { line: new LiveLine(deps.io.stderr), text };
-      // Elapsed time and the spinner move between polls; a resized terminal gets the line refitted at once.
-      this.#stopTicker = deps.clock.every(250, () => this.#redraw());
-      this.#stopResize = deps.io.onStderrResize(() => this.#redraw());
-    }
+    this.#live = text ? new Redrawn(deps, text, () => this.#line(text)) : undefined;
   }
 
   change(status: string, finished: unknown, total: unknown): void {
     this.#state = { status, finished, total };
     if (this.#quiet) return;
-    if (this.#live) return this.#redraw();
+    if (this.#live) return this.#live.redraw();
     const elapsed = formatElapsed(this.#deps.clock.now() - this.#started);
     this.#deps.io.stderr.write(`[${elapsed}] ${sanitize(status)} ${formatProgress(finished, total)}\n`);
   }
 
   warn(message: string): void {
     const line = `crawl: warning: ${this.#deps.redactor.redact(sanitize(message))}`;
-    if (this.#live) this.#live.line.message(line);
+    if (this.#live) this.#live.message(line);
     else this.#deps.io.stderr.write(line + '\n');
   }
 
   /** The last state stays on screen, once: Ctrl-C's cleanup and the watch's own end both call this. */
   stop(): void {
-    if (this.#stopped) return;
-    this.#stopped = true;
-    this.#stopTicker?.();
-    this.#stopResize?.();
-    if (this.#live) {
-      this.#draw();
-      this.#live.line.done(true);
-    }
+    this.#live?.stop();
   }
 
-  #redraw(): void {
-    if (!this.#stopped) this.#draw();
-  }
-
-  #draw(): void {
-    if (!this.#live || !this.#state) return;
+  #line(text: TerminalText): string | undefined {
+    if (!this.#state) return undefined;
     const { status, finished, total } = this.#state;
-    const fraction = percentDone(finished, total);
-    const line = fitWatchLine(
+    return fitWatchLine(
       {
         spinner: isTerminal(status) ? ' ' : (SPINNER[this.#frame++ % SPINNER.length] as string),
         status: this.#style.status(sanitize(status)),
-        bar: toCount(total) ? progressBar(fraction, 24) : undefined,
+        bar: toCount(total) ? progressBar(percentDone(finished, total), 24) : undefined,
         progress: formatProgress(finished, total, groupDigits(this.#deps.env)),
         elapsed: formatElapsed(this.#deps.clock.now() - this.#started),
       },
       // The cursor's column would wrap a line exactly as wide as the terminal on some terminals.
       this.#deps.io.stderrColumns - 1,
-      this.#live.text,
+      text,
     );
-    this.#live.line.update(line);
   }
 }

@@ -3,7 +3,6 @@ import type { Deps } from '../../../deps.js';
 import { CrawlError, InterruptedError, isCrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { writeNdjson } from '../../../io/json.js';
-import { LiveLine } from '../../../io/live-line.js';
 import type { Style } from '../../../io/style.js';
 import { loadTerminalText, type TerminalText } from '../../../io/terminal-text.js';
 import { formatElapsed, formatProgress, formatSeconds, percentDone, progressBar, toCount } from '../../../text/format.js';
@@ -12,6 +11,7 @@ import { sanitize } from '../../../text/sanitize.js';
 import { failureWait, fitWatchLine, isTransient, SPINNER, withinDeadline } from './follow.js';
 import { worstOutcome, type Outcome } from './outcome.js';
 import { printJobRows } from './rows.js';
+import { Redrawn } from './redrawn.js';
 import { CONCURRENT_READS, mapLimit } from './status-many.js';
 
 export interface WatchManyOptions {
@@ -156,10 +156,7 @@ class MultiDisplay {
   readonly #watched: readonly Watched[];
   readonly #started: number;
   readonly #style: Style;
-  readonly #live: { line: LiveLine; text: TerminalText } | undefined;
-  #stopTicker: (() => void) | undefined;
-  #stopResize: (() => void) | undefined;
-  #stopped = false;
+  readonly #live: Redrawn | undefined;
   #frame = 0;
 
   static async create(deps: Deps, watched: readonly Watched[], started: number): Promise<MultiDisplay> {
@@ -172,17 +169,13 @@ class MultiDisplay {
     this.#watched = watched;
     this.#started = started;
     this.#style = style;
-    if (text) {
-      this.#live = { line: new LiveLine(deps.io.stderr), text };
-      this.#stopTicker = deps.clock.every(250, () => this.#redraw());
-      this.#stopResize = deps.io.onStderrResize(() => this.#redraw());
-      this.#redraw();
-    }
+    this.#live = text ? new Redrawn(deps, text, () => this.#block(text)) : undefined;
+    this.#live?.redraw();
   }
 
   change(w: Watched): void {
     if (this.#deps.globals.json) return;
-    if (this.#live) return this.#redraw();
+    if (this.#live) return this.#live.redraw();
     const job = w.job;
     if (!job) return;
     const elapsed = formatElapsed(this.#deps.clock.now() - this.#started);
@@ -190,42 +183,23 @@ class MultiDisplay {
   }
 
   warn(message: string): void {
-    this.#above(`crawl: warning: ${this.#deps.redactor.redact(sanitize(message))}`);
-  }
-
-  /** A job that cannot be read: its error, in the run's error format, above the block. */
-  failed(error: CrawlError): void {
-    if (!this.#live) {
-      this.#deps.report(error);
-      return;
-    }
-    // Reported through the block's own writes, so the block is not torn: the same words as report().
-    this.#above(`crawl: ${this.#deps.redactor.redact(error.message)}`);
-  }
-
-  stop(): void {
-    if (this.#stopped) return;
-    this.#stopped = true;
-    this.#stopTicker?.();
-    this.#stopResize?.();
-    if (this.#live) {
-      this.#draw();
-      this.#live.line.done(true);
-    }
-  }
-
-  #above(line: string): void {
-    if (this.#live && !this.#stopped) this.#live.line.message(line);
+    const line = `crawl: warning: ${this.#deps.redactor.redact(sanitize(message))}`;
+    if (this.#live) this.#live.message(line);
     else this.#deps.io.stderr.write(line + '\n');
   }
 
-  #redraw(): void {
-    if (!this.#stopped) this.#draw();
+  /** A job that cannot be read: its error, in the run's error format (above the block on a terminal). */
+  failed(error: CrawlError): void {
+    // Through the block's own writes, so the block is not torn: the same words as report().
+    if (this.#live) this.#live.message(`crawl: ${this.#deps.redactor.redact(error.message)}`);
+    else this.#deps.report(error);
   }
 
-  #draw(): void {
-    if (!this.#live) return;
-    const { text, line } = this.#live;
+  stop(): void {
+    this.#live?.stop();
+  }
+
+  #block(text: TerminalText): string {
     const room = this.#deps.io.stderrColumns - 1;
     const rows = Math.max(1, this.#deps.io.stderrRows - 1);
     const spinner = SPINNER[this.#frame++ % SPINNER.length] as string;
@@ -239,7 +213,7 @@ class MultiDisplay {
     }
     const lines = shown.map((w) => this.#lineOf(w, spinner, room, text));
     if (summary !== undefined) lines.push(summary);
-    line.update(lines.join('\n'));
+    return lines.join('\n');
   }
 
   #lineOf(w: Watched, spinner: string, room: number, text: TerminalText): string {
