@@ -191,3 +191,20 @@ describe('keys rotate --to-command, other steps failing', () => {
     expect(r.stderr).toContain(`crawl keys revoke ${setup.old.id} --yes`);
   });
 });
+
+describe('keys rotate --to-command with a key from the config file', () => {
+  it('the command stored it but the profile changed meanwhile: the key is not printed, the old one stays active, the message says where the new one is', async () => {
+    const env = { ...setup.env, PATH: ciEnv.PATH ?? '', STORE_DIR: tmp.dir };
+    // Another process stores its own key in the profile while the command runs: the profile is then not overwritten.
+    const other = 'crk_' + 'z'.repeat(40);
+    const edit = `node -e 'const fs=require("fs");const f=process.argv[1];const d=JSON.parse(fs.readFileSync(f,"utf8"));d.profiles.default["api-key"]="${other}";fs.writeFileSync(f,JSON.stringify(d))' '${setup.profile.file}'`;
+    const r = await crawl(['keys', 'rotate', '--yes', '--to-command', `secret-store && ${edit}`], { env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('stored the secret\n');
+    expect(fullKeysIn(r.output)).toEqual([]);
+    expect(r.stderr).toContain('the --to-command command stored it');
+    expect(await keyStatus(setup.fx.sandbox, stored())).toBe(200);
+    expect(await keyStatus(setup.fx.sandbox, setup.old.key)).toBe(200);
+    expect(storedKey(setup.profile.file)).toBe(other);
+  });
+});

@@ -255,8 +255,10 @@ async function fail(deps: Deps, s: RotationState, step: Step, error: unknown, pr
   if (error instanceof UnusableKeyError) deps.redactor.add(error.secret());
   const c = s.created;
   // --to-command is the CI's secret store: a key it did not take is revoked again, never printed into a log.
-  if (c && !s.done.store && s.target.kind === 'command' && !s.commandStored) await rollBack(deps, s, c);
-  else if (c && !s.done.store) {
+  // Once the command has stored it (only the profile's copy failed), the store has it: not printed either.
+  if (c && !s.done.store && s.target.kind === 'command') {
+    if (!s.commandStored) await rollBack(deps, s, c);
+  } else if (c && !s.done.store) {
     // A new file (or stdout) replaces nothing, so an unchecked key may go there; the config's working key may not be replaced by one.
     if (s.target.kind !== 'config' && step !== 'store') {
       try {
