@@ -162,11 +162,23 @@ describe('crawl api: the answer', () => {
   });
 
   it('a request that changes something is sent once, never retried', async () => {
-    fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'status', status: 503, times: 1 });
+    const job = 'api-cancel-once';
+    fx.sandbox.addJob({ id: job, status: 'running', pagesTotal: 10 });
+    fx.sandbox.inject({ method: 'DELETE', path: `/api/crawl/${job}`, kind: 'status', status: 503, times: 1 });
     const before = fx.sandbox.requests.length;
-    const r = await crawl(['api', 'api/keys', '-f', 'name=once'], { env: fx.env });
+    const r = await crawl(['api', `api/crawl/${job}`, '-X', 'DELETE'], { env: fx.env });
     expect(r.code).toBe(1);
-    expect(fx.sandbox.requests.slice(before).filter((q) => q.method === 'POST')).toHaveLength(1);
+    expect(fx.sandbox.requests.slice(before).filter((q) => q.method === 'DELETE')).toHaveLength(1);
+  });
+
+  it('POST api/keys (a new key in the answer) is refused before any request: keys are handed over by keys create only', async () => {
+    const before = fx.sandbox.requests.length;
+    for (const path of ['api/keys', '/api/keys/', `${fx.sandbox.url}/api/keys`]) {
+      const r = await crawl(['api', path, '-f', 'name=via-api'], { env: fx.env });
+      expect(r.code, path).toBe(2);
+      expect(r.stderr, path).toMatch(/^crawl: a key is created with `crawl keys create <name>`/);
+    }
+    expect(fx.sandbox.requests.length).toBe(before);
   });
 });
 

@@ -44,6 +44,10 @@ export async function callApi(deps: Deps, options: ApiOptions): Promise<number> 
   // --paginate reads pages: its fields are a query (?limit=...), as a GET's are.
   const method: Method = options.method ?? (bodyLess || (options.paginate && options.input === undefined) ? 'GET' : 'POST');
   if (options.paginate && method !== 'GET') throw new UsageError(`--paginate follows the pages of a GET, not of a ${method}`);
+  if (method === 'POST' && createsKey(http, url)) {
+    // The answer would hold a new key: the contract hands keys over in keys create (and rotate) only.
+    throw new UsageError('a key is created with `crawl keys create <name>`, which hands it over once (and can store it); crawl api does not print keys', 'crawl keys create <name> [--save | --output-file <path>]');
+  }
 
   // The fields are the JSON body, or, for a GET (or beside --input), the query string.
   const inQuery = options.input !== undefined || method === 'GET' || method === 'HEAD';
@@ -89,6 +93,12 @@ export function targetUrl(http: HttpClient, path: string): URL {
     );
   }
   return url;
+}
+
+/** POST to the keys collection (`api/keys` under the base URL): what creates a key. */
+function createsKey(http: HttpClient, url: URL): boolean {
+  const prefix = http.baseUrl.pathname.endsWith('/') ? http.baseUrl.pathname : `${http.baseUrl.pathname}/`;
+  return url.pathname.replace(/\/+$/, '') === `${prefix}api/keys`;
 }
 
 async function send(http: HttpClient, method: Method, url: string, headers: Readonly<Record<string, string>>, rawBody: string | Buffer | undefined): Promise<HttpResponse> {
