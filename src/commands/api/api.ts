@@ -41,7 +41,7 @@ export function command(runF: (options: ApiOptions) => Promise<void>) {
   return withExamples(command, [
     ['the key list, filtered with jq', "crawl api api/keys | jq -r '.keys[].id'"],
     ['every page of a job, one batch a line', 'crawl api api/crawl/demo-large/pages --paginate'],
-    ['a key made from a JSON body read from a file', 'crawl api api/keys -X POST --input new-key.json'],
+    ['cancel a job, showing the status line and headers of the answer', 'crawl api api/crawl/demo-running -X DELETE -i'],
   ]);
 }
 
