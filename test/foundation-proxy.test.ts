@@ -3,6 +3,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
+import { relayTunnels } from './helpers/loopback.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 
 // A minimal forward proxy (CONNECT tunnels and absolute-form requests) that counts what it relays.
@@ -21,18 +22,7 @@ beforeAll(async () => {
     });
     req.pipe(upstream);
   });
-  proxy.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
-    relayed++;
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-    });
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
-  });
+  relayTunnels(proxy, () => relayed++);
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 });

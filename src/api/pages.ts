@@ -10,6 +10,7 @@ import { MAX_BATCH_BYTES, notJsonError, type HttpClient, type HttpResponse, type
 import { buildUrl } from '../http/url.js';
 import { documentMembers, JsonSyntaxError, type JsonKind, type JsonSpan } from '../text/json-scan.js';
 import { RecentMap } from '../text/recent-set.js';
+import { sanitize } from '../text/sanitize.js';
 import { malformed } from './shape.js';
 
 /** The sandbox's maximum, and a common one: few round trips, a batch of a few hundred KB at most. */
@@ -166,9 +167,45 @@ export function parseBatch(response: HttpResponse, what: string): ParsedBatch {
     const present = pages !== undefined && pages.kind !== 'null' ? ['pages', pages] as const : data !== undefined ? ['data', data] as const : undefined;
     throw malformed(what, present ? `"${present[0]}" is ${describeKind(present[1].kind)}, not an array` : 'no "pages" or "data" array');
   }
+  return { text, records, next: chooseNext(spans, text, what) };
+}
+
+/** `next` unless it is null, else `nextCursor`: where the next batch is, if anywhere. */
+function chooseNext(spans: ReadonlyMap<string, JsonSpan>, text: string, what: string): NextBatch | undefined {
   const nextSpan = spans.get('next');
   const raw = nextSpan !== undefined && nextSpan.kind !== 'null' ? nextSpan : spans.get('nextCursor');
-  return { text, records, next: raw === undefined ? undefined : parseNext(text, raw, what) };
+  return raw === undefined ? undefined : parseNext(text, raw, what);
+}
+
+/**
+ * For `crawl api --paginate`: the URL of the page after `current`, by the rules `job pages`
+ * follows (`next` or `nextCursor` at the top of a JSON object; a cursor is sent back as `cursor`
+ * with the same query; a link only on the same origin and path, since the key goes with it), or
+ * undefined at the end, or when the body is not a JSON object.
+ */
+export function followingPage(http: HttpClient, current: URL, text: string, what: string): string | undefined {
+  const spans = new Map<string, JsonSpan>();
+  try {
+    const members = documentMembers(text);
+    for (let step = members.next(); !step.done; step = members.next()) {
+      if (step.value.key === 'next' || step.value.key === 'nextCursor') spans.set(step.value.key, step.value.value);
+    }
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) return undefined;
+    throw error;
+  }
+  const next = chooseNext(spans, text, what);
+  if (next === undefined) return undefined;
+  if (next.kind === 'cursor') {
+    const url = new URL(current);
+    url.searchParams.set('cursor', next.cursor);
+    return url.href;
+  }
+  const link = http.resolve({ url: next.url });
+  if (link.origin !== http.baseUrl.origin || !samePath(link, current)) {
+    throw new CrawlError(`refusing to follow the next page link to ${sanitize(link.origin + link.pathname)}: only ${current.pathname} on ${http.baseUrl.origin} is followed`, ExitCode.failure);
+  }
+  return link.href;
 }
 
 /**

@@ -390,7 +390,8 @@ function formatMiB(bytes: number): string {
   return `${Math.round(bytes / 1024 / 1024)} MiB`;
 }
 
-function statusError(response: HttpResponse, label: string, now: number): HttpStatusError {
+/** The error for a non-2xx answer: the status, the server's own message, the hint, Retry-After. */
+export function statusError(response: HttpResponse, label: string, now: number): HttpStatusError {
   const contentType = headerValue(response.headers['content-type']);
   const message = serverMessage(response.text, contentType);
   const omitted = response.bodyOmitted ? ` (its body is larger than ${formatMiB(MAX_ERROR_BODY_BYTES)} and was not read)` : '';

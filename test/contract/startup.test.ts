@@ -3,12 +3,11 @@
 // loads with. The times themselves are measured by `npm run bench`, never here.
 import { chmodSync, cpSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCodeCache } from '../../src/build/cache-check.js';
 import { ROOT, runCli, tempDir } from '../helpers/cli.js';
-import { listenOnLoopback } from '../helpers/loopback.js';
+import { listenOnLoopback, relayTunnels } from '../helpers/loopback.js';
 import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
 let fx: SandboxFixture;
@@ -71,18 +70,7 @@ describe("the bundle's HTTP layer (undici with node:http loaded only when asked 
     // A forward proxy (CONNECT tunnels): the clients undici makes for it read the limit from node:http.
     const proxy = http.createServer();
     let tunnels = 0;
-    proxy.on('connect', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
-      tunnels++;
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
+    relayTunnels(proxy, () => tunnels++);
     // A service whose job answer carries one header of the size asked for in the path.
     const service = http.createServer((req, res) => {
       const size = Number(/\/api\/crawl\/pad-(\d+)/.exec(req.url ?? '')?.[1] ?? 0);

@@ -1,4 +1,4 @@
-import type { AddressInfo, Server, Socket } from 'node:net';
+import { connect, type AddressInfo, type Server, type Socket } from 'node:net';
 
 export interface OnLoopback {
   /** `http://127.0.0.1:<port>` */
@@ -25,4 +25,23 @@ export async function listenOnLoopback(server: Server): Promise<OnLoopback> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Makes `proxy` a forward proxy for CONNECT: each tunnel is relayed to where it asks, and counted
+ * through `onTunnel`. What the proxy does with plain requests is the caller's.
+ */
+export function relayTunnels(proxy: Server, onTunnel: () => void = () => undefined): void {
+  proxy.on('connect', (req: { url?: string }, socket: Socket, head: Buffer) => {
+    onTunnel();
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
 }

@@ -1,14 +1,12 @@
-import { parseNext } from '../../../api/pages.js';
+import { followingPage } from '../../../api/pages.js';
 import type { Deps } from '../../../deps.js';
 import { CrawlError, UsageError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
-import { isSafeMethod, MAX_BATCH_BYTES, MAX_DOCUMENT_BYTES, type HttpClient, type HttpResponse, type Method } from '../../../http/client.js';
-import { serverMessage } from '../../../http/error-body.js';
-import { HttpStatusError, hintForStatus } from '../../../http/errors.js';
+import { isSafeMethod, MAX_BATCH_BYTES, MAX_DOCUMENT_BYTES, statusError, type HttpClient, type HttpResponse, type Method } from '../../../http/client.js';
 import { sameOrigin } from '../../../http/url.js';
 import { readAllStdin } from '../../../io/prompt.js';
 import { describeFsError } from '../../../platform/fs-errors.js';
-import { documentMembers, JsonSyntaxError, scanDocument, type JsonSpan } from '../../../text/json-scan.js';
+import { JsonSyntaxError, scanDocument } from '../../../text/json-scan.js';
 import { prettyJson } from '../../../text/json-pretty.js';
 import { RecentMap } from '../../../text/recent-set.js';
 import { sanitize } from '../../../text/sanitize.js';
@@ -61,9 +59,9 @@ export async function callApi(deps: Deps, options: ApiOptions): Promise<number> 
   const seen = new RecentMap<string, true>(REMEMBERED_NEXTS);
   for (let page = 1; ; page++) {
     write(deps, response, options, page);
-    if (response.status < 200 || response.status >= 300) throw statusFailure(method, url, response);
+    if (response.status < 200 || response.status >= 300) throw statusError(response, `${method} ${url.pathname}`, deps.clock.now());
     if (!options.paginate) return ExitCode.ok;
-    const next = nextPage(http, url, response);
+    const next = followingPage(http, url, response.text, `GET ${url.pathname}`);
     if (next === undefined) return ExitCode.ok;
     if (seen.get(next) !== undefined) {
       throw new CrawlError(`malformed response: GET ${url.pathname} page ${page} names a next page it named before; stopping to avoid a loop`, ExitCode.failure);
@@ -187,42 +185,3 @@ function isJson(text: string): boolean {
   }
 }
 
-function statusFailure(method: Method, url: URL, response: HttpResponse): HttpStatusError {
-  const contentType = response.headers['content-type'];
-  const message = serverMessage(response.text, Array.isArray(contentType) ? contentType[0] : contentType);
-  return new HttpStatusError(`${method} ${url.pathname} failed: HTTP ${response.status}${message ? `: ${message}` : ''}`, response.status, message, hintForStatus(response.status));
-}
-
-/**
- * The next page, as `job pages` finds it: `next` or `nextCursor` at the top of a JSON object, a link
- * (on the same origin and path: the key goes with it) or a cursor sent back as `cursor`.
- */
-function nextPage(http: HttpClient, url: URL, response: HttpResponse): string | undefined {
-  const text = response.text;
-  const spans = new Map<string, JsonSpan>();
-  try {
-    const members = documentMembers(text);
-    for (let step = members.next(); !step.done; step = members.next()) {
-      if (step.value.key === 'next' || step.value.key === 'nextCursor') spans.set(step.value.key, step.value.value);
-    }
-  } catch (error) {
-    // Not a JSON object: nothing says there is more.
-    if (error instanceof JsonSyntaxError) return undefined;
-    throw error;
-  }
-  const nextSpan = spans.get('next');
-  const span = nextSpan !== undefined && nextSpan.kind !== 'null' ? nextSpan : spans.get('nextCursor');
-  if (span === undefined) return undefined;
-  const next = parseNext(text, span, `GET ${url.pathname}`);
-  if (next === undefined) return undefined;
-  if (next.kind === 'cursor') {
-    const cursor = new URL(url);
-    cursor.searchParams.set('cursor', next.cursor);
-    return cursor.href;
-  }
-  const link = http.resolve({ url: next.url });
-  if (!sameOrigin(link, http.baseUrl) || link.pathname !== url.pathname) {
-    throw new CrawlError(`refusing to follow the next page link to ${sanitize(link.origin + link.pathname)}: only ${url.pathname} on ${http.baseUrl.origin} is followed`, ExitCode.failure);
-  }
-  return link.href;
-}

@@ -1,6 +1,8 @@
 import { listKeys } from '../../../api/keys.js';
 import type { Deps } from '../../../deps.js';
+import { CrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
+import { withinDeadline } from '../../shared/deadline.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { complete, type CommandNode, type Sources } from './complete.js';
 import { completionScript, type Shell } from './scripts.js';
@@ -60,13 +62,8 @@ function sources(deps: Deps): Sources {
       }
     },
     keys: async () => {
-      const settled = new AbortController();
       try {
-        const listed = listKeys(deps.http());
-        const late = deps.clock.deadline(SERVICE_WAIT_MS, settled.signal).then(() => undefined, () => undefined);
-        const list = await Promise.race([listed, late]);
-        listed.catch(() => undefined);
-        if (!list) return [];
+        const list = await withinDeadline(deps, deps.clock.now() + SERVICE_WAIT_MS, listKeys(deps.http()), () => new CrawlError('too slow', ExitCode.network));
         return list.keys.flatMap((k) => {
           const name = typeof k.name === 'string' ? k.name : '';
           const values = [{ value: k.id, description: name }];
@@ -75,8 +72,6 @@ function sources(deps: Deps): Sources {
         });
       } catch {
         return [];
-      } finally {
-        settled.abort();
       }
     },
   };

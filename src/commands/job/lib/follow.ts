@@ -7,6 +7,7 @@ import { HttpStatusError, NetworkError } from '../../../http/errors.js';
 import { backoffDelay } from '../../../http/retry.js';
 import { formatElapsed, formatProgress, formatSeconds, percentDone, progressBar, toCount } from '../../../text/format.js';
 import { Redrawn } from './redrawn.js';
+import { withinDeadline } from '../../shared/deadline.js';
 import { loadTerminalText, type TerminalText } from '../../../io/terminal-text.js';
 import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
@@ -92,23 +93,6 @@ export function stillRunning(job: Job | undefined, lastFailure?: CrawlError): Cr
   return new CrawlError(`gave up waiting: ${state}`, ExitCode.waitElapsed, {
     hint: 'raise --max-wait, or run the command again later',
   });
-}
-
-/** A poll may not outlast --max-wait either: a hung request would otherwise hold it for a whole --timeout. */
-export async function withinDeadline<T>(deps: Deps, deadline: number | undefined, work: Promise<T>, giveUp: () => CrawlError): Promise<T> {
-  if (deadline === undefined) return work;
-  const settled = new AbortController();
-  const expired = deps.clock.deadline(Math.max(0, deadline - deps.clock.now()), settled.signal).then(() => {
-    throw giveUp();
-  });
-  // Once the work has settled, the deadline's rejection (the abort) is of no interest.
-  expired.catch(() => undefined);
-  try {
-    // race() subscribes to `work`, so its late failure is handled; the abandoned request dies with the client.
-    return await Promise.race([work, expired]);
-  } finally {
-    settled.abort();
-  }
 }
 
 /** Sleeps `ms`, or until the deadline; at the deadline a poll has already happened, so it gives up. */

@@ -18,7 +18,8 @@ import {
 import { OutputClosedError, OutputWriteError } from '../../../io/write-error.js';
 import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
-import { followJob, stillRunning, withinDeadline } from './follow.js';
+import { withinDeadline } from '../../shared/deadline.js';
+import { followJob, stillRunning } from './follow.js';
 import { crawlCommand } from '../../shared/suggest.js';
 
 export interface PagesOptions {

@@ -8,7 +8,8 @@ import { loadTerminalText, type TerminalText } from '../../../io/terminal-text.j
 import { formatElapsed, formatProgress, formatSeconds, percentDone, progressBar, toCount } from '../../../text/format.js';
 import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
-import { failureWait, fitWatchLine, isTransient, SPINNER, withinDeadline } from './follow.js';
+import { withinDeadline } from '../../shared/deadline.js';
+import { failureWait, fitWatchLine, isTransient, SPINNER } from './follow.js';
 import { worstOutcome, type Outcome } from './outcome.js';
 import { printJobRows } from './rows.js';
 import { Redrawn } from './redrawn.js';

@@ -54,7 +54,7 @@ export async function writeKeyFile(path: string, key: string): Promise<void> {
       await handle.close().catch(() => undefined);
       await fsp.unlink(path).catch(() => undefined);
     }
-    throw new CrawlError(`cannot write the key to ${path}: ${describeFsError(error)}`, ExitCode.failure);
+    throw new CrawlError(`cannot write the key to ${path}: ${describeFsError(error)}`, ExitCode.failure, { cause: error });
   }
 }
 
@@ -73,7 +73,8 @@ export async function rescueKeyFile(folder: string, label: string, key: string, 
       return path;
     } catch (error) {
       // Only a name taken by another rescue is worth another try.
-      if (n >= 9 || !(error instanceof CrawlError) || !/already exists|EEXIST/.test(error.message)) throw error;
+      const taken = error instanceof CrawlError && (error.cause as NodeJS.ErrnoException | undefined)?.code === 'EEXIST';
+      if (n >= 9 || !taken) throw error;
     }
   }
 }

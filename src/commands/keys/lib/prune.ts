@@ -147,7 +147,7 @@ async function report(deps: Deps, { prune, kept }: Selection, dryRun: boolean): 
     deps.io.stdout.write(JSON.stringify({ dryRun, ...(dryRun ? { wouldRevoke: prune.map(view) } : { revoked: [] }), kept: kept.map(keptView) }) + '\n');
     return;
   }
-  if (prune.length > 0) await listKeysTo(deps, prune, 'stdout');
+  if (prune.length > 0) await listOnStdout(deps, prune);
   writeKept(deps, kept);
   deps.io.stderr.write(
     prune.length === 0
@@ -160,23 +160,19 @@ function writeKept(deps: Deps, kept: readonly Kept[]): void {
   for (const { key, reason } of kept) deps.io.stderr.write(`note: kept ${keyLabel(key)}: ${reason}\n`);
 }
 
-/** Rows for people on a terminal, tab-separated for scripts (id, name, keyPrefix, lastUsedAt, createdAt). */
-async function listKeysTo(deps: Deps, keys: readonly ApiKey[], where: 'stdout' | 'stderr'): Promise<void> {
+/** --dry-run's list on stdout: a table on a terminal, tab-separated rows for scripts (id, name, keyPrefix, lastUsedAt, createdAt). */
+async function listOnStdout(deps: Deps, keys: readonly ApiKey[]): Promise<void> {
+  if (!deps.io.stdoutIsTTY) {
+    await printTable(deps.io, [], keys.map((k) => [k.id, k.name, k.keyPrefix, rfc3339(k.lastUsedAt), rfc3339(k.createdAt)]));
+    return;
+  }
   const now = deps.clock.now();
-  const people = where === 'stderr' ? deps.io.stderrIsTTY : deps.io.stdoutIsTTY;
-  if (!people) {
-    const rows = keys.map((k) => [k.id, k.name, k.keyPrefix, rfc3339(k.lastUsedAt), rfc3339(k.createdAt)]);
-    if (where === 'stdout') await printTable(deps.io, [], rows);
-    else for (const row of rows) deps.io.stderr.write(`  ${row.map((c) => (typeof c === 'string' ? c : '')).join('\t')}\n`);
-    return;
-  }
-  const when = (value: unknown): string => (typeof value === 'string' && value !== '' ? (relativeTime(value, now) ?? value) : 'never');
-  if (where === 'stdout') {
-    await printTable(deps.io, [{ header: 'ID' }, { header: 'NAME', truncate: true }, { header: 'PREFIX' }, { header: 'LAST USED' }, { header: 'CREATED', optional: true }],
-      keys.map((k) => [k.id, typeof k.name === 'string' ? k.name : '', k.keyPrefix, when(k.lastUsedAt), when(k.createdAt)]));
-    return;
-  }
-  for (const key of keys) deps.io.stderr.write(`  ${keyLabel(key)}, last used ${when(key.lastUsedAt)}\n`);
+  await printTable(deps.io, [{ header: 'ID' }, { header: 'NAME', truncate: true }, { header: 'PREFIX' }, { header: 'LAST USED' }, { header: 'CREATED', optional: true }],
+    keys.map((k) => [k.id, typeof k.name === 'string' ? k.name : '', k.keyPrefix, when(k.lastUsedAt, now), when(k.createdAt, now)]));
+}
+
+function when(value: unknown, now: number): string {
+  return typeof value === 'string' && value !== '' ? (relativeTime(value, now) ?? value) : 'never';
 }
 
 async function confirm(deps: Deps, prune: readonly ApiKey[], kept: readonly Kept[], yes: boolean): Promise<void> {
@@ -185,7 +181,9 @@ async function confirm(deps: Deps, prune: readonly ApiKey[], kept: readonly Kept
   if (!deps.prompter.available) {
     throw new UsageError(`pruning ${what} needs confirmation: nothing was revoked`, 'pass --yes to revoke without a prompt (as in CI), or --dry-run to see the list');
   }
-  await listKeysTo(deps, prune, 'stderr');
+  // Only on a terminal (the prompter asks nowhere else): what the prompt is about, above it.
+  const now = deps.clock.now();
+  for (const key of prune) deps.io.stderr.write(`  ${keyLabel(key)}, last used ${when(key.lastUsedAt, now)}\n`);
   writeKept(deps, kept);
   const ok = await deps.prompter.confirm(`Revoke these ${what}? They stop working at once; this cannot be undone.`, 'pass --yes');
   if (!ok) throw new UsageError('not confirmed: nothing was revoked');
