@@ -8,7 +8,7 @@ import { parseJobBody } from '../src/api/jobs.js';
 import { parseBatch, parseNext } from '../src/api/pages.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { arrayElements, scanDocument, type JsonSpan } from '../src/text/json-scan.js';
-import { failureWait } from '../src/commands/job/lib/follow.js';
+import { failureWait } from '../src/api/watch.js';
 import { parseConfig } from '../src/config/store.js';
 import { CrawlError } from '../src/errors.js';
 import { serverMessage } from '../src/http/error-body.js';

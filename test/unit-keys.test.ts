@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { identifyKeyInUse, mayBeInUse, type ApiKey } from '../src/api/keys.js';
 import { Guard } from '../src/app/guard.js';
-import { isKnownKeyOrShape, looksLikeFullKey } from '../src/commands/keys/lib/resolve.js';
+import { isKnownKeyOrShape, looksLikeFullKey } from '../src/api/key-match.js';
 import { UsageError } from '../src/errors.js';
 import { buildUrl, checkPathSegment, pathSegmentProblem } from '../src/http/url.js';
 import { isUsableKey, keyScheme, shapedLike } from '../src/text/keys.js';

@@ -1,20 +1,10 @@
 import { ExitCode } from '../exit-codes.js';
-import type { HttpClient } from '../http/client.js';
+import type { HttpClient, HttpResponse } from '../http/client.js';
 import { documentMembers, type JsonSpan } from '../text/json-scan.js';
+import type { Job } from './model.js';
 import { isRecord, malformed } from './shape.js';
 
-/** A crawl job as documented; fields the interface does not show pass through untouched. */
-export interface Job {
-  id: string;
-  status: string;
-  url?: unknown;
-  pagesTotal?: unknown;
-  pagesFinished?: unknown;
-  creditsUsed?: unknown;
-  createdAt?: unknown;
-  errorMessage?: unknown;
-  [field: string]: unknown;
-}
+export type { Job };
 
 export interface JobResponse {
   job: Job;
@@ -71,4 +61,35 @@ export function inlinePagesSpan(raw: string): JsonSpan | undefined {
     return undefined;
   }
   return pages?.kind === 'array' ? pages : undefined;
+}
+
+/** The answer to DELETE /api/crawl/:id, whose body the service does not document. */
+export interface CancelAnswer {
+  response: HttpResponse;
+  /** The body and its value when it is JSON (a 204 or a plain-text "OK" is not). */
+  body: { raw: string; value: unknown } | undefined;
+  /** The job in that body, when it holds one. */
+  job: JobResponse | undefined;
+}
+
+/** DELETE /api/crawl/:id, sent once (the HTTP layer retries GETs only); failures are thrown as they are. */
+export async function requestCancel(http: HttpClient, id: string): Promise<CancelAnswer> {
+  const response = await http.request({ method: 'DELETE', path: ['api', 'crawl', id], retry: false });
+  const body = jsonBody(response.text);
+  let job: JobResponse | undefined;
+  try {
+    job = body && parseJobBody(body.value, body.raw, id, `DELETE ${response.url.pathname}`);
+  } catch {
+    job = undefined;
+  }
+  return { response, body, job };
+}
+
+function jsonBody(text: string): { raw: string; value: unknown } | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    return { raw: text, value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
 }

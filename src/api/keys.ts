@@ -1,20 +1,14 @@
-import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
 import { answeredUnread, HttpStatusError } from '../http/errors.js';
 import { isUsableKey } from '../text/keys.js';
 import { REPLACEMENT } from '../text/redact.js';
+import { OutcomeUnknownError, UnusableKeyError } from './key-errors.js';
+import type { ApiKey } from './model.js';
 import { isRecord, malformed } from './shape.js';
 
-/** A key as listed by GET /api/keys; unknown fields pass through. */
-export interface ApiKey {
-  id: string;
-  name?: unknown;
-  keyPrefix?: unknown;
-  lastUsedAt?: unknown;
-  createdAt?: unknown;
-  [field: string]: unknown;
-}
+export { OutcomeUnknownError, UnusableKeyError };
+export type { ApiKey };
 
 export interface KeyList {
   keys: ApiKey[];
@@ -80,17 +74,6 @@ export async function verifyKey(http: HttpClient): Promise<KeyVerdict> {
   }
 }
 
-/**
- * The outcome of a request that changes something is unknown: it was sent, but no answer came
- * (connection lost, timeout) or the answer could not be read. Callers must not assume either way.
- */
-export class OutcomeUnknownError extends CrawlError {
-  constructor(message: string, exitCode: number, hint?: string) {
-    super(message, exitCode, hint === undefined ? {} : { hint });
-    this.name = 'OutcomeUnknownError';
-  }
-}
-
 /** The answer to POST /api/keys: the only time the service hands the full key over. */
 export interface CreatedKey {
   key: string;
@@ -101,32 +84,6 @@ export interface CreatedKey {
 }
 
 const CHECK_CREATED = 'check with `crawl keys list` before creating another one';
-
-/**
- * The service made a key that no Authorization header can carry (control characters, white space,
- * anything outside visible ASCII): it cannot authenticate, and printed it would act on the
- * terminal. It is never printed or stored; the key exists at the service all the same.
- */
-export class UnusableKeyError extends CrawlError {
-  readonly keyName: string;
-  readonly #key: string;
-
-  constructor(keyName: string, key: string, why: string) {
-    super(
-      `the service returned an unusable key named "${keyName}": ${why}, so it was neither printed nor stored`,
-      ExitCode.failure,
-      { hint: `the key exists at the service: find it by its name with \`crawl keys list\` and revoke it with \`crawl keys revoke <id> --yes\`` },
-    );
-    this.name = 'UnusableKeyError';
-    this.keyName = keyName;
-    this.#key = key;
-  }
-
-  /** The key, for the caller to keep out of every later output; never part of the message. */
-  secret(): string {
-    return this.#key;
-  }
-}
 
 /**
  * POST /api/keys, sent once: a retry could create a second key the user never sees. Once the
@@ -198,4 +155,10 @@ export async function revokeKey(http: HttpClient, id: string): Promise<RevokedKe
     const body = { id, revoked: true };
     return { body, raw: JSON.stringify(body) };
   }
+}
+
+/** `ci` rotated on 2026-11-21 becomes `ci (rotated 2026-11-21)`; an earlier date is replaced, not stacked. */
+export function rotatedName(oldName: unknown, now: number): string {
+  const base = typeof oldName === 'string' && oldName.trim() !== '' ? oldName.replace(/ \(rotated \d{4}-\d{2}-\d{2}\)$/, '') : 'key';
+  return `${base} (rotated ${new Date(now).toISOString().slice(0, 10)})`;
 }

@@ -11,7 +11,33 @@ import { buildUrl } from '../http/url.js';
 import { documentMembers, JsonSyntaxError, type JsonKind, type JsonSpan } from '../text/json-scan.js';
 import { RecentMap } from '../text/recent-set.js';
 import { sanitize } from '../text/sanitize.js';
+import { toCount } from '../text/format.js';
+import { inlinePagesSpan, type JobResponse } from './jobs.js';
 import { malformed } from './shape.js';
+
+/** The service sends pages inline only for completed jobs of at most this many pages. */
+const INLINE_LIMIT = 100;
+
+/** A completed job's pages as its answer carried them inline. */
+export interface InlinePages {
+  /** The job's raw body, and where its `pages` array lies in it (undefined: nowhere to be found). */
+  text: string;
+  records: JsonSpan | undefined;
+  /** How many pages came inline, and how many the job says it has. */
+  sent: number;
+  total: number | undefined;
+}
+
+/**
+ * The pages the job's own answer holds, when they are all of them: a completed job of at most
+ * INLINE_LIMIT pages. Otherwise undefined, and the pages endpoint is read (readPageBatches).
+ */
+export function inlinePages(response: JobResponse): InlinePages | undefined {
+  const { job, pages } = response;
+  const total = toCount(job.pagesTotal);
+  if (job.status !== 'completed' || pages === undefined || (total ?? pages.length) > INLINE_LIMIT) return undefined;
+  return { text: response.raw, records: inlinePagesSpan(response.raw), sent: pages.length, total };
+}
 
 /** The sandbox's maximum, and a common one: few round trips, a batch of a few hundred KB at most. */
 export const PAGE_SIZE = 1000;

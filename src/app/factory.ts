@@ -2,6 +2,7 @@ import { Settings } from '../config/settings.js';
 import type { Deps, Env, GlobalOptions } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { HttpClient } from '../http/client.js';
+import { proxyFromEnv } from '../http/proxy-env.js';
 import { parseBaseUrl } from '../http/url.js';
 import { createIO, type RawStreams } from '../io/io.js';
 import { Prompter } from '../io/prompt.js';
@@ -86,7 +87,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         onMutation: (dueAt) => guard.mutationInFlight(dueAt),
         redactor,
         clock,
-        proxy: proxyFrom(env),
+        proxy: proxyFromEnv(env),
       });
       clients.set(id, client);
       return client;
@@ -132,13 +133,4 @@ export function createDeps(inputs: DepsInputs): RunDeps {
     },
   };
   return deps;
-}
-
-/**
- * The proxy settings, from the environment the run was given, not the process's own: undici reads
- * process.env for any it is not given, so each is given, empty when unset.
- */
-function proxyFrom(env: Env): { httpProxy: string; httpsProxy: string; noProxy: string } {
-  const pick = (lower: string, upper: string): string => env[lower] || env[upper] || '';
-  return { httpProxy: pick('http_proxy', 'HTTP_PROXY'), httpsProxy: pick('https_proxy', 'HTTPS_PROXY'), noProxy: pick('no_proxy', 'NO_PROXY') };
 }

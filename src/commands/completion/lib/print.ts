@@ -2,7 +2,7 @@ import { listKeys } from '../../../api/keys.js';
 import type { Deps } from '../../../deps.js';
 import { CrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
-import { withinDeadline } from '../../shared/deadline.js';
+import { withinDeadline } from '../../../platform/deadline.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { complete, type CommandNode, type Sources } from './complete.js';
 import { completionScript, type Shell } from './scripts.js';
@@ -63,7 +63,7 @@ function sources(deps: Deps): Sources {
     },
     keys: async () => {
       try {
-        const list = await withinDeadline(deps, deps.clock.now() + SERVICE_WAIT_MS, listKeys(deps.http()), () => new CrawlError('too slow', ExitCode.network));
+        const list = await withinDeadline(deps.clock, deps.clock.now() + SERVICE_WAIT_MS, listKeys(deps.http()), () => new CrawlError('too slow', ExitCode.network));
         return list.keys.flatMap((k) => {
           const name = typeof k.name === 'string' ? k.name : '';
           const values = [{ value: k.id, description: name }];

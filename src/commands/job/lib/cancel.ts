@@ -1,8 +1,8 @@
-import { getJob, isTerminal, parseJobBody, terminalExitCode, type JobResponse } from '../../../api/jobs.js';
+import { getJob, isTerminal, requestCancel, terminalExitCode, type CancelAnswer, type JobResponse } from '../../../api/jobs.js';
 import type { Deps } from '../../../deps.js';
 import { CrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
-import type { HttpClient, HttpResponse } from '../../../http/client.js';
+import type { HttpClient } from '../../../http/client.js';
 import { answeredUnread, HttpStatusError } from '../../../http/errors.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { followJob } from './follow.js';
@@ -21,9 +21,8 @@ export async function cancelJob(deps: Deps, options: CancelOptions): Promise<num
   const http = deps.http();
   const json = deps.globals.json;
   const deleted = await sendCancel(deps, http, options.id);
-  const deleteBody = jsonBody(deleted.text);
-  const fromDelete = deleteBody && jobFromBody(deleteBody, deleted, options.id);
-  const deleteRaw = deleteBody?.raw;
+  const fromDelete = deleted.job;
+  const deleteRaw = deleted.body?.raw;
 
   if (!options.wait) {
     // --json shows the DELETE's answer when it has one: then the job is not fetched at all.
@@ -48,10 +47,10 @@ export async function cancelJob(deps: Deps, options: CancelOptions): Promise<num
 }
 
 /** The DELETE, never retried (the HTTP layer retries GETs only); its failures say what to do next. */
-async function sendCancel(deps: Deps, http: HttpClient, id: string): Promise<HttpResponse> {
+async function sendCancel(deps: Deps, http: HttpClient, id: string): Promise<CancelAnswer> {
   const statusCommand = (): string => crawlCommand(deps, ['job', 'status'], [id]);
   try {
-    return await http.request({ method: 'DELETE', path: ['api', 'crawl', id], retry: false });
+    return await requestCancel(http, id);
   } catch (error) {
     if (error instanceof HttpStatusError) {
       const detail = error.serverMessage ? `: ${error.serverMessage}` : '';
@@ -69,25 +68,6 @@ async function sendCancel(deps: Deps, http: HttpClient, id: string): Promise<Htt
       });
     }
     throw error;
-  }
-}
-
-/** The job in the DELETE's answer, when there is one (the service does not document that body). */
-function jobFromBody(body: { raw: string; value: unknown }, response: HttpResponse, id: string): JobResponse | undefined {
-  try {
-    return parseJobBody(body.value, body.raw, id, `DELETE ${response.url.pathname}`);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The body and its parsed value when it is JSON (a 204 or a plain-text "OK" is not). */
-function jsonBody(text: string): { raw: string; value: unknown } | undefined {
-  if (text.trim() === '') return undefined;
-  try {
-    return { raw: text, value: JSON.parse(text) };
-  } catch {
-    return undefined;
   }
 }
 

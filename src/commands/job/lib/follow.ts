@@ -1,13 +1,11 @@
-import { getJob, isTerminal, type Job, type JobResponse } from '../../../api/jobs.js';
+import { isTerminal, type Job, type JobResponse } from '../../../api/jobs.js';
+import { gaveUpWaiting, pollJob } from '../../../api/watch.js';
 import type { Deps } from '../../../deps.js';
 import { CrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import type { HttpClient } from '../../../http/client.js';
-import { HttpStatusError, NetworkError } from '../../../http/errors.js';
-import { backoffDelay } from '../../../http/retry.js';
 import { formatElapsed, formatProgress, formatSeconds, percentDone, progressBar, toCount } from '../../../text/format.js';
 import { Redrawn } from './redrawn.js';
-import { withinDeadline } from '../../shared/deadline.js';
 import { loadTerminalText, type TerminalText } from '../../../io/terminal-text.js';
 import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
@@ -23,50 +21,32 @@ export interface FollowOptions {
   ndjson: boolean;
 }
 
-const MAX_FAILURE_BACKOFF_MS = 30_000;
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /**
- * Polls one job until it reaches a terminal status and returns the last response. Only the job is
- * polled (never its pages), over the client's kept-alive connection. Transient failures (network,
- * 429, 5xx) warn and back off; anything else ends the watch with its own error. --max-wait ends it
- * with exit 7. Interrupts surface as InterruptedError from the HTTP layer's waits.
+ * Polls one job until it reaches a terminal status (api/watch.ts) and returns the last response,
+ * showing its progress: a live line on a terminal, a line a change otherwise, NDJSON with --json.
+ * Transient failures warn and back off; --max-wait ends it with exit 7. Interrupts surface as
+ * InterruptedError from the waits.
  */
 export async function followJob(deps: Deps, http: HttpClient, id: string, options: FollowOptions): Promise<JobResponse> {
   const started = deps.clock.now();
   const deadline = options.deadline ?? (options.maxWaitMs === undefined ? undefined : started + options.maxWaitMs);
   const display = await ProgressDisplay.create(deps, started, options.ndjson);
   const release = deps.guard.onCleanup(() => display.stop());
-  let lastSeen: string | undefined;
-  let lastJob: Job | undefined;
-  let failures = 0;
-  let lastFailure: CrawlError | undefined;
+  const poll = pollJob(http, id, { intervalMs: options.intervalMs, deadline, clock: deps.clock, signal: deps.signal, giveUp: stillRunning });
   try {
     for (;;) {
-      let response: JobResponse | undefined;
-      try {
-        // The watch has its own backoff, and says so: the HTTP layer's silent retries stay off.
-        response = await withinDeadline(deps, deadline, getJob(http, id, { retry: false }), () => stillRunning(lastJob, lastFailure));
-        failures = 0;
-      } catch (error) {
-        if (!isTransient(error)) throw error;
-        failures++;
-        lastFailure = error as CrawlError;
-        const wait = failureWait(error, failures, options.intervalMs);
-        display.warn(`${lastFailure.message}; retrying in ${formatSeconds(wait)}`);
-        await sleepUntil(deps, deadline, wait, () => stillRunning(lastJob, lastFailure));
+      const step = await poll.next();
+      if (step.done) return step.value;
+      const event = step.value;
+      if (event.kind === 'retry') {
+        display.warn(`${event.error.message}; retrying in ${formatSeconds(event.waitMs)}`);
         continue;
       }
-      const { job, raw } = response;
-      lastJob = job;
-      const seen = `${job.status}\u0000${String(job.pagesFinished)}`;
-      if (seen !== lastSeen) {
-        lastSeen = seen;
-        if (options.ndjson) writeNdjson(deps.io.stdout, raw);
-        display.change(job.status, job.pagesFinished, job.pagesTotal);
-      }
-      if (isTerminal(job.status)) return response;
-      await sleepUntil(deps, deadline, options.intervalMs, () => stillRunning(job));
+      const { job, raw } = event.response;
+      if (options.ndjson) writeNdjson(deps.io.stdout, raw);
+      display.change(job.status, job.pagesFinished, job.pagesTotal);
     }
   } finally {
     release();
@@ -74,39 +54,11 @@ export async function followJob(deps: Deps, http: HttpClient, id: string, option
   }
 }
 
-/**
- * The wait after a transient failure: the watch's own backoff (never shorter than --interval),
- * or longer if the service said how long with Retry-After, up to 30 s (a longer ask is not
- * waited out whole: the next poll just gets another 429 and its own Retry-After).
- */
-export function failureWait(error: unknown, failures: number, intervalMs: number): number {
-  const own = Math.min(MAX_FAILURE_BACKOFF_MS, Math.max(intervalMs, backoffDelay(failures + 2)));
-  const asked = error instanceof HttpStatusError ? error.retryAfterMs : undefined;
-  return asked === undefined ? own : Math.max(own, Math.min(MAX_FAILURE_BACKOFF_MS, asked));
-}
-
-/** What the last answer said, for the --max-wait message; when none came, why. */
+/** The --max-wait failure: what the last answer said, or, when none came, why. */
 export function stillRunning(job: Job | undefined, lastFailure?: CrawlError): CrawlError {
-  const state = job === undefined
-    ? `no answer from the service yet${lastFailure ? ` (the last attempt: ${lastFailure.message})` : ''}`
-    : `the job is still ${sanitize(job.status)}, ${formatProgress(job.pagesFinished, job.pagesTotal)}`;
-  return new CrawlError(`gave up waiting: ${state}`, ExitCode.waitElapsed, {
+  return new CrawlError(gaveUpWaiting(job, lastFailure), ExitCode.waitElapsed, {
     hint: 'raise --max-wait, or run the command again later',
   });
-}
-
-/** Sleeps `ms`, or until the deadline; at the deadline a poll has already happened, so it gives up. */
-async function sleepUntil(deps: Deps, deadline: number | undefined, ms: number, giveUp: () => CrawlError): Promise<void> {
-  if (deadline === undefined) return deps.clock.sleep(ms, deps.signal);
-  const left = deadline - deps.clock.now();
-  if (left <= 0) throw giveUp();
-  await deps.clock.sleep(Math.min(ms, left), deps.signal);
-}
-
-export function isTransient(error: unknown): boolean {
-  if (error instanceof NetworkError) return true;
-  if (error instanceof HttpStatusError) return error.status === 429 || error.status >= 500;
-  return false;
 }
 
 

@@ -1,5 +1,5 @@
-import { getJob, inlinePagesSpan, type JobResponse } from '../../../api/jobs.js';
-import { readPageBatches } from '../../../api/pages.js';
+import { getJob, type JobResponse } from '../../../api/jobs.js';
+import { inlinePages, readPageBatches } from '../../../api/pages.js';
 import type { Deps } from '../../../deps.js';
 import { CrawlError, InterruptedError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
@@ -18,7 +18,7 @@ import {
 import { OutputClosedError, OutputWriteError } from '../../../io/write-error.js';
 import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
-import { withinDeadline } from '../../shared/deadline.js';
+import { withinDeadline } from '../../../platform/deadline.js';
 import { followJob, stillRunning } from './follow.js';
 import { crawlCommand } from '../../shared/suggest.js';
 
@@ -33,8 +33,6 @@ export interface PagesOptions {
   maxWaitMs?: number | undefined;
 }
 
-/** The service sends pages inline only for completed jobs of at most this many pages. */
-const INLINE_LIMIT = 100;
 /** How often the live progress line is redrawn at most, and a plain one (TERM=dumb) written. */
 const LIVE_REDRAW_MS = 100;
 const PLAIN_LINE_MS = 5_000;
@@ -63,7 +61,7 @@ export async function exportPagesOf(deps: Deps, options: PagesOptions): Promise<
 
 /** The job, once its pages can be read: at once if it has finished, after watching with --wait. */
 async function readyJob(deps: Deps, http: HttpClient, options: PagesOptions, deadline: number | undefined): Promise<JobResponse> {
-  const response = await withinDeadline(deps, deadline, getJob(http, options.id), () => stillRunning(undefined));
+  const response = await withinDeadline(deps.clock, deadline, getJob(http, options.id), () => stillRunning(undefined));
   const { job } = response;
   // Unknown statuses are exported as they are: the service may well have pages for them.
   if (job.status !== 'pending' && job.status !== 'running') return response;
@@ -85,7 +83,7 @@ async function exportPages(
   options: PagesOptions,
   file: OutputFile | undefined,
 ): Promise<number> {
-  const { job, pages } = response;
+  const { job } = response;
   const expected = expectedRecords(response, options.limit);
   if (job.status !== 'completed' && deps.io.stderrIsTTY) {
     deps.io.stderr.write(`Job ${sanitize(job.id)} is ${sanitize(job.status)}: exporting the pages it has.\n`);
@@ -93,15 +91,13 @@ async function exportPages(
   const progress = file && deps.io.stderrIsTTY ? await ExportProgress.create(deps, file.path, expected) : undefined;
   const release = progress ? deps.guard.onCleanup(() => progress.stop()) : undefined;
   try {
-    const inline = job.status === 'completed' && pages !== undefined && (toCount(job.pagesTotal) ?? pages.length) <= INLINE_LIMIT;
+    const inline = inlinePages(response);
     if (inline) {
-      const total = toCount(job.pagesTotal);
       // Trusted (the service documents the array as all the pages), but never silently short.
-      if (total !== undefined && pages.length < total) {
-        deps.io.stderr.write(`crawl: warning: the service sent ${pages.length} of the job's ${total} pages inline\n`);
+      if (inline.total !== undefined && inline.sent < inline.total) {
+        deps.io.stderr.write(`crawl: warning: the service sent ${inline.sent} of the job's ${inline.total} pages inline\n`);
       }
-      const span = inlinePagesSpan(response.raw);
-      if (span) await sink.writeArray(response.raw, span, options.limit);
+      if (inline.records) await sink.writeArray(inline.text, inline.records, options.limit);
     } else {
       await preferSmallHeap();
       for await (const batch of readPageBatches(http, options.id, { max: options.limit })) {

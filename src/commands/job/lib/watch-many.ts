@@ -8,8 +8,9 @@ import { loadTerminalText, type TerminalText } from '../../../io/terminal-text.j
 import { formatElapsed, formatProgress, formatSeconds, percentDone, progressBar, toCount } from '../../../text/format.js';
 import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
-import { withinDeadline } from '../../shared/deadline.js';
-import { failureWait, fitWatchLine, isTransient, SPINNER } from './follow.js';
+import { withinDeadline } from '../../../platform/deadline.js';
+import { fitWatchLine, SPINNER } from './follow.js';
+import { failureWait, isTransient } from '../../../api/watch.js';
 import { worstOutcome, type Outcome } from './outcome.js';
 import { printJobRows } from './rows.js';
 import { Redrawn } from './redrawn.js';
@@ -112,7 +113,7 @@ async function poll(
   giveUp: () => CrawlError,
 ): Promise<void> {
   try {
-    const { job, raw } = await withinDeadline(deps, deadline, getJob(http, w.id, { retry: false }), giveUp);
+    const { job, raw } = await withinDeadline(deps.clock, deadline, getJob(http, w.id, { retry: false }), giveUp);
     w.failures = 0;
     w.job = job;
     const seen = `${job.status}\u0000${String(job.pagesFinished)}`;

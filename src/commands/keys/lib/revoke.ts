@@ -6,7 +6,7 @@ import { pathSegmentProblem } from '../../../http/url.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { keyLabel } from './label.js';
-import { isKnownKeyOrShape, looksLikeFullKey, resolveKey } from './resolve.js';
+import { isKnownKeyOrShape, looksLikeFullKey, resolveKey } from '../../../api/key-match.js';
 import { writeRaw } from '../../../io/json.js';
 
 /**

@@ -1,4 +1,4 @@
-import { createKey, identifyKeyInUse, listKeys, OutcomeUnknownError, revokeKey, UnusableKeyError, type KeyList } from '../../../api/keys.js';
+import { createKey, identifyKeyInUse, listKeys, OutcomeUnknownError, revokeKey, rotatedName, UnusableKeyError, type KeyList } from '../../../api/keys.js';
 import type { Deps } from '../../../deps.js';
 import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
@@ -129,12 +129,6 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<RotationStat
     printed: false,
     keepOld: options.keepOld,
   };
-}
-
-/** `ci` rotated on 2026-11-21 becomes `ci (rotated 2026-11-21)`; an earlier date is replaced, not stacked. */
-export function rotatedName(oldName: unknown, now: number): string {
-  const base = typeof oldName === 'string' && oldName.trim() !== '' ? oldName.replace(/ \(rotated \d{4}-\d{2}-\d{2}\)$/, '') : 'key';
-  return `${base} (rotated ${new Date(now).toISOString().slice(0, 10)})`;
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { ApiKey } from '../../../api/keys.js';
-import { shapedLike } from '../../../text/keys.js';
+import type { ApiKey } from './keys.js';
+import { shapedLike } from '../text/keys.js';
 
 export type Resolution =
   | { kind: 'found'; key: ApiKey }
