@@ -33,6 +33,20 @@ module.exports = {
       to: { path: '^src/commands/([^/]+)/lib/', pathNot: '^src/commands/$1/lib/' },
     },
     {
+      name: 'client-layers',
+      comment: 'the Node client is the api/ and http/ layers behind an object: no commands, no app, no output, no undici directly',
+      severity: 'error',
+      from: { path: '^src/client/' },
+      to: { path: '^src/(app|commands|io|sandbox|build|bench|demo|launch)/|^src/http/undici\\.ts$' },
+    },
+    {
+      name: 'client-is-an-entry',
+      comment: "src/client/ is the package's programmatic entry (dist/lib/client.cjs): the CLI does not go through it",
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/client/', '^src/(build|bench|demo)/'] },
+      to: { path: '^src/client/' },
+    },
+    {
       name: 'api-layers',
       severity: 'error',
       from: { path: '^src/api/' },

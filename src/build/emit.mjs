@@ -42,6 +42,31 @@ for (const file of config.fileNames) {
 }
 process.stdout.write(`emit: ${count} files to ${relative(ROOT, outDir)}/\n`);
 
+// The package's declarations (package.json "exports"): the files the two public entries reach,
+// each on its own (TypeScript's transpileDeclaration, which `isolatedDeclarations` makes exact:
+// a file that needs the checker's inference fails here). Internal constructors are left out, so
+// no declaration reaches the HTTP layer, undici's types, or anything the package does not ship.
+const TYPES_DIR = join(outDir, 'types');
+const ENTRIES = ['client/index.ts', 'sandbox/public.ts'];
+const declared = new Set();
+const queue = ENTRIES.map((entry) => join(rootDir, entry));
+while (queue.length > 0) {
+  const file = queue.shift();
+  if (declared.has(file)) continue;
+  declared.add(file);
+  const { outputText, diagnostics = [] } = ts.transpileDeclaration(readFileSync(file, 'utf8'), {
+    fileName: file,
+    compilerOptions: { ...base, module: ts.ModuleKind.NodeNext, isolatedDeclarations: true, stripInternal: true },
+    reportDiagnostics: true,
+  });
+  if (diagnostics.length > 0) fail(diagnostics);
+  const out = join(TYPES_DIR, relative(rootDir, file)).replace(/\.ts$/, '.d.ts');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, outputText);
+  for (const [, path] of outputText.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) queue.push(join(dirname(file), `${path}.ts`));
+}
+process.stdout.write(`emit: ${declared.size} declaration files to ${relative(ROOT, TYPES_DIR)}/\n`);
+
 function fail(diagnostics) {
   const text =
     typeof diagnostics === 'string'

@@ -36,3 +36,8 @@ export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): boolea
     return false;
   }
 }
+
+/** The process's environment and Node's version, for the Node client's defaults. */
+export function processFacts(): { env: Readonly<Record<string, string | undefined>>; nodeVersion: string } {
+  return { env: process.env, nodeVersion: process.versions.node };
+}

@@ -27,6 +27,11 @@ export type CancelResult =
 export class JobStore {
   private readonly entries = new Map<string, Entry>();
 
+  /** Forgets every job. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** Replaces a job of the same id, so a test can reset a demo job. */
   add(spec: JobSpec): SandboxJob {
     const problem = jobSpecProblem(spec);

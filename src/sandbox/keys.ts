@@ -26,6 +26,12 @@ export class KeyStore {
   private readonly byId = new Map<string, KeyEntry>();
   private readonly byValue = new Map<string, KeyEntry>();
 
+  /** Forgets every key, revoked ones included. */
+  clear(): void {
+    this.byId.clear();
+    this.byValue.clear();
+  }
+
   create(name: string, value: string = KEY_PREFIX + randomBase62(40), keyPrefix: string = value.slice(0, PREFIX_LENGTH)): KeyEntry {
     let id = 'key_' + randomHex(12);
     while (this.byId.has(id)) id = 'key_' + randomHex(12);

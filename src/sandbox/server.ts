@@ -25,11 +25,13 @@ export class SandboxServer implements Sandbox {
   private readonly server: Server;
   private readonly log: ((entry: RequestLogEntry) => void) | undefined;
   private closing: Promise<void> | null = null;
+  private readonly seed: boolean;
 
   private constructor(options: SandboxOptions) {
     this.log = options.log;
     this.key = this.keys.create('bootstrap', options.key).key;
-    if (options.seed !== false) for (const spec of demoJobs()) this.jobs.add(spec);
+    this.seed = options.seed !== false;
+    if (this.seed) for (const spec of demoJobs()) this.jobs.add(spec);
     this.server = createServer((req, res) => {
       this.onRequest(req, res).catch((error: unknown) => crashed(res, error));
     });
@@ -90,6 +92,15 @@ export class SandboxServer implements Sandbox {
 
   clearFaults(): void {
     this.faults.clear();
+  }
+
+  reset(): void {
+    this.faults.clear();
+    this.requests.length = 0;
+    this.jobs.clear();
+    if (this.seed) for (const spec of demoJobs()) this.jobs.add(spec);
+    this.keys.clear();
+    this.keys.create('bootstrap', this.key);
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {

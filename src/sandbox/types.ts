@@ -43,6 +43,8 @@ export interface Sandbox {
   /** Faults are checked in injection order; the first that applies wins (latency excepted, see faults.ts). */
   inject(fault: Fault): void;
   clearFaults(): void;
+  /** As at start-up: no faults, no requests recorded, the demo jobs (if seeded) alone, the bootstrap key alone (same value). */
+  reset(): void;
   /** Every service request received, in order (control endpoints excluded). */
   requests: RequestRecord[];
 }

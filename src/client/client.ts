@@ -1,0 +1,68 @@
+// The typed Node client: the CLI's own layers (settings, the HTTP client, api/) behind an object
+// for scripts. Its rules are the CLI's: where the key may go, what is retried, how long a request
+// may take, what every error's exit code is.
+import { Settings } from '../config/settings.js';
+import { InterruptedError } from '../errors.js';
+import { HttpClient } from '../http/client.js';
+import { proxyFromEnv } from '../http/proxy-env.js';
+import { checkTransport, parseBaseUrl } from '../http/url.js';
+import { Redactor } from '../text/redact.js';
+import { VERSION } from '../version.js';
+import { JobsClient } from './jobs.js';
+import { KeysClient } from './keys.js';
+import type { Connection } from './connection.js';
+import type { ClientOptions, ClientSystem, CrawlClient } from './types.js';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export function makeClient(options: ClientOptions, system: ClientSystem): CrawlClient {
+  const settings = new Settings(system.env, { ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }), ...(options.profile === undefined ? {} : { profile: options.profile }) });
+  const base = parseBaseUrl(settings.requireBaseUrl().value);
+  // Refused now, as the CLI refuses it before any request, not at the first call.
+  checkTransport(base, options.allowHttp ?? false);
+  const redactor = new Redactor();
+  // The HTTP layer throws its interrupt signal's reason: an InterruptedError, whatever the caller aborted with.
+  const interrupt = new AbortController();
+  const onAbort = (): void => interrupt.abort(new InterruptedError());
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+  const clients = new Map<string, HttpClient>();
+  let key: string | undefined;
+  const connection: Connection = {
+    system,
+    signal: interrupt.signal,
+    redactor,
+    apiKey() {
+      key ??= options.apiKey ?? settings.requireApiKey().value;
+      return key;
+    },
+    http(apiKey = connection.apiKey(), { evenIfAborted = false } = {}) {
+      const id = `${evenIfAborted ? 'after-abort' : 'live'}\u0000${apiKey}`;
+      let client = clients.get(id);
+      if (!client) {
+        client = new HttpClient({
+          baseUrl: base,
+          apiKey,
+          timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          allowHttp: options.allowHttp ?? false,
+          userAgent: `crawl-client/${VERSION} node/${system.nodeVersion}`,
+          interrupt: evenIfAborted ? undefined : interrupt.signal,
+          redactor,
+          clock: system.clock,
+          proxy: proxyFromEnv(system.env),
+        });
+        clients.set(id, client);
+      }
+      return client;
+    },
+  };
+  return {
+    baseUrl: base.href,
+    jobs: new JobsClient(connection),
+    keys: new KeysClient(connection),
+    async close() {
+      options.signal?.removeEventListener('abort', onAbort);
+      await Promise.all([...clients.values()].map((c) => c.close()));
+    },
+  };
+}

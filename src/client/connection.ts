@@ -1,0 +1,13 @@
+import type { HttpClient } from '../http/client.js';
+import type { Redactor } from '../text/redact.js';
+import type { ClientSystem } from './types.js';
+
+/** What the parts of a client share: the HTTP client of a key, made on first use. */
+export interface Connection {
+  http(apiKey?: string, options?: { evenIfAborted?: boolean }): HttpClient;
+  /** The key in use (settings resolved on first use). */
+  apiKey(): string;
+  system: ClientSystem;
+  signal: AbortSignal;
+  redactor: Redactor;
+}

@@ -1,0 +1,24 @@
+// The package's programmatic entry: `import { createClient } from '@webcrawl/cli'`.
+import { realClock } from '../platform/clock.js';
+import { processFacts } from '../platform/host.js';
+import { makeClient } from './client.js';
+import type { ClientOptions, CrawlClient } from './types.js';
+
+export type { ClientOptions, CrawlClient } from './types.js';
+export type { CancelOptions, Job, JobsClient, PagesOptions, WatchOptions } from './jobs.js';
+export type { ApiKey, KeyRef, KeysClient, NewKey, RevokeOptions, RotateOptions, Rotation } from './keys.js';
+export { RotationError, type RotationStep } from './errors.js';
+export { CrawlError, InterruptedError, UsageError } from '../errors.js';
+export { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError } from '../http/errors.js';
+export { OutcomeUnknownError, UnusableKeyError } from '../api/key-errors.js';
+export { ExitCode } from '../exit-codes.js';
+
+/**
+ * A client for the crawl service. Settings left out are resolved as the CLI resolves them
+ * (CRAWL_BASE_URL, CRAWL_API_KEY, CRAWL_PROFILE, the config file); throws a UsageError (exit code
+ * 2) when there is no base URL, and the first request rejects with one when there is no key.
+ */
+export function createClient(options: ClientOptions = {}): CrawlClient {
+  const facts = processFacts();
+  return makeClient(options, { env: options.env ?? facts.env, clock: realClock, nodeVersion: facts.nodeVersion });
+}

@@ -1,0 +1,164 @@
+import { getJob, isTerminal, requestCancel, terminalExitCode } from '../api/jobs.js';
+import type { Job } from '../api/model.js';
+import { inlinePages, readPageBatches } from '../api/pages.js';
+import { gaveUpWaiting, pollJob } from '../api/watch.js';
+import { CrawlError, InterruptedError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { answeredUnread } from '../http/errors.js';
+import { arrayElements, type JsonSpan } from '../text/json-scan.js';
+import { formatProgress } from '../text/format.js';
+import { sanitize } from '../text/sanitize.js';
+import type { Connection } from './connection.js';
+
+export type { Job };
+
+const DEFAULT_INTERVAL_MS = 2000;
+
+export interface WatchOptions {
+  /** Between polls (default 2000). */
+  intervalMs?: number;
+  /** Give up after this long: the iterator throws a CrawlError with exitCode 7. */
+  maxWaitMs?: number;
+  /** Ends the watch: the iterator throws an InterruptedError. */
+  signal?: AbortSignal;
+  /** Called for each transient failure (network, 429, 5xx) before it is waited out. */
+  onRetry?: (error: CrawlError, waitMs: number) => void;
+}
+
+export interface PagesOptions {
+  /** Each record as the exact text the service sent (a string), not parsed. */
+  raw?: boolean;
+  /** Stop after this many records. */
+  limit?: number;
+}
+
+export interface CancelOptions extends WatchOptions {
+  /** Resolve once the job has stopped (cancelled_by_user); another end rejects with its exit code. */
+  wait?: boolean;
+}
+
+/** Crawl jobs: read, watch, export, cancel. */
+export class JobsClient {
+  readonly #c: Connection;
+
+  /** @internal */
+  constructor(connection: Connection) {
+    this.#c = connection;
+  }
+
+  /** GET /api/crawl/:id. Fields the interface does not show pass through. */
+  async get(id: string): Promise<Job> {
+    return (await getJob(this.#c.http(), id)).job;
+  }
+
+  /**
+   * Each state of the job as it changes (its status or pages finished), the first one included,
+   * ending with the terminal one. Transient failures are retried with backoff, as `crawl job watch` does.
+   */
+  async *watch(id: string, options: WatchOptions = {}): AsyncGenerator<Job, void, undefined> {
+    yield* this.#follow(id, options);
+  }
+
+  /**
+   * The job's records, in order, a batch at a time (never more than one batch ahead): parsed, or
+   * with `raw` each record's bytes as sent. The job must have finished, as for `crawl job pages`.
+   */
+  pages(id: string, options: PagesOptions & { raw: true }): AsyncGenerator<string, void, undefined>;
+  pages(id: string, options?: PagesOptions & { raw?: false }): AsyncGenerator<unknown, void, undefined>;
+  async *pages(id: string, options: PagesOptions = {}): AsyncGenerator<unknown, void, undefined> {
+    const http = this.#c.http();
+    const response = await getJob(http, id);
+    const { job } = response;
+    if (job.status === 'pending' || job.status === 'running') {
+      throw new CrawlError(
+        `job ${sanitize(job.id)} is still ${sanitize(job.status)}, ${formatProgress(job.pagesFinished, job.pagesTotal)}: its pages are read once it has finished`,
+        ExitCode.usage,
+        { hint: 'watch it first: `for await (const state of client.jobs.watch(id))`' },
+      );
+    }
+    const max = options.limit ?? Infinity;
+    const record = (text: string, span: JsonSpan): unknown => {
+      const bytes = text.slice(span.start, span.end);
+      return options.raw ? bytes : JSON.parse(bytes);
+    };
+    const inline = inlinePages(response);
+    if (inline) {
+      if (!inline.records) return;
+      let taken = 0;
+      for (const span of arrayElements(inline.text, inline.records)) {
+        if (taken++ >= max) return;
+        yield record(inline.text, span);
+      }
+      return;
+    }
+    for await (const batch of readPageBatches(http, id, options.limit === undefined ? {} : { max: options.limit })) {
+      let taken = 0;
+      for (const span of arrayElements(batch.text, batch.records)) {
+        if (taken++ >= batch.take) break;
+        yield record(batch.text, span);
+      }
+    }
+  }
+
+  /**
+   * DELETE /api/crawl/:id, sent once. Resolves with the job as the answer (or a GET after it)
+   * shows it; with `wait`, once it has stopped.
+   */
+  async cancel(id: string, options: CancelOptions = {}): Promise<Job> {
+    const http = this.#c.http();
+    let answer;
+    try {
+      answer = await requestCancel(http, id);
+    } catch (error) {
+      if (answeredUnread(error)) throw new CrawlError(`${error.message}; the cancellation may have reached the service`, error.exitCode, { cause: error });
+      throw error;
+    }
+    if (!options.wait) return answer.job?.job ?? (await getJob(http, id)).job;
+    let last: Job | undefined;
+    for await (const state of this.#follow(id, options)) last = state;
+    if (last === undefined || last.status === 'cancelled_by_user') return last as Job;
+    throw new CrawlError(`the job ended ${sanitize(last.status)} before the cancellation took effect`, terminalExitCode(last.status) ?? ExitCode.failure);
+  }
+
+  async *#follow(id: string, options: WatchOptions): AsyncGenerator<Job, void, undefined> {
+    const { clock } = this.#c.system;
+    const signal = interruptOn(options.signal ? AbortSignal.any([options.signal, this.#c.signal]) : this.#c.signal);
+    const aborted = whenAborted(signal);
+    const poll = pollJob(this.#c.http(), id, {
+      intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
+      deadline: options.maxWaitMs === undefined ? undefined : clock.now() + options.maxWaitMs,
+      clock,
+      signal,
+      giveUp: (job, lastFailure) => new CrawlError(gaveUpWaiting(job, lastFailure), ExitCode.waitElapsed),
+    });
+    for (;;) {
+      const step = await Promise.race([poll.next(), aborted]);
+      if (step.done) return;
+      const event = step.value;
+      if (event.kind === 'retry') options.onRetry?.(event.error, event.waitMs);
+      else {
+        yield event.response.job;
+        if (isTerminal(event.response.job.status)) return;
+      }
+    }
+  }
+}
+
+/** A signal whose reason is an InterruptedError, as every wait of the CLI's layers expects. */
+function interruptOn(signal: AbortSignal): AbortSignal {
+  const interrupt = new AbortController();
+  const abort = (): void => interrupt.abort(signal.reason instanceof InterruptedError ? signal.reason : new InterruptedError());
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  return interrupt.signal;
+}
+
+/** Rejects with the signal's reason once it aborts: a request in flight is not waited for. */
+function whenAborted(signal: AbortSignal): Promise<never> {
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined);
+  return aborted;
+}

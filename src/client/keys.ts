@@ -1,0 +1,195 @@
+import { isKnownKeyOrShape, looksLikeFullKey, resolveKey } from '../api/key-match.js';
+import { createKey, identifyKeyInUse, listKeys, mayBeInUse, revokeKey, rotatedName } from '../api/keys.js';
+import type { ApiKey } from '../api/model.js';
+import { CrawlError, UsageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { pathSegmentProblem } from '../http/url.js';
+import { sanitize } from '../text/sanitize.js';
+import type { Connection } from './connection.js';
+import { RotationError, type RotationStep } from './errors.js';
+
+export type { ApiKey };
+
+/** A key the service has just made: the only time it hands the full key over. */
+export interface NewKey {
+  key: string;
+  prefix: string | undefined;
+  name: string | undefined;
+  /** The service's own word about keeping the key, when it sends one. */
+  warning: string | undefined;
+}
+
+export interface RevokeOptions {
+  /** Revoke it even if it is (or may be) the key this client uses. */
+  force?: boolean;
+}
+
+export interface RotateOptions {
+  /**
+   * Keeps the new key (a secret store, a file): the old key is revoked only after this resolves;
+   * if it rejects, the new key is revoked again and the old one stays active.
+   */
+  store: (newKey: string) => Promise<void>;
+  /** The new key's name (default: the old one's, with the date). */
+  name?: string;
+  /** Leave the old key active. */
+  keepOld?: boolean;
+}
+
+export interface KeyRef {
+  id: string;
+  name: string | undefined;
+  prefix: string | undefined;
+}
+
+export interface Rotation {
+  old: KeyRef & { revoked: boolean };
+  new: { id: string | undefined; name: string; prefix: string | undefined };
+}
+
+/** API keys: list, create, revoke, rotate (the same checks as `crawl keys`). */
+export class KeysClient {
+  readonly #c: Connection;
+
+  /** @internal */
+  constructor(connection: Connection) {
+    this.#c = connection;
+  }
+
+  /** GET /api/keys: the active keys, with prefixes only. */
+  async list(): Promise<ApiKey[]> {
+    return (await listKeys(this.#c.http())).keys;
+  }
+
+  /** POST /api/keys, sent once (a retry could make a second key nobody sees). */
+  async create(name: string): Promise<NewKey> {
+    const created = await createKey(this.#c.http(), name);
+    this.#c.redactor.add(created.key);
+    return { key: created.key, prefix: created.prefix, name: created.name, warning: created.warning };
+  }
+
+  /**
+   * DELETE /api/keys/:id for an id, a unique keyPrefix beginning or a unique name. A full key is
+   * refused (not used, not echoed), and so is the key in use unless `force`.
+   */
+  async revoke(idOrPrefix: string, options: RevokeOptions = {}): Promise<{ id: string; body: unknown }> {
+    const arg = idOrPrefix.trim();
+    if (arg === '') throw new UsageError('give the id, a unique prefix or the name of the key to revoke');
+    const inUse = this.#c.apiKey();
+    const refuse = (): never => {
+      this.#c.redactor.add(arg);
+      throw new UsageError("the argument looks like a full API key, not a key's id or prefix: not used, and nothing was revoked");
+    };
+    if (isKnownKeyOrShape(arg, [inUse], inUse)) refuse();
+    const http = this.#c.http();
+    const { keys } = await listKeys(http);
+    if (looksLikeFullKey(keys, arg)) refuse();
+    const found = resolveKey(keys, arg);
+    const shown = `"${this.#c.redactor.redact(sanitize(arg))}"`;
+    if (found.kind === 'missing') throw new CrawlError(`no active key has the id, prefix or name ${shown}: nothing was revoked`, ExitCode.notFound);
+    if (found.kind === 'ambiguous') throw new UsageError(`${shown} matches ${found.candidates.length} keys (${found.candidates.map(label).join(', ')}): nothing was revoked`);
+    const key = found.key;
+    checkId(key);
+    if (!options.force && mayBeInUse(identifyKeyInUse(keys, inUse)).includes(key)) {
+      throw new UsageError(`${label(key)} is (or may be) the key this client uses: nothing was revoked`, 'rotate it with keys.rotate(), or pass { force: true }');
+    }
+    const revoked = await revokeKey(http, key.id);
+    return { id: key.id, body: revoked.body };
+  }
+
+  /**
+   * Replaces the key in use: (1) find it, (2) create the new key, (3) check the service accepts
+   * it, (4) `store` it, (5) revoke the old key with the new one. A failure before (4) is done
+   * revokes the new key again; if even that fails, the RotationError holds it (`secret()`), never
+   * in its message. The old key is revoked only once `store` has resolved.
+   */
+  async rotate(options: RotateOptions): Promise<Rotation> {
+    const oldKey = this.#c.apiKey();
+    const { keys } = await listKeys(this.#c.http());
+    const found = identifyKeyInUse(keys, oldKey);
+    if (found.kind === 'none') throw new CrawlError('the key in use is not among the active keys the service lists; nothing was changed', ExitCode.notFound);
+    if (found.kind === 'ambiguous') {
+      throw new CrawlError(
+        `the key in use cannot be told apart: the prefixes of ${found.candidates.length} listed keys begin it (${found.candidates.map(label).join(', ')}); rotating could revoke the wrong key, so nothing was changed`,
+        ExitCode.failure,
+      );
+    }
+    const old = ref(found.key);
+    checkId(found.key);
+    const name = options.name ?? rotatedName(found.key.name, this.#c.system.clock.now());
+
+    const created = await createKey(this.#c.http(), name);
+    this.#c.redactor.add(created.key);
+    const fresh = { id: undefined as string | undefined, name: created.name ?? name, prefix: created.prefix };
+    let step: RotationStep = 'verify';
+    try {
+      const seen = await listKeys(this.#c.http(created.key), { sameOriginOnly: true });
+      const mine = identifyKeyInUse(seen.keys, created.key);
+      fresh.id = mine.kind === 'unique' ? mine.key.id : undefined;
+      step = 'store';
+      await options.store(created.key);
+    } catch (error) {
+      throw await this.#rollBack(step, created.key, fresh.id, error);
+    }
+
+    if (options.keepOld) return { old: { ...old, revoked: false }, new: fresh };
+    try {
+      // Only the key step 1 found: still listed (seen with the new key), with the same prefix, not the new one.
+      const now = await listKeys(this.#c.http(created.key));
+      const listed = now.keys.find((k) => k.id === old.id);
+      if (!listed || listed.keyPrefix !== old.prefix || fresh.id === old.id) {
+        throw new CrawlError(`the service no longer lists the old key ${label(found.key)} as it was: it was not revoked`, ExitCode.failure);
+      }
+      await revokeKey(this.#c.http(created.key), old.id);
+    } catch (error) {
+      throw new RotationError('revoke', `the new key is stored, but the old key ${label(found.key)} may still be active: ${this.#said(error)}`, exitCodeOf(error), { stored: true, rolledBack: false, cause: error });
+    }
+    return { old: { ...old, revoked: true }, new: fresh };
+  }
+
+  /** An error's message for ours: a store() that quoted the key does not get it printed. */
+  #said(error: unknown): string {
+    return this.#c.redactor.redact(error instanceof Error ? error.message : String(error));
+  }
+
+  /** The new key was not stored: it is revoked again with the old key, even after an abort. */
+  async #rollBack(step: RotationStep, key: string, id: string | undefined, error: unknown): Promise<RotationError> {
+    const http = this.#c.http(undefined, { evenIfAborted: true });
+    const what = step === 'store' ? 'store() did not keep the new key' : 'the service did not accept the new key';
+    try {
+      let target = id;
+      if (target === undefined) {
+        const found = identifyKeyInUse((await listKeys(http)).keys, key);
+        target = found.kind === 'unique' ? found.key.id : undefined;
+      }
+      if (target === undefined) throw new Error('the service did not list it under an id');
+      await revokeKey(http, target);
+      return new RotationError(step, `${what} (${this.#said(error)}): the new key was revoked again; the old key is still active`, exitCodeOf(error), { stored: false, rolledBack: true, cause: error });
+    } catch (undo) {
+      return new RotationError(
+        step,
+        `${what} (${this.#said(error)}), and the new key could not be revoked again (${this.#said(undo)}): it is active, and only error.secret() holds it`,
+        exitCodeOf(error),
+        { stored: false, rolledBack: false, cause: error, key },
+      );
+    }
+  }
+}
+
+function ref(key: ApiKey): KeyRef {
+  return { id: key.id, name: typeof key.name === 'string' ? key.name : undefined, prefix: typeof key.keyPrefix === 'string' ? key.keyPrefix : undefined };
+}
+
+function label(key: ApiKey): string {
+  const prefix = typeof key.keyPrefix === 'string' ? ` (${sanitize(key.keyPrefix)})` : '';
+  return `${sanitize(key.id)}${prefix}`;
+}
+
+function checkId(key: ApiKey): void {
+  const problem = pathSegmentProblem(key.id);
+  if (problem !== undefined) throw new CrawlError(`the service lists key ${label(key)} with an id that cannot be sent in a URL path (${problem})`, ExitCode.failure);
+}
+
+function exitCodeOf(error: unknown): number {
+  return error instanceof CrawlError ? error.exitCode : ExitCode.failure;
+}
