@@ -129,7 +129,8 @@ describe('the Node client, as the README shows it', () => {
   });
 
   it('the sandbox in a node:test file (the README example test) passes', async () => {
-    const result = await node(['--test', 'sandbox.test.mjs']);
+    // TAP on every Node: newer ones default to the spec reporter even in a pipe.
+    const result = await node(['--test', '--test-reporter=tap', 'sandbox.test.mjs']);
     expect(result.stdout).toMatch(/^# pass 2$/m);
     expect(result.code).toBe(0);
   });
