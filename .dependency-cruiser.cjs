@@ -97,6 +97,20 @@ module.exports = {
     { name: 'conf-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/config/conf-writer\\.ts$' }, to: { path: 'node_modules/conf/' } },
     { name: 'chalk-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/io/style\\.ts$' }, to: { path: 'node_modules/chalk/' } },
     { name: 'string-width-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/io/string-width\\.ts$' }, to: { path: 'node_modules/string-width/' } },
+    { name: 'jq-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/io/jq\\.ts$' }, to: { path: 'node_modules/jq-wasm/' } },
+    {
+      name: 'jq-lazy',
+      comment: 'jq (its wasm and glue) loads only when --jq is given: io/jq.ts is imported by app/run-cli.ts alone, by dynamic import',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/app/run-cli\\.ts$' },
+      to: { path: '^src/io/jq\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'jq-dynamic',
+      severity: 'error',
+      from: { path: '^src/app/run-cli\\.ts$' },
+      to: { path: '^src/io/jq\\.ts$', dependencyTypesNot: ['type-only', 'dynamic-import'] },
+    },
     { name: 'cli-truncate-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/io/cli-truncate\\.ts$' }, to: { path: 'node_modules/cli-truncate/' } },
     {
       name: 'terminal-text-lazy',

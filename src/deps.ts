@@ -4,6 +4,7 @@
 import type { Settings } from './config/settings.js';
 import type { HttpClient } from './http/client.js';
 import type { IO } from './io/io.js';
+import type { JsonFilter } from './io/jq.js';
 import type { Prompter } from './io/prompt.js';
 import type { Style } from './io/style.js';
 import type { Clock } from './platform/clock.js';
@@ -16,6 +17,8 @@ export type { Env };
 /** The flags every command takes, validated. */
 export interface GlobalOptions {
   json: boolean;
+  /** --jq: the filter every JSON output goes through (it implies --json). */
+  jq?: string | undefined;
   verbose: boolean;
   noInput: boolean;
   noColor: boolean;
@@ -48,6 +51,8 @@ export interface Deps {
    */
   http(options?: { apiKey?: string; evenIfInterrupted?: boolean }): HttpClient;
   prompter: Prompter;
+  /** The --jq filter, compiled (stdout and hand-overs already go through it); undefined without --jq. */
+  jq: JsonFilter | undefined;
   clock: Clock;
   /** Values never to be printed: stdout, stderr and every response body are redacted of them. */
   redactor: Redactor;

@@ -33,6 +33,14 @@ export class InterruptedError extends CrawlError {
   }
 }
 
+/** The --jq filter stopped on a value: exit 1, after what it printed before it. */
+export class FilterError extends CrawlError {
+  constructor(message: string) {
+    super(message, ExitCode.failure);
+    this.name = 'FilterError';
+  }
+}
+
 export function isCrawlError(error: unknown): error is CrawlError {
   return error instanceof CrawlError;
 }

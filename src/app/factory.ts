@@ -5,6 +5,7 @@ import { HttpClient } from '../http/client.js';
 import { proxyFromEnv } from '../http/proxy-env.js';
 import { parseBaseUrl } from '../http/url.js';
 import { createIO, type RawStreams } from '../io/io.js';
+import type { JsonFilter } from '../io/jq.js';
 import { Prompter } from '../io/prompt.js';
 import { loadStyle, type Style } from '../io/style.js';
 import { writeError } from '../io/write-error.js';
@@ -24,6 +25,8 @@ export interface DepsInputs {
   signal: AbortSignal;
   guard: Guard;
   nodeVersion: string;
+  /** The --jq filter, compiled. */
+  jq?: JsonFilter | undefined;
 }
 
 /** What the run has built, beyond what commands see: for runCli to finish the run. */
@@ -43,13 +46,30 @@ export interface RunDeps extends Deps {
 export function createDeps(inputs: DepsInputs): RunDeps {
   const { env, globals, signal, guard, clock } = inputs;
   const redactor = new Redactor();
-  const io = createIO(inputs.streams, redactor, { env, noColor: globals.noColor, noInput: globals.noInput });
+  const io = createIO(inputs.streams, redactor, { env, noColor: globals.noColor, noInput: globals.noInput, filter: inputs.jq });
   const clients = new Map<string, HttpClient>();
   const handledStdoutErrors = new WeakSet<Error>();
   const userAgent = `crawl/${VERSION} node/${inputs.nodeVersion}`;
   let settings: Settings | undefined;
   let stdoutStyle: Promise<Style> | undefined;
   let broken = false;
+
+  /**
+   * A hand-over through --jq. The key is never lost to the filter: if jq fails on the document, it
+   * goes out unfiltered, with a warning; if the filter leaves the key out, a warning says so.
+   */
+  const filterHandOver = (text: string): string => {
+    if (!inputs.jq) return text;
+    const { output, error } = inputs.jq.apply(text);
+    if (error) {
+      io.stderr.write(`crawl: warning: ${error.message}: printed unfiltered, so that the key is not lost\n`);
+      return text;
+    }
+    if (redactor.redact(text) !== text && redactor.redact(output) === output) {
+      io.stderr.write('crawl: warning: the --jq filter left the key out of what it printed\n');
+    }
+    return output;
+  };
 
   const deps: RunDeps = {
     io,
@@ -93,6 +113,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       return client;
     },
     prompter: new Prompter(io, signal),
+    jq: inputs.jq,
     clock,
     redactor,
     signal,
@@ -102,7 +123,8 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       stdoutStyle ??= loadStyle(io.color);
       return stdoutStyle;
     },
-    handOver(text) {
+    handOver(unfiltered) {
+      const text = filterHandOver(unfiltered);
       return new Promise((resolve, reject) => {
         const failed = (error: Error): void => {
           handledStdoutErrors.add(error);

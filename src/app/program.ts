@@ -13,6 +13,7 @@ function rootCommand() {
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .addOption(new Option('--json', "machine output: the service's JSON body (NDJSON for streams)"))
+    .addOption(new Option('--jq <filter>', 'filter the JSON output with jq (implies --json; strings printed raw)'))
     .addOption(new Option('--base-url <url>', 'base URL of the service (env CRAWL_BASE_URL)'))
     .addOption(new Option('--profile <name>', 'config profile to use (env CRAWL_PROFILE)'))
     .addOption(new Option('--no-color', 'no colour (also NO_COLOR)'))
@@ -28,7 +29,8 @@ export type Program = ReturnType<typeof rootCommand>;
 export function globalsOf(program: Program): GlobalOptions {
   const opts = program.opts();
   return {
-    json: opts.json === true,
+    json: opts.json === true || opts.jq !== undefined,
+    jq: opts.jq,
     verbose: opts.verbose === true,
     noInput: opts.input === false,
     noColor: opts.color === false,

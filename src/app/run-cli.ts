@@ -1,8 +1,9 @@
 import { CommanderError } from '@commander-js/extra-typings';
 import type { Env } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { FilterError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { createIO, type RawStreams } from '../io/io.js';
+import type { JsonFilter } from '../io/jq.js';
 import { isClosedPipe, OutputClosedError, writeError } from '../io/write-error.js';
 import type { Clock } from '../platform/clock.js';
 import { Redactor } from '../text/redact.js';
@@ -78,7 +79,11 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
       exec: (root) => async (run, options) => {
         // Loaded only when a command runs: help, the version and usage errors never build Deps.
         const { createDeps } = await import('./factory.js');
-        deps = createDeps({ env, streams, clock: system.clock, globals: globalsOf(root), signal, guard, nodeVersion: system.nodeVersion });
+        const globals = globalsOf(root);
+        // Compiled before anything is sent: a filter jq cannot read is a usage error (exit 2).
+        // What the filter prints itself (debug) is redacted like all else on stderr: it runs once deps exist.
+        const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (line) => void deps?.io.stderr.write(line + '\n'));
+        deps = createDeps({ env, streams, clock: system.clock, globals, signal, guard, nodeVersion: system.nodeVersion, jq });
         const code = await run(deps, options);
         exitCode = typeof code === 'number' ? code : ExitCode.ok;
       },
@@ -101,6 +106,15 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
     return report(writeError(undefined, stdoutFailure));
   }
   return exitCode;
+}
+
+async function loadFilter(filter: string, onMessage: (line: string) => void): Promise<JsonFilter> {
+  const { loadJsonFilter } = await import('../io/jq.js');
+  return loadJsonFilter(filter, {
+    compileError: (message) => new UsageError(`invalid --jq filter: ${message}`, 'see the jq manual for its syntax; quote the filter for the shell'),
+    runtimeError: (message) => new FilterError(message),
+    onMessage,
+  });
 }
 
 function failureCode(

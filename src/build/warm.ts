@@ -17,6 +17,7 @@ const RUNS: { args: string[]; env?: Record<string, string> }[] = [
   { args: ['job', 'demo-no-such-job'] },
   { args: ['job', 'watch', 'demo-small', '--json'] },
   { args: ['job', 'pages', 'demo-small', '--limit', '3'] },
+  { args: ['job', 'demo-small', '--jq', '.job.status'] },
   { args: ['keys', 'list'] },
   { args: ['auth', 'status'] },
   { args: ['config', 'list'] },

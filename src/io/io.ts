@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Redactor } from '../text/redact.js';
+import type { JsonFilter } from './jq.js';
 import { redactingWriter, type TextWriter } from './redacting-writer.js';
 
 export type { TextWriter };
@@ -103,13 +104,14 @@ export function canPrompt(io: IO): boolean {
 export function createIO(
   raw: RawStreams,
   redactor: Redactor,
-  options: { env: Readonly<Record<string, string | undefined>>; noColor: boolean; noInput: boolean },
+  options: { env: Readonly<Record<string, string | undefined>>; noColor: boolean; noInput: boolean; filter?: JsonFilter | undefined },
 ): IO {
+  const stdout = redactingWriter(() => raw.stdout, redactor);
   return {
     get stdin() {
       return raw.stdin;
     },
-    stdout: redactingWriter(() => raw.stdout, redactor),
+    stdout: options.filter ? filteringWriter(stdout, options.filter) : stdout,
     stderr: redactingWriter(() => raw.stderr, redactor),
     get rawStdout() {
       return raw.stdout;
@@ -143,5 +145,20 @@ export function createIO(
       return raw.isTTY.stderr && options.env.TERM !== 'dumb';
     },
     noInput: options.noInput,
+  };
+}
+
+/**
+ * --jq: what a command writes to stdout (its JSON, a document or NDJSON lines a write) goes through
+ * the filter, then the redactor. jq's runtime error is thrown after what came before it is written.
+ */
+function filteringWriter(stdout: TextWriter, filter: JsonFilter): TextWriter {
+  return {
+    write(text, callback) {
+      const { output, error } = filter.apply(text);
+      const ready = output === '' ? (callback?.(), true) : stdout.write(output, callback);
+      if (error) throw error;
+      return ready;
+    },
   };
 }

@@ -2,6 +2,7 @@ import { close, constants, createWriteStream, fstat, ftruncate, open, stat, unli
 import type { Writable } from 'node:stream';
 import { realClock, type Clock } from '../platform/clock.js';
 import { InterruptedError } from '../errors.js';
+import type { JsonFilter } from './jq.js';
 import type { JsonSpan } from '../text/json-scan.js';
 import { ndjsonChunks } from '../text/ndjson.js';
 import { alignLines, type LineAlignment } from './line-pipe.js';
@@ -27,6 +28,8 @@ export class RecordSink {
   readonly #file: OutputFile | undefined;
   readonly #lines: LineAlignment | undefined;
   readonly #interrupt: AbortSignal | undefined;
+  /** --jq: each chunk of records goes through it; what it prints is written instead. */
+  filter: JsonFilter | undefined;
   #failure: Error | undefined;
   #closed: Promise<void> | undefined;
   /** What the system confirmed written: whole chunks, so always a line boundary. */
@@ -82,8 +85,15 @@ export class RecordSink {
   }
 
   /** Writes `count` records already rendered as NDJSON. */
-  async writeLines(lines: Buffer | string, count: number): Promise<void> {
+  async writeLines(records: Buffer | string, count: number): Promise<void> {
     this.#check();
+    let lines = records;
+    let failure: Error | undefined;
+    if (this.filter) {
+      const { output, error } = this.filter.apply(typeof records === 'string' ? records : records.toString('utf8'));
+      lines = output;
+      failure = error;
+    }
     const bytes = typeof lines === 'string' ? Buffer.byteLength(lines) : lines.length;
     const ready = this.#stream.write(lines, (error) => {
       if (error) return;
@@ -93,6 +103,8 @@ export class RecordSink {
     this.written += count;
     if (!ready) await this.#drained();
     this.#check();
+    // jq's runtime error, after what the filter printed before it.
+    if (failure) throw failure;
   }
 
   /** Flushes everything written; for a file, closes it. Throws the write error if there was one. */

@@ -19,7 +19,7 @@ export function command(runF: (options: StatusOptions) => Promise<void>) {
     [
       ['a job, its fields aligned', 'crawl job "$JOB_ID"'],
       ['several, a row each; with --exit-status the worst of their codes', 'crawl job status "$JOB_A" "$JOB_B" --exit-status'],
-      ['CI: the status alone', "crawl job status \"$JOB_ID\" --json | jq -r '.job.status'"],
+      ['CI: the status alone (jq built in, as gh --jq)', "crawl job status \"$JOB_ID\" --jq .job.status"],
     ],
   );
 }

@@ -12,7 +12,7 @@ export function command(runF: (options: ListOptions) => Promise<void>) {
       .action(() => runF({})),
     [
       ['the keys, the one in use marked', 'crawl keys list'],
-      ['CI: the ids of keys never used', 'crawl keys list --json | jq -r \'.keys[] | select(.lastUsedAt == null) | .id\''],
+      ['CI: the ids of keys never used', 'crawl keys list --jq \'.keys[] | select(.lastUsedAt == null) | .id\''],
     ],
   );
 }

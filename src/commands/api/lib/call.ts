@@ -42,6 +42,7 @@ export async function callApi(deps: Deps, options: ApiOptions): Promise<number> 
   // --paginate reads pages: its fields are a query (?limit=...), as a GET's are.
   const method: Method = options.method ?? (bodyLess || (options.paginate && options.input === undefined) ? 'GET' : 'POST');
   if (options.paginate && method !== 'GET') throw new UsageError(`--paginate follows the pages of a GET, not of a ${method}`);
+  if (options.include && deps.jq) throw new UsageError('-i prints the status and headers, which are not JSON: --jq filters the body alone, so give one of them');
   if (method === 'POST' && createsKey(http, url)) {
     // The answer would hold a new key: the contract hands keys over in keys create (and rotate) only.
     throw new UsageError('a key is created with `crawl keys create <name>`, which hands it over once (and can store it); crawl api does not print keys', 'crawl keys create <name> [--save | --output-file <path>]');
@@ -163,7 +164,7 @@ function write(deps: Deps, response: HttpResponse, options: ApiOptions, page: nu
   const text = response.text;
   if (text === '') return;
   const json = isJson(text);
-  if (deps.io.stdoutIsTTY) {
+  if (deps.io.stdoutIsTTY && !deps.jq) {
     // Text keeps its lines; each loses what a terminal would act on.
     const shown = json ? prettyJson(text) : text.replace(/\n$/, '').split('\n').map((line) => sanitize(line)).join('\n');
     out.write(shown + '\n');

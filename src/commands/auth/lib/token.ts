@@ -11,6 +11,8 @@ export type TokenOptions = Record<string, never>;
 
 export async function printToken(deps: Deps, _options: TokenOptions): Promise<number> {
   const key = deps.settings.requireApiKey();
+  // Handed over on stdout, and nowhere else: whatever else this run prints (a --jq filter's debug line) is redacted of it.
+  deps.redactor.add(key.value);
   const text = deps.globals.json
     ? JSON.stringify({ profile: deps.settings.profile().value, apiKey: key.value, apiKeySource: key.source }) + '\n'
     : key.value + '\n';

@@ -1,7 +1,7 @@
 import { getJob, type JobResponse } from '../../../api/jobs.js';
 import { inlinePages, readPageBatches } from '../../../api/pages.js';
 import type { Deps } from '../../../deps.js';
-import { CrawlError, InterruptedError } from '../../../errors.js';
+import { CrawlError, FilterError, InterruptedError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import type { HttpClient } from '../../../http/client.js';
 import { formatProgress, toCount } from '../../../text/format.js';
@@ -56,6 +56,7 @@ export async function exportPagesOf(deps: Deps, options: PagesOptions): Promise<
   }
   // Records go out unredacted and fast: the HTTP layer has already redacted every body they come from.
   const sink = file ? await RecordSink.toFile(file, deps.signal) : RecordSink.toStream(deps.io.rawStdout, deps.signal);
+  sink.filter = deps.jq;
   return exportPages(deps, http, response, sink, options, file);
 }
 
@@ -163,7 +164,8 @@ function withCount(error: unknown, sink: RecordSink): unknown {
     const noun = sink.written === 1 ? 'record is' : 'records are';
     return new OutputWriteError(`${error.message} (the first ${sink.written} ${noun} in the file, each line whole)`, error);
   }
-  if (error instanceof InterruptedError || error instanceof OutputWriteError || !(error instanceof CrawlError)) return error;
+  // The filter's error: the records it printed are what the reader sees, not the records read.
+  if (error instanceof InterruptedError || error instanceof OutputWriteError || error instanceof FilterError || !(error instanceof CrawlError)) return error;
   const where = sink.path === undefined ? '' : ` to ${sink.path}`;
   const noun = sink.written === 1 ? 'record' : 'records';
   return new CrawlError(`${error.message} (wrote ${sink.written} ${noun}${where} before the failure)`, error.exitCode, {
