@@ -37,10 +37,7 @@ export interface FilterHooks {
 
 /** The filter, compiled: one that does not compile fails here, before anything is sent. */
 export async function loadJsonFilter(filter: string, hooks: FilterHooks): Promise<JsonFilter> {
-  const [module, wasmBinary] = await Promise.all([import('jq-wasm'), jqWasmBytes()]);
-  // The bundle takes jq-wasm's CommonJS build, whose exports an import() sees under `default`.
-  const { loadJq } = (module as { default?: typeof module }).default ?? module;
-  const jq: JqHandle = await loadJq(wasmBinary ? { wasmBinary } : {});
+  const jq = await loadJqOnce();
   const probe = jq.raw('null', filter, ['-c']);
   if (probe.exitCode === 3 || /^jq: \d+ compile errors?$/m.test(probe.stderr)) {
     throw hooks.compileError(firstError(probe.stderr));
@@ -63,6 +60,22 @@ export async function loadJsonFilter(filter: string, hooks: FilterHooks): Promis
       return { output, error: failure };
     },
   };
+}
+
+let loaded: Promise<JqHandle> | undefined;
+
+/** jq, compiled and instantiated once a process: a run compiles one filter, but tests run many in one process. */
+function loadJqOnce(): Promise<JqHandle> {
+  loaded ??= (async () => {
+    const [module, wasmBinary] = await Promise.all([import('jq-wasm'), jqWasmBytes()]);
+    // The bundle takes jq-wasm's CommonJS build, whose exports an import() sees under `default`.
+    const { loadJq } = (module as { default?: typeof module }).default ?? module;
+    return loadJq(wasmBinary ? { wasmBinary } : {});
+  })();
+  loaded.catch(() => {
+    loaded = undefined;
+  });
+  return loaded;
 }
 
 /** -c output, a value a line, with each string line decoded: jq -r's bytes, gh --jq's rule. */
