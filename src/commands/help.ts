@@ -9,6 +9,8 @@ export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['CRAWL_PROFILE', 'config profile (flag --profile wins; default "default")'],
   ['CRAWL_CONFIG_DIR', 'config folder (default $XDG_CONFIG_HOME/crawl, else ~/.config/crawl)'],
   ['XDG_CONFIG_HOME', 'base of the default config folder; ignored unless an absolute path (XDG spec)'],
+  ['CRAWL_JOB_HISTORY', '"off" (or 0, false, no): keep no list of the job ids looked at, which Tab offers'],
+  ['XDG_STATE_HOME', 'base of crawl/recent-jobs.json, the ids Tab offers (default ~/.local/state); ignored unless absolute'],
   ['NO_COLOR', 'any value turns colour off (as --no-color does)'],
   ['FORCE_COLOR', 'colour on a terminal even with TERM=dumb ("0" turns it off); plain output has none'],
   ['HTTPS_PROXY, HTTP_PROXY', 'proxy for https:// and http:// requests'],

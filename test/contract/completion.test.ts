@@ -40,7 +40,7 @@ COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length 
 _crawl_complete
 printf '%s\\n' "\${COMPREPLY[@]}"`;
   // SHLVL as any shell has it: a bash started without it spends most of a second before it runs.
-  const vars = cleanEnv({ CRAWL_CONFIG_DIR: join(tmp.dir, 'config'), CRAWL_API_KEY: fx.sandbox.key, ...env, SHLVL: '1', PATH: `${join(tmp.dir, 'bin')}:${process.env.PATH ?? ''}` });
+  const vars = cleanEnv({ CRAWL_CONFIG_DIR: join(tmp.dir, 'config'), CRAWL_API_KEY: fx.sandbox.key, XDG_STATE_HOME: join(tmp.dir, 'state'), ...env, SHLVL: '1', PATH: `${join(tmp.dir, 'bin')}:${process.env.PATH ?? ''}` });
   return new Promise((resolve, reject) => {
     execFile('bash', ['-c', program], { env: vars, cwd: join(tmp.dir, 'files'), timeout: 20_000 }, (error, stdout, stderr) => {
       if (error) reject(error);
@@ -85,6 +85,23 @@ describe('bash completion', () => {
     } finally {
       await silent.close();
     }
+  });
+});
+
+describe('job ids from the history (XDG state folder)', () => {
+  it.concurrent('the ids looked at lately on this service, the latest first; none with CRAWL_JOB_HISTORY=off', async () => {
+    fx.sandbox.addJob({ id: 'nightly-41', status: 'completed', pagesTotal: 1 });
+    fx.sandbox.addJob({ id: 'nightly-42', status: 'completed', pagesTotal: 1 });
+    const env = { XDG_STATE_HOME: join(tmp.dir, 'history-state'), CRAWL_BASE_URL: fx.sandbox.url };
+    for (const id of ['nightly-41', 'nightly-42']) expect((await crawl(['job', id], { env: { ...fx.env, ...env } })).code).toBe(0);
+    const [status, bare, off] = await Promise.all([
+      tab('crawl job status nightly', env),
+      tab('crawl job ', env),
+      tab('crawl job status nightly', { ...env, CRAWL_JOB_HISTORY: 'off' }),
+    ]);
+    expect(status).toEqual({ offered: ['nightly-42', 'nightly-41'], stderr: '' });
+    expect(bare.offered).toEqual(['status', 'watch', 'pages', 'cancel', 'nightly-42', 'nightly-41']);
+    expect(off).toEqual({ offered: [], stderr: '' });
   });
 });
 

@@ -59,6 +59,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   // Where a CLI run on a Node the build's code cache was not made for keeps its own: not the
   // user's home (src/launch/user-cache.cts).
   env.XDG_CACHE_HOME = join(ROOT, '.vitest-tmp', 'xdg-cache');
+  // And the job history that completion offers (src/config/job-history.ts): not the user's either.
+  env.XDG_STATE_HOME = join(ROOT, '.vitest-tmp', 'xdg-state');
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];
     else env[name] = value;

@@ -28,6 +28,8 @@ export type Completion = { kind: 'values'; values: Array<{ value: string; descri
 export interface Sources {
   profiles(): Promise<string[]>;
   keys(): Promise<Array<{ value: string; description: string }>>;
+  /** The job ids looked at lately (the history in the XDG state folder). */
+  jobs(): Promise<string[]>;
   helpTopics: readonly string[];
 }
 
@@ -88,6 +90,7 @@ export async function complete(root: CommandNode, words: readonly string[], sour
     if (operand === 0) candidates.push(...root.commands.filter((c) => c.name !== 'help').map((c) => ({ value: c.name, description: c.description })));
   }
   if (isKeyOperand(path, spec?.name)) candidates.push(...(await sources.keys()));
+  if (isJobOperand(path, spec?.name, operand)) candidates.push(...(await sources.jobs()).map((value) => ({ value, description: 'recent' })));
   return filtered(candidates, current);
 }
 
@@ -96,6 +99,12 @@ async function optionValues(option: OptionNode, current: string, sources: Source
   if (option.long === '--profile') return filtered((await sources.profiles()).map((value) => ({ value, description: 'profile' })), current);
   if (option.long !== undefined && FILE_OPTIONS.has(option.long)) return { kind: 'files' };
   return none();
+}
+
+/** `job <id>` (status, the group's default), `job status|watch|pages|cancel <id>`: the ids looked at lately. */
+function isJobOperand(path: readonly CommandNode[], operand: string | undefined, index: number): boolean {
+  if (path[1]?.name !== 'job') return false;
+  return path.length === 2 ? index === 0 : operand === 'id';
 }
 
 /** `keys revoke <key...>`: the ids and prefixes the service lists. */

@@ -4,6 +4,7 @@ import { CrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { withinDeadline } from '../../../platform/deadline.js';
 import { sanitize } from '../../../text/sanitize.js';
+import { recentJobs } from '../../shared/job-history.js';
 import { complete, type CommandNode, type Sources } from './complete.js';
 import { completionScript, type Shell } from './scripts.js';
 
@@ -57,6 +58,13 @@ function sources(deps: Deps): Sources {
     profiles: async () => {
       try {
         return Object.keys(deps.settings.store.read().profiles).sort();
+      } catch {
+        return [];
+      }
+    },
+    jobs: async () => {
+      try {
+        return recentJobs(deps);
       } catch {
         return [];
       }

@@ -9,6 +9,7 @@ import { followJob } from './follow.js';
 import { writeNdjson, writeRaw } from '../../../io/json.js';
 import { printJob } from './view.js';
 import { crawlCommand } from '../../shared/suggest.js';
+import { rememberJob } from '../../shared/job-history.js';
 
 export interface CancelOptions {
   id: string;
@@ -21,6 +22,7 @@ export async function cancelJob(deps: Deps, options: CancelOptions): Promise<num
   const http = deps.http();
   const json = deps.globals.json;
   const deleted = await sendCancel(deps, http, options.id);
+  rememberJob(deps, options.id);
   const fromDelete = deleted.job;
   const deleteRaw = deleted.body?.raw;
 

@@ -21,6 +21,7 @@ import { sanitize } from '../../../text/sanitize.js';
 import { withinDeadline } from '../../../platform/deadline.js';
 import { followJob, stillRunning } from './follow.js';
 import { crawlCommand } from '../../shared/suggest.js';
+import { rememberJob } from '../../shared/job-history.js';
 
 export interface PagesOptions {
   id: string;
@@ -63,6 +64,7 @@ export async function exportPagesOf(deps: Deps, options: PagesOptions): Promise<
 /** The job, once its pages can be read: at once if it has finished, after watching with --wait. */
 async function readyJob(deps: Deps, http: HttpClient, options: PagesOptions, deadline: number | undefined): Promise<JobResponse> {
   const response = await withinDeadline(deps.clock, deadline, getJob(http, options.id), () => stillRunning(undefined));
+  rememberJob(deps, options.id);
   const { job } = response;
   // Unknown statuses are exported as they are: the service may well have pages for them.
   if (job.status !== 'pending' && job.status !== 'running') return response;

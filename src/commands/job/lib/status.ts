@@ -4,6 +4,7 @@ import { ExitCode } from '../../../exit-codes.js';
 import { writeRaw } from '../../../io/json.js';
 import { showStatuses } from './status-many.js';
 import { printJob } from './view.js';
+import { rememberJob } from '../../shared/job-history.js';
 
 export interface StatusOptions {
   ids: string[];
@@ -15,6 +16,7 @@ export async function showStatus(deps: Deps, options: StatusOptions): Promise<nu
   if (id === undefined || more.length > 0) return showStatuses(deps, options.ids, options.exitStatus);
   const http = deps.http();
   const { job, raw } = await getJob(http, id);
+  rememberJob(deps, id);
   if (deps.globals.json) writeRaw(deps.io.stdout, raw);
   else await printJob(deps, job, { pagesHint: true });
   if (!options.exitStatus) return ExitCode.ok;

@@ -3,6 +3,7 @@ import { terminalExitCode } from '../../../api/jobs.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { followJob } from './follow.js';
 import { printJob } from './view.js';
+import { rememberJob } from '../../shared/job-history.js';
 import { watchJobs } from './watch-many.js';
 
 export interface WatchOptions {
@@ -16,6 +17,7 @@ export async function watchJob(deps: Deps, options: WatchOptions): Promise<numbe
   const [id, ...more] = options.ids;
   if (id === undefined || more.length > 0) return watchJobs(deps, options.ids, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, failFast: options.failFast });
   const http = deps.http();
+  rememberJob(deps, id);
   const { job } = await followJob(deps, http, id, {
     intervalMs: options.intervalMs,
     maxWaitMs: options.maxWaitMs,
