@@ -148,6 +148,12 @@ describe('streams: the filter runs on each value as it arrives', () => {
     expect(r.code).toBe(0);
   });
 
+  it('crawl api --paginate: each page filtered as it comes', async () => {
+    const r = await crawl(['api', 'api/crawl/demo-large/pages?limit=100', '--paginate', '--jq', '.pages | length'], { env: fx.env });
+    expect(r.stdout).toBe('100\n100\n50\n');
+    expect(r.code).toBe(0);
+  });
+
   it('job status with several ids: one value a line, each filtered', async () => {
     const r = await crawl(['job', 'status', 'demo-small', 'demo-errored', '--jq', '.job.id'], { env: fx.env });
     expect(r.stdout).toBe('demo-small\ndemo-errored\n');
