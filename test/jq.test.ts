@@ -116,6 +116,12 @@ describe('failures', () => {
     expect(r.stderr).toBe('["DEBUG:",1]\n');
   });
 
+  it('crawl completion with --jq is refused: a shell script is not JSON', async () => {
+    const r = await crawl(['completion', 'bash', '--jq', '.'], { env: {} });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+
   it('-i with --jq is refused: the headers are not JSON', async () => {
     const r = await crawl(['api', '/object', '-i', '--jq', '.'], { env: { ...local, CRAWL_BASE_URL: server.url } });
     expect(r.code).toBe(2);

@@ -1,6 +1,6 @@
 import { listKeys } from '../../../api/keys.js';
 import type { Deps } from '../../../deps.js';
-import { CrawlError } from '../../../errors.js';
+import { CrawlError, UsageError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { withinDeadline } from '../../../platform/deadline.js';
 import { sanitize } from '../../../text/sanitize.js';
@@ -25,6 +25,7 @@ const SERVICE_WAIT_MS = 1_500;
 const HELP_TOPICS = ['exit-codes', 'environment'];
 
 export async function printCompletionScript(deps: Deps, options: CompletionOptions): Promise<number> {
+  if (deps.jq) throw new UsageError('crawl completion prints a shell script, not JSON: --jq does not apply');
   deps.io.stdout.write(completionScript(options.shell));
   return ExitCode.ok;
 }
