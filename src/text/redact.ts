@@ -18,6 +18,10 @@ export const MIN_SECRET_LENGTH = 8;
 
 /** Anything that could hide between two characters of a secret or that the sanitiser removes. */
 const IGNORABLE_OR_ENCODED = /[\\%&\p{Cc}\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/u;
+/** What begins an encoded form of a character (JSON escape, percent, entity) or a terminal escape sequence. */
+const ENCODED_OR_ESCAPE = /[\\%&\u001b\u009b]/;
+/** The characters skipped between a secret's own, one code point each. */
+const IGNORABLES = /[\p{Cc}\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/gu;
 const FORMAT = /^\p{Cf}$/u;
 
 interface Pattern {
@@ -64,6 +68,13 @@ export class Redactor {
         for (let i = text.indexOf(p.literal); i !== -1; i = text.indexOf(p.literal, i + 1)) spans.push([i, i + p.literal.length]);
       }
       return spans.length === 0 ? text : replaceSpans(text, spans);
+    }
+    // Nearly every write ends in a line break, which is an ignorable character: without any encoded
+    // form or escape sequence, a secret can only be there as its characters with single invisible
+    // ones between them, so the text without those holds it literally. If not, nothing to do.
+    if (!ENCODED_OR_ESCAPE.test(text)) {
+      const visible = text.replace(IGNORABLES, '');
+      if (!this.#patterns.some((p) => visible.includes(p.literal))) return text;
     }
     for (const p of this.#patterns) {
       for (const trigger of p.triggers) {
