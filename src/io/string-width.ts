@@ -8,5 +8,8 @@ import stringWidth from 'string-width';
  * invisible format characters none.
  */
 export function displayWidth(text: string): number {
-  return stringWidth(text);
+  // Printable ASCII (most cells of a table: ids, statuses, numbers, dates) is a column a character.
+  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
