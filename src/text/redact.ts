@@ -18,8 +18,8 @@ export const MIN_SECRET_LENGTH = 8;
 
 /** Anything that could hide between two characters of a secret or that the sanitiser removes. */
 const IGNORABLE_OR_ENCODED = /[\\%&\p{Cc}\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/u;
-/** What begins an encoded form of a character (JSON escape, percent, entity) or a terminal escape sequence. */
-const ENCODED_OR_ESCAPE = /[\\%&\u001b\u009b]/;
+/** What begins an encoded form of a character: a JSON escape, a percent-encoding, an entity. */
+const ENCODED = /[\\%&]/;
 /** The characters skipped between a secret's own, one code point each. */
 const IGNORABLES = /[\p{Cc}\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/gu;
 const FORMAT = /^\p{Cf}$/u;
@@ -72,7 +72,8 @@ export class Redactor {
     // Nearly every write ends in a line break, which is an ignorable character: without any encoded
     // form or escape sequence, a secret can only be there as its characters with single invisible
     // ones between them, so the text without those holds it literally. If not, nothing to do.
-    if (!ENCODED_OR_ESCAPE.test(text)) {
+    // ESC and CSI begin escape sequences, which the automaton skips whole.
+    if (!ENCODED.test(text) && !text.includes('\u001b') && !text.includes('\u009b')) {
       const visible = text.replace(IGNORABLES, '');
       if (!this.#patterns.some((p) => visible.includes(p.literal))) return text;
     }
