@@ -48,6 +48,8 @@ describe('the job history', () => {
     const env = { XDG_STATE_HOME: state() };
     fx.sandbox.addJob({ id: 'two words', status: 'completed', pagesTotal: 1 });
     expect((await crawl(['job', 'no-such-job'], { env: { ...fx.env, ...env } })).code).toBe(3);
+    expect((await crawl(['job', 'watch', 'no-such-job'], { env: { ...fx.env, ...env } })).code).toBe(3);
+    expect((await crawl(['job', 'pages', 'no-such-job'], { env: { ...fx.env, ...env } })).code).toBe(3);
     expect((await crawl(['job', 'two words'], { env: { ...fx.env, ...env } })).code).toBe(0);
     expect(readJobHistory(env)).toEqual([]);
   });

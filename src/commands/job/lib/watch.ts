@@ -17,12 +17,12 @@ export async function watchJob(deps: Deps, options: WatchOptions): Promise<numbe
   const [id, ...more] = options.ids;
   if (id === undefined || more.length > 0) return watchJobs(deps, options.ids, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, failFast: options.failFast });
   const http = deps.http();
-  rememberJob(deps, id);
   const { job } = await followJob(deps, http, id, {
     intervalMs: options.intervalMs,
     maxWaitMs: options.maxWaitMs,
     ndjson: deps.globals.json,
   });
+  rememberJob(deps, id);
   if (!deps.globals.json) await printJob(deps, job, { pagesHint: true });
   return terminalExitCode(job.status) ?? ExitCode.failure;
 }
