@@ -24,6 +24,7 @@ const steps: Step[] = [
   { title: 'Watch it until it ends: each poll moves it on', args: ['job', 'watch', 'demo-running', '--interval', '0.5'] },
   { title: 'The first three pages as NDJSON', args: ['job', 'pages', 'demo-large', '--limit', '3'] },
   { title: 'The same job as JSON for jq', args: ['job', 'demo-timeout', '--json'] },
+  { title: 'Or with jq built in: the URL of each page, as it arrives', args: ['job', 'pages', 'demo-large', '--limit', '3', '--jq', '.url'] },
   { title: 'The API keys of this account', args: ['keys', 'list'] },
   { title: 'Cancel the pending job', args: ['job', 'cancel', 'demo-pending'] },
 ];
