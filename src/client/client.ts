@@ -10,8 +10,8 @@ import { Redactor } from '../text/redact.js';
 import { VERSION } from '../version.js';
 import { JobsClient } from './jobs.js';
 import { KeysClient } from './keys.js';
-import type { Connection } from './connection.js';
-import type { ClientOptions, ClientSystem, CrawlClient } from './types.js';
+import type { ClientSystem, Connection } from './connection.js';
+import type { ClientOptions, CrawlClient } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 

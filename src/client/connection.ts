@@ -1,6 +1,7 @@
 import type { HttpClient } from '../http/client.js';
 import type { Redactor } from '../text/redact.js';
-import type { ClientSystem } from './types.js';
+import type { Clock } from '../platform/clock.js';
+import type { Env } from '../platform/env.js';
 
 /** What the parts of a client share: the HTTP client of a key, made on first use. */
 export interface Connection {
@@ -10,4 +11,11 @@ export interface Connection {
   system: ClientSystem;
   signal: AbortSignal;
   redactor: Redactor;
+}
+
+/** What the client runs on besides its options: the process's, or a test's. */
+export interface ClientSystem {
+  env: Env;
+  clock: Clock;
+  nodeVersion: string;
 }

@@ -1,4 +1,3 @@
-import type { Clock } from '../platform/clock.js';
 import type { JobsClient } from './jobs.js';
 import type { KeysClient } from './keys.js';
 import type { Env } from '../platform/env.js';
@@ -21,12 +20,6 @@ export interface ClientOptions {
   env?: Env;
 }
 
-/** What the client runs on besides its options: the process's, or a test's. */
-export interface ClientSystem {
-  env: Env;
-  clock: Clock;
-  nodeVersion: string;
-}
 
 export interface CrawlClient {
   /** The service's base URL, as resolved. */
