@@ -35,9 +35,24 @@ export class InterruptedError extends CrawlError {
 
 /** The --jq filter stopped on a value: exit 1, after what it printed before it. */
 export class FilterError extends CrawlError {
-  constructor(message: string) {
-    super(message, ExitCode.failure);
+  constructor(message: string, exitCode: number = ExitCode.failure) {
+    super(message, exitCode);
     this.name = 'FilterError';
+  }
+}
+
+/**
+ * The --jq filter halted (`halt`, `halt_error`), as jq exits: with the exit code the filter gave (0
+ * for `halt`, 5 for `halt_error` without one) and what it wrote on stderr (halt_error's message).
+ * A FilterError, so that what stops at a filter's error stops at a halt the same way.
+ */
+export class FilterHalt extends FilterError {
+  readonly stderr: string;
+
+  constructor(exitCode: number, stderr: string) {
+    super(stderr === '' ? 'the --jq filter halted' : stderr, exitCode);
+    this.name = 'FilterHalt';
+    this.stderr = stderr;
   }
 }
 

@@ -129,6 +129,78 @@ describe('failures', () => {
   });
 });
 
+describe('halt and halt_error end crawl as they end jq', () => {
+  it('halt_error: its message on stderr, its exit code (5 when it gives none), no crawl: line', async () => {
+    const five = await crawl(['job', 'demo-small', '--jq', '.job.id | halt_error'], { env: fx.env });
+    expect({ code: five.code, stdout: five.stdout, stderr: five.stderr }).toEqual({ code: 5, stdout: '', stderr: 'demo-small\n' });
+    const three = await crawl(['job', 'demo-small', '--jq', '"not done: \\(.job.status)\\n" | halt_error(3)'], { env: fx.env });
+    expect({ code: three.code, stdout: three.stdout, stderr: three.stderr }).toEqual({ code: 3, stdout: '', stderr: 'not done: completed\n' });
+    const object = await crawl(['job', 'demo-small', '--jq', '{id: .job.id} | halt_error(0)'], { env: fx.env });
+    expect({ code: object.code, stderr: object.stderr }).toEqual({ code: 0, stderr: '{"id":"demo-small"}\n' });
+  });
+
+  it('its message cannot act on a terminal: control characters are dropped, line breaks kept', async () => {
+    const r = await crawl(['job', 'demo-small', '--jq', '"a\\u001b]0;title\\u0007\\nb" | halt_error(1)'], { env: fx.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('a]0;title\nb\n');
+  });
+
+  it('job pages: halt_error mid-stream keeps the records before it, and no page after it is asked for', async () => {
+    fx.sandbox.addJob({ id: 'jq-halt', status: 'completed', pagesTotal: 10_000 });
+    const filter = 'if (.url | endswith("/1500")) then "stop at \\(.url)" | halt_error(4) else .url end';
+    const before = fx.sandbox.requests.length;
+    const r = await crawl(['job', 'pages', 'jq-halt', '--jq', filter], { env: fx.env });
+    expect(r.code).toBe(4);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(1499);
+    expect(lines.at(-1)).toMatch(/\/1499$/);
+    expect(r.stderr).toMatch(/^stop at \S+\/1500\n$/);
+    // The batch holding 1500, and at most the one read ahead while it was written: not the ten.
+    const pageRequests = fx.sandbox.requests.slice(before).filter((q) => q.url.includes('/jq-halt/pages'));
+    expect(pageRequests.length).toBeLessThanOrEqual(3);
+  });
+
+  it('job pages: halt stops the export with exit 0 after the records before it', async () => {
+    fx.sandbox.addJob({ id: 'jq-halt0', status: 'completed', pagesTotal: 2500 });
+    const r = await crawl(['job', 'pages', 'jq-halt0', '--jq', 'if (.url | endswith("/7")) then halt else .url end'], { env: fx.env });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(6);
+  });
+
+  it('job watch --json: halt_error on a state ends the watch with its code', async () => {
+    fx.sandbox.addJob({ id: 'jq-watch-halt', status: 'running', pagesTotal: 30, pagesFinished: 0, advance: { perPoll: 10 } });
+    const r = await crawl(['job', 'watch', 'jq-watch-halt', '--jq', 'if .job.pagesFinished >= 20 then "at 20" | halt_error(9) else .job.pagesFinished end'], { env: fx.env });
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 9, stdout: '10\n', stderr: 'at 20\n' });
+  });
+
+  it('the check before any request compiles the filter without running it', async () => {
+    const before = fx.sandbox.requests.length;
+    // Run on anything before the answer came, these would have halted, printed or errored.
+    const halts = await crawl(['job', 'demo-small', '--jq', '.job.id | halt_error(3)'], { env: fx.env });
+    expect({ code: halts.code, stderr: halts.stderr }).toEqual({ code: 3, stderr: 'demo-small\n' });
+    const debugs = await crawl(['job', 'demo-small', '--jq', '.job.status | debug'], { env: fx.env });
+    expect({ code: debugs.code, stdout: debugs.stdout, stderr: debugs.stderr }).toEqual({ code: 0, stdout: 'completed\n', stderr: '["DEBUG:","completed"]\n' });
+    expect(fx.sandbox.requests.length).toBe(before + 2);
+  });
+
+  it("a compile error is told at the filter's own line and column; a comment at its end is no error", async () => {
+    const r = await crawl(['job', 'demo-small', '--jq', '.job |\n  frobnicate'], { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toBe('invalid --jq filter: frobnicate/0 is not defined at <top-level>, line 2, column 3');
+    const commented = await crawl(['job', 'demo-small', '--jq', 'def id: .job.id; id # the id \\'], { env: fx.env });
+    expect({ code: commented.code, stdout: commented.stdout }).toEqual({ code: 0, stdout: 'demo-small\n' });
+  });
+
+  it('after a runtime error, nothing the filter would have printed for later values', async () => {
+    const r = await crawl(['job', 'pages', 'demo-large', '--jq', '.url | debug | if endswith("/3") then error("no") else . end'], { env: fx.env });
+    expect(r.code).toBe(1);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(2);
+    const stderr = r.stderr.trimEnd().split('\n');
+    expect(stderr.slice(0, -1).map((line) => (JSON.parse(line) as [string, string])[1].replace(/.*\//, ''))).toEqual(['1', '2', '3']);
+    expect(JSON.parse(stderr.at(-1) as string)).toMatchObject({ error: { exitCode: 1, message: 'jq: error: no' } });
+  });
+});
+
 describe('streams: the filter runs on each value as it arrives', () => {
   it('job pages: a line for each record; a runtime error mid-stream keeps the lines before it, exit 1', async () => {
     fx.sandbox.addJob({ id: 'jq-pages', status: 'completed', pagesTotal: 2500 });

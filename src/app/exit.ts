@@ -1,4 +1,4 @@
-import { InterruptedError, isCrawlError } from '../errors.js';
+import { FilterHalt, InterruptedError, isCrawlError } from '../errors.js';
 import { OutputClosedError } from '../io/write-error.js';
 import { ExitCode } from '../exit-codes.js';
 import type { IO } from '../io/io.js';
@@ -22,6 +22,11 @@ export interface ReportOptions {
  * before JSON.stringify, which would otherwise re-encode what a redactor must recognise).
  */
 export function reportError(io: IO, error: unknown, options: ReportOptions): number {
+  // What jq itself would print on halt_error, each line cleared of what would act on a terminal.
+  if (error instanceof FilterHalt) {
+    if (error.stderr !== '') io.stderr.write(error.stderr.split('\n').map((line) => sanitize(line)).join('\n') + '\n');
+    return error.exitCode;
+  }
   const known = isCrawlError(error);
   const exitCode = known ? error.exitCode : ExitCode.failure;
   const raw = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;

@@ -1,6 +1,6 @@
 import { CommanderError } from '@commander-js/extra-typings';
 import type { Env } from '../deps.js';
-import { FilterError, UsageError } from '../errors.js';
+import { FilterError, FilterHalt, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { createIO, type RawStreams } from '../io/io.js';
 import type { JsonFilter } from '../io/jq.js';
@@ -113,6 +113,7 @@ async function loadFilter(filter: string, onMessage: (line: string) => void): Pr
   return loadJsonFilter(filter, {
     compileError: (message) => new UsageError(`invalid --jq filter: ${message}`, 'see the jq manual for its syntax; quote the filter for the shell'),
     runtimeError: (message) => new FilterError(message),
+    halted: (exitCode, stderr) => new FilterHalt(exitCode, stderr),
     onMessage,
   });
 }
