@@ -61,4 +61,9 @@ describe('man pages', () => {
     expect(text).toContain('crawl-keys-rotate(1)');
     expect(text).toContain('crawl-job-watch(1)');
   });
+
+  it("package.json's `man` lists every page the build makes (npm links only those on install)", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man?: string[] };
+    expect((pkg.man ?? []).map((path) => path.replace(/^\.\/dist\/man\//, '')).sort()).toEqual(readdirSync(MAN).sort());
+  });
 });

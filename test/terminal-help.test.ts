@@ -110,6 +110,34 @@ describe('every command help', () => {
       const help = (await crawl([...words, '--help'], { env: {} })).stdout;
       expect(help, words.join(' ')).toMatch(/\nGlobal Options:\n(.*\n)* {2}--json /);
       expect(help, words.join(' ')).toMatch(/\nExamples:\n( {2}# .*\n)+ {2}\$ .*crawl /);
+      // Two or three, as gh shows them.
+      const examples = help.slice(help.indexOf('\nExamples:\n')).split('\n').filter((line) => line.startsWith('  $ '));
+      expect(examples.length, words.join(' ')).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('`crawl help <command>` is the same text as `<command> --help`, for the root, each group and each command', async () => {
+    const all: string[][] = [[]];
+    const groups = ['job', 'keys', 'auth', 'config', 'api', 'sandbox', 'completion'];
+    for (const group of groups) {
+      all.push([group]);
+      const help = (await crawl([group, '--help'], { env: {} })).stdout;
+      const commands = (help.split(/\n(?=\S)/).find((part) => part.startsWith('Commands:')) ?? '').split('\n').slice(1);
+      for (const line of commands) {
+        const name = /^ {2}(\S+)/.exec(line)?.[1];
+        if (name !== undefined && name !== 'help') all.push([group, name]);
+      }
+    }
+    expect(all.length).toBeGreaterThan(25);
+    for (const words of all) {
+      for (const tty of [false, true]) {
+        const [flag, topic] = await Promise.all([
+          crawl([...words, '--help'], { env: {}, tty, columns: 72 }),
+          crawl(['help', ...words], { env: {}, tty, columns: 72 }),
+        ]);
+        expect(topic.stdout, `crawl help ${words.join(' ')}`).toBe(flag.stdout);
+        expect([topic.code, flag.code]).toEqual([0, 0]);
+      }
     }
   });
 });

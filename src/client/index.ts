@@ -5,7 +5,7 @@ import { makeClient } from './client.js';
 import type { ClientOptions, CrawlClient } from './types.js';
 
 export type { ClientOptions, CrawlClient } from './types.js';
-export type { CancelOptions, Job, JobsClient, PagesOptions, WatchOptions } from './jobs.js';
+export type { CancelOptions, Job, JobStatus, JobsClient, PagesOptions, WatchOptions } from './jobs.js';
 export type { ApiKey, KeyRef, KeysClient, NewKey, RevokeOptions, RotateOptions, Rotation } from './keys.js';
 export { RotationError, type RotationStep } from './errors.js';
 export { CrawlError, InterruptedError, UsageError } from '../errors.js';

@@ -1,5 +1,5 @@
 import { getJob, isTerminal, requestCancel, terminalExitCode } from '../api/jobs.js';
-import type { Job } from '../api/model.js';
+import type { Job, JobStatus } from '../api/model.js';
 import { inlinePages, readPageBatches } from '../api/pages.js';
 import { gaveUpWaiting, pollJob } from '../api/watch.js';
 import { CrawlError, InterruptedError } from '../errors.js';
@@ -10,7 +10,7 @@ import { formatProgress } from '../text/format.js';
 import { sanitize } from '../text/sanitize.js';
 import type { Connection } from './connection.js';
 
-export type { Job };
+export type { Job, JobStatus };
 
 const DEFAULT_INTERVAL_MS = 2000;
 

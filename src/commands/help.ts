@@ -42,7 +42,9 @@ export function helpTopic(program: CommandUnknownOpts, topic: string[], out: Hel
     if (!next) throw new UsageError(`unknown help topic "${name}"`, 'topics: exit-codes, environment, or a command name');
     command = next;
   }
-  out.write(command.helpInformation());
+  // The whole help, as `--help` shows it: helpInformation() alone leaves out what the command adds
+  // around it (its examples).
+  command.outputHelp();
   return ExitCode.ok;
 }
 

@@ -36,7 +36,12 @@ beforeAll(async () => {
   const [info] = JSON.parse(stdout) as [{ filename: string; files: { path: string; size: number }[]; unpackedSize: number }];
   packed = info;
   writeFileSync(join(project.dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-  await run('npm', ['install', '--omit=dev', '--offline', '--ignore-scripts', join(project.dir, info.filename)], { cwd: project.dir, env: npmEnv, encoding: 'utf8' });
+  const tarball = join(project.dir, info.filename);
+  await Promise.all([
+    run('npm', ['install', '--omit=dev', '--offline', '--ignore-scripts', tarball], { cwd: project.dir, env: npmEnv, encoding: 'utf8' }),
+    // `npm install -g`, into a prefix of its own: where the bin and the man pages land.
+    run('npm', ['install', '--global', '--prefix', join(project.dir, 'global'), '--offline', '--ignore-scripts', tarball], { cwd: project.dir, env: npmEnv, encoding: 'utf8' }),
+  ]);
   for (const example of readdirSync(EXAMPLES)) copyFileSync(join(EXAMPLES, example), join(project.dir, example));
 }, 120_000);
 
@@ -51,6 +56,13 @@ describe('the tarball', () => {
     const allowed = /^(bin\/crawl\.js|bin\/package\.json|dist\/launch\/[\w-]+\.cjs|dist\/bundle\/bundle\.pack|dist\/lib\/(client|sandbox)\.(cjs|mjs)|dist\/types\/[\w/-]+\.d\.ts|dist\/man\/[\w-]+\.1|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
     expect(paths).toEqual(expect.arrayContaining(['bin/crawl.js', 'dist/bundle/bundle.pack', 'dist/lib/client.cjs', 'dist/types/client/index.d.ts', 'dist/man/crawl.1', 'CHANGELOG.md']));
+  });
+
+  it('a global install puts every man page where man looks (share/man/man1 of the prefix)', () => {
+    const pages = readdirSync(join(ROOT, 'dist', 'man')).sort();
+    expect(pages.length).toBeGreaterThan(20);
+    expect(readdirSync(join(project.dir, 'global', 'share', 'man', 'man1')).sort()).toEqual(pages);
+    expect(statSync(join(project.dir, 'global', 'bin', 'crawl')).isFile()).toBe(true);
   });
 
   it('installs with no dependency at all', () => {
@@ -150,8 +162,9 @@ describe('the Node client, as the README shows it', () => {
 });
 
 describe('the shipped declarations', () => {
+  /** tsc over `files` with the given module options, @types/node, strict, no emit. */
   const tsc = (files: string[]): Promise<{ stdout: string; code: number }> =>
-    run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types'), ...files], { cwd: project.dir, encoding: 'utf8' }).then(
+    run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--target', 'es2022', '--lib', 'es2022', '--skipLibCheck', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types'), ...files], { cwd: project.dir, encoding: 'utf8' }).then(
       ({ stdout }) => ({ stdout, code: 0 }),
       (error: { stdout: string; code: number }) => ({ stdout: error.stdout, code: error.code }),
     );
@@ -182,9 +195,26 @@ client.jobs.cancel('x', { wait: true }).then((job) => console.log(job.status, cr
     // One tsc run (it is most of this file's time): the consumers check clean, the mistake does not.
     // --skipLibCheck spares checking @types/node; a declaration of ours that did not resolve would
     // turn the client into `any`, and the mistake below would then pass unnoticed: it is the guard.
-    const checked = await tsc(['consumer.mts', 'consumer.cts', 'mistake.mts']);
+    // A CommonJS project on the older resolution (node10, the default of `module: commonjs`),
+    // which reads no `exports`: the sandbox's types through `typesVersions`.
+    writeFileSync(
+      join(project.dir, 'legacy.ts'),
+      `import { createClient, type JobStatus } from '${pkg.name}';
+import { startSandbox } from '${pkg.name}/sandbox';
+const done: JobStatus = 'completed';
+void startSandbox({ seed: false }).then(async (sandbox) => {
+  const job = await createClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.bootstrapKey }).jobs.get('x');
+  console.log(job.status === done, job.status === 'some status the interface does not show');
+});
+`,
+    );
+    const [checked, legacy] = await Promise.all([
+      tsc(['--module', 'nodenext', '--moduleResolution', 'nodenext', 'consumer.mts', 'consumer.cts', 'mistake.mts']),
+      tsc(['--module', 'commonjs', '--moduleResolution', 'node10', 'legacy.ts']),
+    ]);
     expect(checked.code).not.toBe(0);
     expect(checked.stdout).toBe("mistake.mts(2,31): error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'.\n");
+    expect(legacy).toEqual({ stdout: '', code: 0 });
   });
 });
 

@@ -12,6 +12,7 @@ export function command(runF: (options: TokenOptions) => Promise<void>) {
       .action(() => runF({})),
     [
       ['the key in use, for another tool that needs it on its stdin', 'crawl auth token | other-tool --key-stdin'],
+      ["another profile's key, into a file only you can read", '(umask 077; crawl auth token --profile staging > staging.key)'],
     ],
   );
 }

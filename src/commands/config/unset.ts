@@ -14,6 +14,7 @@ export function command(runF: (options: UnsetOptions) => Promise<void>) {
       .action((key) => runF({ key })),
     [
       ['remove a setting from this profile', 'crawl config unset base-url'],
+      ["forget another profile's stored key (the service still accepts it: revoke it there)", 'crawl config unset api-key --profile staging'],
     ],
   );
 }
