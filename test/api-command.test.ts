@@ -125,6 +125,78 @@ describe('crawl api: the request', () => {
   });
 });
 
+describe('crawl api: nested fields, as gh api builds them', () => {
+  it('key[]=v appends to an array, key[sub]=v builds an object, key[] alone is an empty array; they nest; a number keeps its digits', async () => {
+    const r = await crawl(
+      [
+        'api', 'echo',
+        '-F', 'a[]=1', '-F', 'a[]=2',
+        '-f', 'o[name]=x', '-F', 'o[on]=true', '-f', 'o[tags][]=t1', '-f', 'o[tags][]=t2',
+        '-F', 'e[]',
+        '-f', 'labels[][name]=bug', '-f', 'labels[][color]=red', '-f', 'labels[][opts][]=a', '-f', 'labels[][opts][]=b', '-f', 'labels[][name]=feature',
+        '-F', 'deep[b][]=1', '-F', 'deep[c][d]=null',
+        '-F', 'big=18446744073709551617', '-f', 'raw[]=007',
+      ],
+      { env: local() },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(last().method).toBe('POST');
+    expect(last().body).toBe(
+      '{"a":[1,2],"o":{"name":"x","on":true,"tags":["t1","t2"]},"e":[],' +
+        '"labels":[{"name":"bug","color":"red","opts":["a","b"]},{"name":"feature"}],' +
+        '"deep":{"b":[1],"c":{"d":null}},"big":18446744073709551617,"raw":["007"]}',
+    );
+  });
+
+  it('keys that look like object members stay plain data: __proto__ and constructor are fields like any other', async () => {
+    const r = await crawl(['api', 'echo', '-f', '__proto__[polluted]=yes', '-f', 'constructor[]=x'], { env: local() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(last().body).toBe('{"__proto__":{"polluted":"yes"},"constructor":["x"]}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('with -X GET (or beside --input) the fields are the query string: arrays as repeated key[]=, objects as key[sub]=, null empty, an empty array nothing', async () => {
+    const get = await crawl(['api', 'echo', '-X', 'GET', '-F', 'a[]=1', '-F', 'a[]=2', '-f', 'q=x y', '-F', 'n=null', '-F', 'on=true', '-f', 'o[k]=v', '-F', 'e[]'], { env: local() });
+    expect(get.code, get.stderr).toBe(0);
+    expect(last()).toMatchObject({ method: 'GET', url: '/prefix/echo?a%5B%5D=1&a%5B%5D=2&q=x+y&n=&on=true&o%5Bk%5D=v', body: '' });
+    const file = join(tmp.dir, 'put.json');
+    writeFileSync(file, '{}');
+    const put = await crawl(['api', 'echo', '-X', 'PUT', '--input', file, '-F', 'ids[]=1', '-F', 'ids[]=2'], { env: local() });
+    expect(put.code, put.stderr).toBe(0);
+    expect(last()).toMatchObject({ method: 'PUT', url: '/prefix/echo?ids%5B%5D=1&ids%5B%5D=2', body: '{}' });
+  });
+
+  it('a key given twice without [] is refused, as gh does, rather than one value silently kept; so is a key used as two shapes', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['-f', 'a=x', '-f', 'a=y'], /^crawl: -f a=y: "a" is given twice; for an array give a\[\]=\.\.\. for each value\n/],
+      [['-f', 'a=x', '-F', 'a=2'], /-F a=2: "a" is given twice/],
+      [['-X', 'GET', '-f', 'q=1', '-f', 'q=2'], /-f q=2: "q" is given twice/],
+      [['-f', 'o[k]=1', '-f', 'o[k]=2'], /-f o\[k\]=2: "o\[k\]" is given twice/],
+      [['-f', 'o[k]=1', '-f', 'o[]=2'], /-f o\[\]=2: "o" is an object, not an array/],
+      [['-f', 'o[]=1', '-f', 'o[k]=2'], /-f o\[k\]=2: "o" is an array, not an object/],
+      [['-f', 'o=1', '-f', 'o[k]=2'], /-f o\[k\]=2: "o" is a value, not an object/],
+      [['-f', 'o[k]=1', '-f', 'o=2'], /-f o=2: "o" is given twice/],
+    ];
+    const before = seen.length;
+    for (const [flags, says] of cases) {
+      const r = await crawl(['api', 'echo', ...flags], { env: local() });
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.stderr, flags.join(' ')).toMatch(says);
+    }
+    expect(seen.length).toBe(before);
+  });
+
+  it('a key that is not key, key[sub]... or key[]...: a usage error before any request', async () => {
+    const before = seen.length;
+    for (const field of ['a[b=1', 'a]=1', '[]=1', 'a[b]c=1', 'a[][]=1', 'a', 'a[b]', '=1']) {
+      const r = await crawl(['api', 'echo', '-F', field], { env: local() });
+      expect(r.code, field).toBe(2);
+      expect(r.stderr, field).toMatch(/^crawl: invalid -F "/);
+    }
+    expect(seen.length).toBe(before);
+  });
+});
+
 describe('crawl api: the answer', () => {
   it('a non-2xx answer: the body on stdout, the error line on stderr, the contract exit code by status', async () => {
     const [missing, teapot, job] = await Promise.all([

@@ -47,17 +47,20 @@ export function command(runF: (options: ApiOptions) => Promise<void>) {
 
 interface Field {
   key: string;
-  value: string;
+  /** None for `key[]` alone: an empty array, as in gh. */
+  value: string | undefined;
   typed: boolean;
   order: number;
 }
 
+/** key=value split at the first `=`; the key's form (`a[b][]`) is checked when the command runs. */
 function collect(typed: boolean, given: { count: number }): (value: string, previous: Field[] | undefined) => Field[] {
   const flag = typed ? '-F' : '-f';
   return (value, previous) => {
     const at = value.indexOf('=');
-    if (at <= 0) throw new UsageError(`invalid ${flag} "${value}": give key=value`);
-    return [...(previous ?? []), { key: value.slice(0, at), value: value.slice(at + 1), typed, order: given.count++ }];
+    if (at === 0 || (at === -1 && !value.endsWith('[]'))) throw new UsageError(`invalid ${flag} "${value}": give key=value (key[] alone is an empty array)`);
+    const field = at === -1 ? { key: value, value: undefined } : { key: value.slice(0, at), value: value.slice(at + 1) };
+    return [...(previous ?? []), { ...field, typed, order: given.count++ }];
   };
 }
 
