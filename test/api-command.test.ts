@@ -6,10 +6,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prettyJson } from '../src/text/json-pretty.js';
-import { tempDir } from './helpers/cli.js';
+import { readFileSync } from 'node:fs';
+import { ROOT, tempDir } from './helpers/cli.js';
 import { findKey } from './helpers/key-forms.js';
 import { listenOnLoopback, type OnLoopback } from './helpers/loopback.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
+import { wordsOf } from './helpers/shell-words.js';
 import { crawl } from './support/harness.js';
 
 interface Seen {
@@ -194,6 +196,42 @@ describe('crawl api: nested fields, as gh api builds them', () => {
       expect(r.stderr, field).toMatch(/^crawl: invalid -F "/);
     }
     expect(seen.length).toBe(before);
+  });
+});
+
+describe('crawl api: the examples', () => {
+  /** A command line as written in the docs, without its `$ `, its comment, and any `| jq` after it. */
+  const argvOf = (line: string): string[] => wordsOf(line.replace(/^\s*\$ /, '').split(' | jq ')[0] ?? '').slice(1);
+
+  it('fields without -X make a POST, as gh api does; with -X GET they are the query string', async () => {
+    const post = await crawl(['api', 'api/crawl/demo-large/pages', '-F', 'limit=10'], { env: fx.env });
+    expect(post.code).toBe(1);
+    expect(post.stderr).toMatch(/POST \/api\/crawl\/demo-large\/pages failed: HTTP 405/);
+    const before = fx.sandbox.requests.length;
+    const get = await crawl(['api', 'api/crawl/demo-large/pages', '-X', 'GET', '-F', 'limit=10'], { env: fx.env });
+    expect(get.code, get.stderr).toBe(0);
+    expect((JSON.parse(get.stdout) as { pages: unknown[] }).pages).toHaveLength(10);
+    expect(fx.sandbox.requests.slice(before).map((q) => `${q.method} ${q.url}`)).toEqual(['GET /api/crawl/demo-large/pages?limit=10']);
+  });
+
+  it('every crawl api example of the README and of --help runs as written against the sandbox', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const fromReadme = readme.split('\n').filter((line) => /^(\$ )?crawl api /.test(line));
+    const help = (await crawl(['api', '--help'], { env: {} })).stdout;
+    const fromHelp = (help.split('\nExamples:\n')[1] ?? '').replace(/ \\\n +/g, ' ').split('\n').filter((line) => line.startsWith('  $ crawl api '));
+    expect(fromReadme.length).toBeGreaterThanOrEqual(4);
+    expect(fromHelp.length).toBeGreaterThanOrEqual(3);
+    const own = await sandboxFixture();
+    try {
+      for (const line of [...fromReadme, ...fromHelp]) {
+        own.sandbox.reset();
+        const r = await crawl(argvOf(line), { env: own.env });
+        expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+        expect(r.stdout, line).not.toBe('');
+      }
+    } finally {
+      await own.close();
+    }
   });
 });
 
