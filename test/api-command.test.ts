@@ -235,6 +235,21 @@ describe('crawl api: the examples', () => {
   });
 });
 
+describe('crawl api --help', () => {
+  it('documents the fields as gh api does: typed values, the method they choose, the nested forms; fitted to the width', async () => {
+    const help = (await crawl(['api', '--help'], { env: {} })).stdout;
+    const fields = (help.split('\n\nFields:\n')[1] ?? '').split('\n\nExamples:\n')[0] ?? '';
+    const prose = fields.replace(/\s+/g, ' ');
+    for (const words of ['-X GET', 'key[sub]=value', 'key[]=value', 'key[] alone is an empty array', 'labels[][name]=bug with labels[][color]=red is one label', 'given twice without [] is refused', '@file']) {
+      expect(prose, words).toContain(words);
+    }
+    for (const columns of [50, 80]) {
+      const narrow = await crawl(['api', '--help'], { env: {}, tty: true, columns });
+      for (const line of narrow.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(columns);
+    }
+  });
+});
+
 describe('crawl api: the answer', () => {
   it('a non-2xx answer: the body on stdout, the error line on stderr, the contract exit code by status', async () => {
     const [missing, teapot, job] = await Promise.all([
