@@ -6,10 +6,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prettyJson } from '../src/text/json-pretty.js';
-import { tempDir } from './helpers/cli.js';
+import { readFileSync } from 'node:fs';
+import { ROOT, tempDir } from './helpers/cli.js';
 import { findKey } from './helpers/key-forms.js';
 import { listenOnLoopback, type OnLoopback } from './helpers/loopback.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
+import { wordsOf } from './helpers/shell-words.js';
 import { crawl } from './support/harness.js';
 
 interface Seen {
@@ -122,6 +124,129 @@ describe('crawl api: the request', () => {
     }
     const method = await crawl(['api', 'echo', '-X', 'TRACE'], { env: local() });
     expect(method.stderr).toMatch(/invalid --method "TRACE": give one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS/);
+  });
+});
+
+describe('crawl api: nested fields, as gh api builds them', () => {
+  it('key[]=v appends to an array, key[sub]=v builds an object, key[] alone is an empty array; they nest; a number keeps its digits', async () => {
+    const r = await crawl(
+      [
+        'api', 'echo',
+        '-F', 'a[]=1', '-F', 'a[]=2',
+        '-f', 'o[name]=x', '-F', 'o[on]=true', '-f', 'o[tags][]=t1', '-f', 'o[tags][]=t2',
+        '-F', 'e[]',
+        '-f', 'labels[][name]=bug', '-f', 'labels[][color]=red', '-f', 'labels[][opts][]=a', '-f', 'labels[][opts][]=b', '-f', 'labels[][name]=feature',
+        '-F', 'deep[b][]=1', '-F', 'deep[c][d]=null',
+        '-F', 'big=18446744073709551617', '-f', 'raw[]=007',
+      ],
+      { env: local() },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(last().method).toBe('POST');
+    expect(last().body).toBe(
+      '{"a":[1,2],"o":{"name":"x","on":true,"tags":["t1","t2"]},"e":[],' +
+        '"labels":[{"name":"bug","color":"red","opts":["a","b"]},{"name":"feature"}],' +
+        '"deep":{"b":[1],"c":{"d":null}},"big":18446744073709551617,"raw":["007"]}',
+    );
+  });
+
+  it('keys that look like object members stay plain data: __proto__ and constructor are fields like any other', async () => {
+    const r = await crawl(['api', 'echo', '-f', '__proto__[polluted]=yes', '-f', 'constructor[]=x'], { env: local() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(last().body).toBe('{"__proto__":{"polluted":"yes"},"constructor":["x"]}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('with -X GET (or beside --input) the fields are the query string: arrays as repeated key[]=, objects as key[sub]=, null empty, an empty array nothing', async () => {
+    const get = await crawl(['api', 'echo', '-X', 'GET', '-F', 'a[]=1', '-F', 'a[]=2', '-f', 'q=x y', '-F', 'n=null', '-F', 'on=true', '-f', 'o[k]=v', '-F', 'e[]'], { env: local() });
+    expect(get.code, get.stderr).toBe(0);
+    expect(last()).toMatchObject({ method: 'GET', url: '/prefix/echo?a%5B%5D=1&a%5B%5D=2&q=x+y&n=&on=true&o%5Bk%5D=v', body: '' });
+    const file = join(tmp.dir, 'put.json');
+    writeFileSync(file, '{}');
+    const put = await crawl(['api', 'echo', '-X', 'PUT', '--input', file, '-F', 'ids[]=1', '-F', 'ids[]=2'], { env: local() });
+    expect(put.code, put.stderr).toBe(0);
+    expect(last()).toMatchObject({ method: 'PUT', url: '/prefix/echo?ids%5B%5D=1&ids%5B%5D=2', body: '{}' });
+  });
+
+  it('a key given twice without [] is refused, as gh does, rather than one value silently kept; so is a key used as two shapes', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['-f', 'a=x', '-f', 'a=y'], /^crawl: -f a=y: "a" is given twice; for an array give a\[\]=\.\.\. for each value\n/],
+      [['-f', 'a=x', '-F', 'a=2'], /-F a=2: "a" is given twice/],
+      [['-X', 'GET', '-f', 'q=1', '-f', 'q=2'], /-f q=2: "q" is given twice/],
+      [['-f', 'o[k]=1', '-f', 'o[k]=2'], /-f o\[k\]=2: "o\[k\]" is given twice/],
+      [['-f', 'o[k]=1', '-f', 'o[]=2'], /-f o\[\]=2: "o" is an object, not an array/],
+      [['-f', 'o[]=1', '-f', 'o[k]=2'], /-f o\[k\]=2: "o" is an array, not an object/],
+      [['-f', 'o=1', '-f', 'o[k]=2'], /-f o\[k\]=2: "o" is a value, not an object/],
+      [['-f', 'o[k]=1', '-f', 'o=2'], /-f o=2: "o" is given twice/],
+    ];
+    const before = seen.length;
+    for (const [flags, says] of cases) {
+      const r = await crawl(['api', 'echo', ...flags], { env: local() });
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.stderr, flags.join(' ')).toMatch(says);
+    }
+    expect(seen.length).toBe(before);
+  });
+
+  it('a key that is not key, key[sub]... or key[]...: a usage error before any request', async () => {
+    const before = seen.length;
+    for (const field of ['a[b=1', 'a]=1', '[]=1', 'a[b]c=1', 'a[][]=1', 'a', 'a[b]', '=1']) {
+      const r = await crawl(['api', 'echo', '-F', field], { env: local() });
+      expect(r.code, field).toBe(2);
+      expect(r.stderr, field).toMatch(/^crawl: invalid -F "/);
+    }
+    expect(seen.length).toBe(before);
+  });
+});
+
+describe('crawl api: the examples', () => {
+  /** A command line as written in the docs, without its `$ `, its comment, and any `| jq` after it. */
+  const argvOf = (line: string): string[] => wordsOf(line.replace(/^\s*\$ /, '').split(' | jq ')[0] ?? '').slice(1);
+
+  it('fields without -X make a POST, as gh api does; with -X GET they are the query string', async () => {
+    const post = await crawl(['api', 'api/crawl/demo-large/pages', '-F', 'limit=10'], { env: fx.env });
+    expect(post.code).toBe(1);
+    expect(post.stderr).toMatch(/POST \/api\/crawl\/demo-large\/pages failed: HTTP 405/);
+    const before = fx.sandbox.requests.length;
+    const get = await crawl(['api', 'api/crawl/demo-large/pages', '-X', 'GET', '-F', 'limit=10'], { env: fx.env });
+    expect(get.code, get.stderr).toBe(0);
+    expect((JSON.parse(get.stdout) as { pages: unknown[] }).pages).toHaveLength(10);
+    expect(fx.sandbox.requests.slice(before).map((q) => `${q.method} ${q.url}`)).toEqual(['GET /api/crawl/demo-large/pages?limit=10']);
+  });
+
+  it('every crawl api example of the README and of --help runs as written against the sandbox', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const fromReadme = readme.split('\n').filter((line) => /^(\$ )?crawl api /.test(line));
+    const help = (await crawl(['api', '--help'], { env: {} })).stdout;
+    const fromHelp = (help.split('\nExamples:\n')[1] ?? '').replace(/ \\\n +/g, ' ').split('\n').filter((line) => line.startsWith('  $ crawl api '));
+    expect(fromReadme.length).toBeGreaterThanOrEqual(4);
+    expect(fromHelp.length).toBeGreaterThanOrEqual(3);
+    const own = await sandboxFixture();
+    try {
+      for (const line of [...fromReadme, ...fromHelp]) {
+        own.sandbox.reset();
+        const r = await crawl(argvOf(line), { env: own.env });
+        expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+        expect(r.stdout, line).not.toBe('');
+      }
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('crawl api --help', () => {
+  it('documents the fields as gh api does: typed values, the method they choose, the nested forms; fitted to the width', async () => {
+    const help = (await crawl(['api', '--help'], { env: {} })).stdout;
+    const fields = (help.split('\n\nFields:\n')[1] ?? '').split('\n\nExamples:\n')[0] ?? '';
+    const prose = fields.replace(/\s+/g, ' ');
+    for (const words of ['-X GET', 'key[sub]=value', 'key[]=value', 'key[] alone is an empty array', 'labels[][name]=bug with labels[][color]=red is one label', 'given twice without [] is refused', '@file']) {
+      expect(prose, words).toContain(words);
+    }
+    for (const columns of [50, 80]) {
+      const narrow = await crawl(['api', '--help'], { env: {}, tty: true, columns });
+      for (const line of narrow.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(columns);
+    }
   });
 });
 

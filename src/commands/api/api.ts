@@ -2,7 +2,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import type { Method } from '../../http/client.js';
-import { withExamples } from '../shared/examples.js';
+import { withExamples, withNotes } from '../shared/examples.js';
 import type { ApiOptions } from './lib/call.js';
 
 export type { ApiOptions };
@@ -18,8 +18,8 @@ export function command(runF: (options: ApiOptions) => Promise<void>) {
     .description('make an authenticated request to any path of the service, as gh api does; the answer as received')
     .argument('<path>', 'a path under the base URL, such as api/keys or /api/crawl/<id>')
     .addOption(new Option('-X, --method <method>', 'the HTTP method (default: GET, or POST with -f, -F or --input)').argParser(parseMethod))
-    .addOption(new Option('-f, --raw-field <key=value>', 'a string field: the JSON body, or the query string of a GET (repeatable)').argParser(collect(false, given)))
-    .addOption(new Option('-F, --field <key=value>', 'a typed field: true, false, null and numbers as JSON, @file or @- for a file or stdin (repeatable)').argParser(collect(true, given)))
+    .addOption(new Option('-f, --raw-field <key=value>', 'a string field (repeatable; see Fields)').argParser(collect(false, given)))
+    .addOption(new Option('-F, --field <key=value>', 'a typed field: true, false, null and numbers as JSON, @file or @- for a file or stdin (repeatable; see Fields)').argParser(collect(true, given)))
     .addOption(new Option('-H, --header <name:value>', 'a request header (repeatable; never Authorization: the key is sent for you)').argParser(collectHeader))
     .addOption(new Option('--input <file>', 'the request body as it is, from a file or - for stdin (fields then go to the query string)'))
     .addOption(new Option('-i, --include', 'print the status and the response headers before the body'))
@@ -38,8 +38,13 @@ export function command(runF: (options: ApiOptions) => Promise<void>) {
         paginate: flags.paginate === true,
       });
     });
+  withNotes(command, 'Fields', [
+    '-f key=value is a string; -F key=value is typed: true, false, null and numbers are sent as JSON, @file and @- as the text of a file or of stdin. Fields make a POST with a JSON body, as in gh api; with -X GET they are the query string instead (as they are beside --input, and with --paginate).',
+    'key[sub]=value builds an object, key[]=value appends to an array (a field per item), key[] alone is an empty array, and they nest: labels[][name]=bug with labels[][color]=red is one label. A key given twice without [] is refused, as gh does. In a query string an array is key[]= once per item.',
+  ]);
   return withExamples(command, [
     ['the key list, filtered with jq', "crawl api api/keys | jq -r '.keys[].id'"],
+    ['the first 10 pages of a job: with -X GET, fields are the query string', 'crawl api api/crawl/demo-large/pages -X GET -F limit=10'],
     ['every page of a job, one batch a line', 'crawl api api/crawl/demo-large/pages --paginate'],
     ['cancel a job, showing the status line and headers of the answer', 'crawl api api/crawl/demo-running -X DELETE -i'],
   ]);
@@ -47,17 +52,20 @@ export function command(runF: (options: ApiOptions) => Promise<void>) {
 
 interface Field {
   key: string;
-  value: string;
+  /** None for `key[]` alone: an empty array, as in gh. */
+  value: string | undefined;
   typed: boolean;
   order: number;
 }
 
+/** key=value split at the first `=`; the key's form (`a[b][]`) is checked when the command runs. */
 function collect(typed: boolean, given: { count: number }): (value: string, previous: Field[] | undefined) => Field[] {
   const flag = typed ? '-F' : '-f';
   return (value, previous) => {
     const at = value.indexOf('=');
-    if (at <= 0) throw new UsageError(`invalid ${flag} "${value}": give key=value`);
-    return [...(previous ?? []), { key: value.slice(0, at), value: value.slice(at + 1), typed, order: given.count++ }];
+    if (at === 0 || (at === -1 && !value.endsWith('[]'))) throw new UsageError(`invalid ${flag} "${value}": give key=value (key[] alone is an empty array)`);
+    const field = at === -1 ? { key: value, value: undefined } : { key: value.slice(0, at), value: value.slice(at + 1) };
+    return [...(previous ?? []), { ...field, typed, order: given.count++ }];
   };
 }
 

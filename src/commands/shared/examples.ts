@@ -1,6 +1,7 @@
 // The "Examples:" section of a command's help, as gh shows it, fitted to the help's width: each
 // comment wrapped, each command broken at the spaces between its words (never inside quotes) with
-// a trailing `\`, so what is shown can still be pasted into a shell.
+// a trailing `\`, so what is shown can still be pasted into a shell. Also a section of prose
+// before it (withNotes), wrapped to the same width.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { wrapWords } from '../../text/wrap.js';
 
@@ -9,12 +10,28 @@ export type Example = readonly [comment: string, line: string];
 
 export function withExamples<C extends CommandUnknownOpts>(command: C, examples: readonly Example[]): C {
   command.on('afterHelp', (context: { write(text: string): void; error: boolean }) => {
-    // The width the rest of the help was wrapped to (src/app/program.ts configures it).
-    const output = command.configureOutput();
-    const width = (context.error ? output.getErrHelpWidth?.() : output.getOutHelpWidth?.()) ?? 80;
-    context.write(formatExamples(examples, width));
+    context.write(formatExamples(examples, helpWidth(command, context.error)));
   });
   return command;
+}
+
+/**
+ * A section of prose after the options (`Fields:`, as gh's help explains its fields), each
+ * paragraph wrapped to the help's width. Given before withExamples, it comes before the examples.
+ */
+export function withNotes<C extends CommandUnknownOpts>(command: C, heading: string, paragraphs: readonly string[]): C {
+  command.on('afterHelp', (context: { write(text: string): void; error: boolean }) => {
+    const width = helpWidth(command, context.error);
+    const body = paragraphs.map((paragraph) => wrapWords(paragraph, Math.max(20, width - 2)).map((line) => `  ${line}`).join('\n'));
+    context.write(`\n${heading}:\n${body.join('\n\n')}\n`);
+  });
+  return command;
+}
+
+/** The width the rest of the help was wrapped to (src/app/program.ts configures it). */
+function helpWidth(command: CommandUnknownOpts, error: boolean): number {
+  const output = command.configureOutput();
+  return (error ? output.getErrHelpWidth?.() : output.getOutHelpWidth?.()) ?? 80;
 }
 
 export function formatExamples(examples: readonly Example[], width: number): string {

@@ -10,6 +10,7 @@ import { JsonSyntaxError, scanDocument } from '../../../text/json-scan.js';
 import { prettyJson } from '../../../text/json-pretty.js';
 import { RecentMap } from '../../../text/recent-set.js';
 import { sanitize } from '../../../text/sanitize.js';
+import { buildParams, fieldPath, JsonNumber, type FieldPath, paramsJson, queryPairs, type Params, type Scalar } from './fields.js';
 
 /**
  * `crawl api <path>`: one authenticated request to any path of the configured service, as `gh api`
@@ -20,8 +21,11 @@ export interface ApiOptions {
   path: string;
   /** -X; by default GET, or POST when there is a body (-f, -F, --input). */
   method: Method | undefined;
-  /** -f key=value (a string) and -F key=value (typed: true, false, null, numbers; @file, @- for stdin), in order. */
-  fields: ReadonlyArray<{ key: string; value: string; typed: boolean }>;
+  /**
+   * -f key=value (a string) and -F key=value (typed: true, false, null, numbers; @file, @- for
+   * stdin), in order; the key may nest as gh's do (`a[b]`, `a[]`), and `key[]` has no value.
+   */
+  fields: ReadonlyArray<{ key: string; value: string | undefined; typed: boolean }>;
   /** -H 'Name: value', checked. */
   headers: Readonly<Record<string, string>>;
   /** --input <file|->: the body as it is; the fields then go to the query string. */
@@ -50,11 +54,11 @@ export async function callApi(deps: Deps, options: ApiOptions): Promise<number> 
 
   // The fields are the JSON body, or, for a GET (or beside --input), the query string.
   const inQuery = options.input !== undefined || method === 'GET' || method === 'HEAD';
-  const fields = await readFields(deps, options.fields);
+  const params = await readFields(deps, options.fields);
   if (inQuery) {
-    for (const [key, value] of fields) url.searchParams.append(key, typeof value === 'string' ? value : JSON.stringify(value));
+    for (const [key, value] of queryPairs(params)) url.searchParams.append(key, value);
   }
-  const rawBody = options.input !== undefined ? await readInput(deps, options.input) : !inQuery ? JSON.stringify(Object.fromEntries(fields)) : undefined;
+  const rawBody = options.input !== undefined ? await readInput(deps, options.input) : !inQuery ? paramsJson(params) : undefined;
 
   let response = await send(http, method, url.href, options.headers, rawBody);
   const seen = new RecentMap<string, true>(REMEMBERED_NEXTS);
@@ -113,19 +117,23 @@ async function send(http: HttpClient, method: Method, url: string, headers: Read
   });
 }
 
-type FieldValue = string | number | boolean | null;
-
-async function readFields(deps: Deps, fields: ApiOptions['fields']): Promise<Array<[string, FieldValue]>> {
-  const out: Array<[string, FieldValue]> = [];
-  for (const { key, value, typed } of fields) {
-    if (!typed) out.push([key, value]);
-    else if (value.startsWith('@')) out.push([key, value === '@-' ? await readAllStdin(deps.io, deps.signal, MAX_DOCUMENT_BYTES) : await readFileText(value.slice(1), `-F ${key}`)]);
-    else if (value === 'true' || value === 'false') out.push([key, value === 'true']);
-    else if (value === 'null') out.push([key, null]);
-    else if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value) && Number.isFinite(Number(value))) out.push([key, Number(value)]);
-    else out.push([key, value]);
+/** Every key checked before any value is read (a file, stdin), then the values placed as gh places them. */
+async function readFields(deps: Deps, fields: ApiOptions['fields']): Promise<Params> {
+  const checked = fields.map((field) => ({ ...field, ...fieldPath(field.typed ? '-F' : '-f', field.key, field.value) }));
+  const placed: Array<FieldPath & { value: Scalar | undefined }> = [];
+  for (const { key, value, typed, ...field } of checked) {
+    placed.push({ ...field, value: value === undefined ? undefined : typed ? await typedValue(deps, key, value) : value });
   }
-  return out;
+  return buildParams(placed);
+}
+
+/** -F's value: true, false, null and numbers as JSON (a number as written), @file or @- read, else the string. */
+async function typedValue(deps: Deps, key: string, value: string): Promise<Scalar> {
+  if (value.startsWith('@')) return value === '@-' ? readAllStdin(deps.io, deps.signal, MAX_DOCUMENT_BYTES) : readFileText(value.slice(1), `-F ${key}`);
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (value === 'null') return null;
+  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value) && Number.isFinite(Number(value))) return new JsonNumber(value);
+  return value;
 }
 
 async function readInput(deps: Deps, input: string): Promise<string | Buffer> {
