@@ -1,8 +1,11 @@
-// Contract (spawned): shell completion in a real bash. The script `crawl completion bash` prints
-// is sourced, COMP_WORDS and COMP_CWORD are set as bash sets them at a Tab, the completion function
-// runs, and COMPREPLY is what bash would offer. The built crawl is first on PATH.
-import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+// Contract (spawned): shell completion in a real bash, as a user meets it. An interactive bash runs
+// in a pseudo-terminal (util-linux `script`) with the script `crawl completion bash` prints; the
+// line is typed with a Tab at its end, so bash itself splits the words (at the = and : of
+// COMP_WORDBREAKS too), runs the completion function and lets readline apply what it offered (a
+// slash after a folder, a space after a value, quoting). The test keeps what the function left in
+// COMPREPLY and the line as it then stands. The built crawl is first on PATH.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
@@ -12,15 +15,29 @@ import { crawl } from '../support/harness.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
-let script: string;
+let rcfile: string;
+let tabs = 0;
 beforeAll(async () => {
   fx = await sandboxFixture({ seed: false });
   tmp = tempDir('crawl-completion-');
   mkdirSync(join(tmp.dir, 'bin'));
   writeFileSync(join(tmp.dir, 'bin', 'crawl'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
   chmodSync(join(tmp.dir, 'bin', 'crawl'), 0o755);
-  script = join(tmp.dir, 'crawl.bash');
+  const script = join(tmp.dir, 'crawl.bash');
   writeFileSync(script, (await crawl(['completion', 'bash'], { env: {} })).stdout);
+  // The shell's start-up: the script sourced twice (a reloaded rc file), its function wrapped to
+  // keep COMPREPLY and stderr, and Ctrl-T to save the line. No inputrc, no system bashrc.
+  rcfile = join(tmp.dir, 'bashrc');
+  writeFileSync(
+    rcfile,
+    `PS1='READY$ '
+source '${script}'; source '${script}'
+f=$(declare -f _crawl_complete); eval "_crawl_under_test\${f#_crawl_complete}"
+_crawl_complete() { _crawl_under_test 2>>"$TAB_OUT.err"; local s=$?; printf '%s\\n' "\${COMPREPLY[@]}" >"$TAB_OUT.offered"; return $s; }
+bind -x '"\\C-t": printf "%s" "$READLINE_LINE" >"$TAB_OUT.line"; printf "\\nLINE-SAVED\\n"'
+`,
+  );
+  writeFileSync(join(tmp.dir, 'inputrc'), '');
   // A config file with two profiles.
   mkdirSync(join(tmp.dir, 'config'));
   writeFileSync(join(tmp.dir, 'config', 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': fx.sandbox.url }, ci: {} } }), { mode: 0o600 });
@@ -32,19 +49,53 @@ afterAll(async () => {
   await fx.close();
 });
 
-/** What bash offers for `line` with the cursor at its end (a trailing space: a new, empty word). */
-function tab(line: string, env: Record<string, string> = {}): Promise<{ offered: string[]; stderr: string }> {
-  const words = line.split(' ');
-  const program = `source '${script}'; source '${script}'
-COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}
-_crawl_complete
-printf '%s\\n' "\${COMPREPLY[@]}"`;
+interface Tab {
+  /** What the completion function put in COMPREPLY. */
+  offered: string[];
+  /** The line after bash applied it (readline's own file names when the script asked for them). */
+  line: string;
+  /** What the completion function wrote to stderr. */
+  stderr: string;
+}
+
+/** Types `line` and a Tab into an interactive bash (a trailing space: a new, empty word). */
+function tab(line: string, env: Record<string, string> = {}): Promise<Tab> {
+  const out = join(tmp.dir, `tab-${++tabs}`);
+  writeFileSync(`${out}.err`, '');
   // SHLVL as any shell has it: a bash started without it spends most of a second before it runs.
-  const vars = cleanEnv({ CRAWL_CONFIG_DIR: join(tmp.dir, 'config'), CRAWL_API_KEY: fx.sandbox.key, XDG_STATE_HOME: join(tmp.dir, 'state'), ...env, SHLVL: '1', PATH: `${join(tmp.dir, 'bin')}:${process.env.PATH ?? ''}` });
+  const vars = cleanEnv({
+    CRAWL_CONFIG_DIR: join(tmp.dir, 'config'),
+    CRAWL_API_KEY: fx.sandbox.key,
+    XDG_STATE_HOME: join(tmp.dir, 'state'),
+    ...env,
+    TAB_OUT: out,
+    INPUTRC: join(tmp.dir, 'inputrc'),
+    TERM: 'dumb',
+    SHLVL: '1',
+    PATH: `${join(tmp.dir, 'bin')}:${process.env.PATH ?? ''}`,
+  });
   return new Promise((resolve, reject) => {
-    execFile('bash', ['-c', program], { env: vars, cwd: join(tmp.dir, 'files'), timeout: 20_000 }, (error, stdout, stderr) => {
-      if (error) reject(error);
-      else resolve({ offered: stdout.split('\n').filter((l) => l !== ''), stderr });
+    const shell = spawn('script', ['-qefc', `bash --noprofile --rcfile '${rcfile}' -i`, '/dev/null'], { env: vars, cwd: join(tmp.dir, 'files'), timeout: 20_000 });
+    let screen = '';
+    let step: 'starting' | 'typed' | 'leaving' = 'starting';
+    shell.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+      if (step === 'starting' && screen.includes('READY$ ')) {
+        step = 'typed';
+        shell.stdin.write(`${line}\t\x14`);
+      } else if (step === 'typed' && screen.includes('LINE-SAVED')) {
+        step = 'leaving';
+        shell.stdin.write('\x15exit\r');
+      }
+    });
+    shell.on('error', reject);
+    shell.on('close', (code, signal) => {
+      if (step !== 'leaving' || code !== 0) {
+        reject(new Error(`bash ended (${code ?? signal}) before the line was saved:\n${screen}`));
+        return;
+      }
+      const offered = readFileSync(`${out}.offered`, 'utf8').split('\n').filter((l) => l !== '');
+      resolve({ offered, line: readFileSync(`${out}.line`, 'utf8'), stderr: readFileSync(`${out}.err`, 'utf8') });
     });
   });
 }
@@ -81,7 +132,7 @@ describe('bash completion', () => {
     const silent = await startSilentTcp();
     try {
       const stuck = await tab('crawl keys revoke ', { CRAWL_BASE_URL: silent.url });
-      expect(stuck).toEqual({ offered: [], stderr: '' });
+      expect(stuck).toMatchObject({ offered: [], stderr: '' });
     } finally {
       await silent.close();
     }
@@ -99,9 +150,9 @@ describe('job ids from the history (XDG state folder)', () => {
       tab('crawl job ', env),
       tab('crawl job status nightly', { ...env, CRAWL_JOB_HISTORY: 'off' }),
     ]);
-    expect(status).toEqual({ offered: ['nightly-42', 'nightly-41'], stderr: '' });
+    expect(status).toMatchObject({ offered: ['nightly-42', 'nightly-41'], stderr: '' });
     expect(bare.offered).toEqual(['status', 'watch', 'pages', 'cancel', 'nightly-42', 'nightly-41']);
-    expect(off).toEqual({ offered: [], stderr: '' });
+    expect(off).toMatchObject({ offered: [], stderr: '' });
   });
 });
 
