@@ -43,6 +43,10 @@ bind -x '"\\C-t": printf "%s" "$READLINE_LINE" >"$TAB_OUT.line"; printf "\\nLINE
   writeFileSync(join(tmp.dir, 'config', 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': fx.sandbox.url }, ci: {} } }), { mode: 0o600 });
   mkdirSync(join(tmp.dir, 'files'));
   for (const name of ['pages.ndjson', 'pages-old.ndjson', 'notes.txt']) writeFileSync(join(tmp.dir, 'files', name), '');
+  for (const folder of ['dist', 'my exports']) {
+    mkdirSync(join(tmp.dir, 'files', folder));
+    writeFileSync(join(tmp.dir, 'files', folder, 'site.ndjson'), '');
+  }
 });
 afterAll(async () => {
   tmp.cleanup();
@@ -106,6 +110,7 @@ describe('bash completion', () => {
     expect(top.offered).toEqual(expect.arrayContaining(['job', 'keys', 'auth', 'config', 'api', 'sandbox', 'completion', 'help']));
     expect(top.offered.some((w) => w.startsWith('__'))).toBe(false);
     expect(partial.offered).toEqual(['job']);
+    expect(partial.line).toBe('crawl job ');
     expect(job.offered).toEqual(['status', 'watch', 'pages', 'cancel']);
     expect(flags.offered).toEqual(expect.arrayContaining(['--interval', '--max-wait', '--json', '--profile', '--timeout']));
     expect(flags.offered).not.toContain('--yes');
@@ -117,12 +122,39 @@ describe('bash completion', () => {
       tab('crawl completion '),
       tab('crawl --profile '),
       tab('crawl help e'),
-      tab('crawl job pages demo --output pages'),
+      tab('crawl job pages demo --output pages-'),
     ]);
     expect(shells.offered).toEqual(['bash', 'zsh', 'fish', 'powershell']);
     expect(profiles.offered).toEqual(['ci', 'default']);
     expect(topics.offered).toEqual(['exit-codes', 'environment']);
-    expect(files.offered.sort()).toEqual(['pages-old.ndjson', 'pages.ndjson']);
+    expect(files.line).toBe('crawl job pages demo --output pages-old.ndjson ');
+  });
+
+  it.concurrent('--flag=value: the flag\'s values, not commands; a flag given that way earlier does not stop the walk', async () => {
+    const [one, all, later, files] = await Promise.all([
+      tab('crawl --profile=c'),
+      tab('crawl --profile='),
+      tab('crawl --profile=ci job w'),
+      tab('crawl job pages demo --output=pages-'),
+    ]);
+    expect(one).toEqual({ offered: ['ci'], line: 'crawl --profile=ci ', stderr: '' });
+    expect(all.offered).toEqual(['ci', 'default']);
+    expect(later.line).toBe('crawl --profile=ci job watch ');
+    expect(files.line).toBe('crawl job pages demo --output=pages-old.ndjson ');
+  });
+
+  it.concurrent('file names as bash\'s own: a folder gets a slash and no space, a name with a space is quoted, also after --output=', async () => {
+    const [folder, inside, spaced, assigned] = await Promise.all([
+      tab('crawl job pages demo --output di'),
+      tab('crawl job pages demo --output dist/'),
+      tab('crawl job pages demo --output my'),
+      tab('crawl job pages demo --output=di'),
+    ]);
+    expect(folder.line).toBe('crawl job pages demo --output dist/');
+    expect(inside.line).toBe('crawl job pages demo --output dist/site.ndjson ');
+    expect(spaced.line).toBe('crawl job pages demo --output my\\ exports/');
+    expect(assigned.line).toBe('crawl job pages demo --output=dist/');
+    for (const r of [folder, inside, spaced, assigned]) expect(r.stderr).toBe('');
   });
 
   it.concurrent('keys revoke: the ids and prefixes the service lists; a service that never answers: nothing, and no error', async () => {
@@ -153,6 +185,15 @@ describe('job ids from the history (XDG state folder)', () => {
     expect(status).toMatchObject({ offered: ['nightly-42', 'nightly-41'], stderr: '' });
     expect(bare.offered).toEqual(['status', 'watch', 'pages', 'cancel', 'nightly-42', 'nightly-41']);
     expect(off).toMatchObject({ offered: [], stderr: '' });
+  });
+
+  it.concurrent('an id with a colon (a word bash splits at the :) completes whole', async () => {
+    fx.sandbox.addJob({ id: 'sitemap:2024', status: 'completed', pagesTotal: 1 });
+    const env = { XDG_STATE_HOME: join(tmp.dir, 'colon-state'), CRAWL_BASE_URL: fx.sandbox.url };
+    expect((await crawl(['job', 'sitemap:2024'], { env: { ...fx.env, ...env } })).code).toBe(0);
+    const [part, atColon] = await Promise.all([tab('crawl job status sitemap:2', env), tab('crawl job status sitemap:', env)]);
+    expect(part).toEqual({ offered: ['2024'], line: 'crawl job status sitemap:2024 ', stderr: '' });
+    expect(atColon.line).toBe('crawl job status sitemap:2024 ');
   });
 });
 

@@ -12,17 +12,48 @@ export function completionScript(shell: Shell): string {
     case 'bash':
       return `# crawl completion for bash. Load it with: eval "$(crawl completion bash)" (in ~/.bashrc)
 _crawl_complete() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" out line
-  out=$(crawl __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null) || return 0
+  local line="\${COMP_LINE:0:COMP_POINT}" piece="" cur="" pre="" flag="" out i n glued
+  local -a words=()
+  # The words as typed: bash splits --flag=value and a:b at the = and : of COMP_WORDBREAKS, so a
+  # piece with no blank before it that is, or follows, an = or : is glued back onto its word.
+  # The last word ends at the cursor; bash replaces only its last piece (none after an = or :).
+  for ((i = 0; i <= COMP_CWORD; i++)); do
+    piece="\${COMP_WORDS[i]}"
+    glued=1
+    if [[ "$line" == [[:blank:]]* ]]; then
+      line="\${line#"\${line%%[![:blank:]]*}"}"
+      glued=0
+    fi
+    ((i == COMP_CWORD)) && piece="$line"
+    n=\${#words[@]}
+    if ((glued && n > 0)) && [[ "$piece" == [=:]* || "\${words[n - 1]}" == *[=:] ]]; then
+      words[n - 1]+="$piece"
+    elif ((i > 0)); then
+      words+=("$piece")
+    fi
+    line="\${line#"$piece"}"
+  done
+  cur="\${words[\${#words[@]} - 1]}"
+  [[ "$piece" == *[!=:]* ]] || piece=""
+  pre="\${cur%"$piece"}"
+  out=$(crawl __complete -- "\${words[@]}" 2>/dev/null) || return 0
   COMPREPLY=()
   if [[ "$out" == ":files" ]]; then
+    # bash's own file names (a folder gets a slash and no space, names are quoted) when the part
+    # bash completes is the file name (after --flag=, = being a word break); else, and in bash 3
+    # (no compopt), the names compgen gives.
+    [[ "$cur" == -*=* ]] && flag="\${cur%%=*}="
+    [[ "$pre" == "$flag" ]] && compopt -o default 2>/dev/null && return 0
     local IFS=$'\\n'
-    COMPREPLY=($(compgen -f -- "$cur"))
+    COMPREPLY=($(compgen -f -- "\${cur#"$flag"}"))
+    COMPREPLY=("\${COMPREPLY[@]/#/$flag}")
+    COMPREPLY=("\${COMPREPLY[@]#"$pre"}")
     return 0
   fi
   while IFS= read -r line; do
     [[ -n "$line" ]] && COMPREPLY+=("\${line%%$'\\t'*}")
   done <<< "$out"
+  COMPREPLY=("\${COMPREPLY[@]#"$pre"}")
 }
 complete -F _crawl_complete crawl
 `;
