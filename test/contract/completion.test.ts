@@ -157,6 +157,24 @@ describe('bash completion', () => {
     for (const r of [folder, inside, spaced, assigned]) expect(r.stderr).toBe('');
   });
 
+  it.concurrent('the HTTP methods of api -X and --method; the settings of config get, set and unset', async () => {
+    const [short, long, assigned, get, set, unset] = await Promise.all([
+      tab('crawl api api/keys -X '),
+      tab('crawl api api/keys --method D'),
+      tab('crawl api api/keys --method=P'),
+      tab('crawl config get '),
+      tab('crawl config set '),
+      tab('crawl config unset a'),
+    ]);
+    expect(short.offered).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+    expect(long.line).toBe('crawl api api/keys --method DELETE ');
+    expect(assigned.offered).toEqual(['POST', 'PUT', 'PATCH']);
+    expect(get.offered).toEqual(['base-url', 'api-key']);
+    // api-key is refused by config set (keys are stored with auth login): not offered.
+    expect(set.offered).toEqual(['base-url']);
+    expect(unset.line).toBe('crawl config unset api-key ');
+  });
+
   it.concurrent('keys revoke: the ids and prefixes the service lists; a service that never answers: nothing, and no error', async () => {
     const key = fx.sandbox.addKey('completion-me');
     const listed = await tab('crawl keys revoke ', { CRAWL_BASE_URL: fx.sandbox.url });
