@@ -17,7 +17,8 @@ export function command(runF: (options: ApiOptions) => Promise<void>) {
   const command = new Command('api')
     .description('make an authenticated request to any path of the service, as gh api does; the answer as received')
     .argument('<path>', 'a path under the base URL, such as api/keys or /api/crawl/<id>')
-    .addOption(new Option('-X, --method <method>', 'the HTTP method (default: GET, or POST with -f, -F or --input)').argParser(parseMethod))
+    // choices: what help lists and Tab offers; the parser also takes them in lower case.
+    .addOption(new Option('-X, --method <method>', 'the HTTP method (default: GET, or POST with -f, -F or --input)').choices(METHODS).argParser(parseMethod))
     .addOption(new Option('-f, --raw-field <key=value>', 'a string field (repeatable; see Fields)').argParser(collect(false, given)))
     .addOption(new Option('-F, --field <key=value>', 'a typed field: true, false, null and numbers as JSON, @file or @- for a file or stdin (repeatable; see Fields)').argParser(collect(true, given)))
     .addOption(new Option('-H, --header <name:value>', 'a request header (repeatable; never Authorization: the key is sent for you)').argParser(collectHeader))

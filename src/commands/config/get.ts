@@ -10,7 +10,7 @@ export function command(runF: (options: GetOptions) => Promise<void>) {
   return withExamples(
     new Command('get')
       .description('print a setting of the profile (api-key masked)')
-      .addArgument(settingArgument('base-url or api-key'))
+      .addArgument(settingArgument('the setting'))
       .action((key) => runF({ key })),
     [
       ['one setting of this profile', 'crawl config get base-url'],

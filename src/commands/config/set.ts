@@ -1,5 +1,6 @@
 import { Argument, Command } from '@commander-js/extra-typings';
 import type { Deps } from '../../deps.js';
+import { CONFIG_KEYS } from '../../config/setting-names.js';
 import { settingArgument } from './lib/setting.js';
 import { UsageError } from '../../errors.js';
 import type { SetOptions } from './lib/set.js';
@@ -11,7 +12,7 @@ export function command(runF: (options: SetOptions) => Promise<void>) {
   return withExamples(
     new Command('set')
       .description('set a setting of the profile (keys are stored with `crawl auth login`)')
-      .addArgument(settingArgument('base-url'))
+      .addArgument(settingArgument('the setting', CONFIG_KEYS.filter((key) => key !== 'api-key')))
       .addArgument(new Argument('<value>', 'the value'))
       .action((key, value) => {
         if (key === 'api-key') {

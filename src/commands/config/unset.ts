@@ -10,7 +10,7 @@ export function command(runF: (options: UnsetOptions) => Promise<void>) {
   return withExamples(
     new Command('unset')
       .description('remove a setting from the profile')
-      .addArgument(settingArgument('base-url or api-key'))
+      .addArgument(settingArgument('the setting'))
       .action((key) => runF({ key })),
     [
       ['remove a setting from this profile', 'crawl config unset base-url'],

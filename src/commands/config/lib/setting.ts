@@ -9,9 +9,13 @@ function configKey(name: string): ConfigKey {
   throw new UsageError(`unknown config key "${name}"`, `known keys: ${CONFIG_KEYS.join(', ')}`);
 }
 
-/** The `<key>` argument of `config get|set|unset`: one of the settings a profile holds. */
-export function settingArgument(description: string) {
-  return new Argument('<key>', description).argParser(configKey);
+/**
+ * The `<key>` argument of `config get|set|unset`: one of the settings a profile holds. `offered`
+ * (all of them by default) is what help lists and Tab completes; any setting is parsed, so a
+ * command can refuse one with a hint of its own.
+ */
+export function settingArgument(description: string, offered: readonly ConfigKey[] = CONFIG_KEYS) {
+  return new Argument('<key>', description).choices(offered).argParser(configKey);
 }
 
 /**
