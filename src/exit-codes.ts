@@ -36,5 +36,9 @@ export const exitCodeTable: ReadonlyArray<readonly [number, string]> = [
 ];
 
 /** What `crawl help exit-codes` says after the table: the rule for several jobs. */
+/** A --jq filter's own exit, which the table does not describe. */
+export const filterHaltRule =
+  'A `--jq` filter that calls `halt_error(N)` ends crawl with N (5 when it gives none) and its message on stderr, as jq does; `halt` with 0. Those codes are the filter\'s, not the table\'s.';
+
 export const severalJobsRule =
   'With several ids, `job watch` and `job status --exit-status` exit with the worst code among the jobs, in the order 10 > 13 > 12 > 11 > 7 > 0; a job that cannot be read (404, 401, the network) outranks them all with its own code (the first such, in the order the ids were given).';

@@ -201,6 +201,48 @@ describe('halt and halt_error end crawl as they end jq', () => {
   });
 });
 
+describe('what jq does that crawl must not take for something else', () => {
+  it('input reads the next record: pairs across a whole batch, and at the end of the stream the error jq gives', async () => {
+    fx.sandbox.addJob({ id: 'jq-pairs', status: 'completed', pagesTotal: 2500 });
+    const even = await crawl(['job', 'pages', 'jq-pairs', '--jq', '[.url, (input | .url)] | map(sub(".*/"; "")) | join("+")'], { env: fx.env });
+    expect({ code: even.code, stderr: even.stderr }).toEqual({ code: 0, stderr: '' });
+    const pairs = even.stdout.trimEnd().split('\n');
+    expect(pairs).toHaveLength(1250);
+    expect([pairs[0], pairs.at(-1)]).toEqual(['1+2', '2499+2500']);
+    fx.sandbox.addJob({ id: 'jq-pairs-odd', status: 'completed', pagesTotal: 2501 });
+    const odd = await crawl(['job', 'pages', 'jq-pairs-odd', '--jq', '[.url, (input | .url)] | length'], { env: fx.env });
+    expect(odd.code).toBe(1);
+    expect(odd.stdout.trimEnd().split('\n')).toHaveLength(1250);
+    expect(JSON.parse(odd.stderr).error.message).toMatch(/^jq: error: No more inputs/);
+  });
+
+  it('a runtime error after stderr output: exit 1 with jq\'s message, what the filter printed before it kept', async () => {
+    const r = await crawl(['job', 'demo-small', '--jq', '"x" | stderr | error("boom")'], { env: fx.env });
+    expect(r.code).toBe(1);
+    const [printed, error] = r.stderr.split('\n');
+    expect(printed).toBe('x');
+    expect(JSON.parse(error as string)).toMatchObject({ error: { exitCode: 1, message: 'jq: error: boom' } });
+  });
+
+  it('a filter that closes the parenthesis it would be put in does not compile, as in jq', async () => {
+    const r = await crawl(['job', 'demo-small', '--jq', '.job.id), (.job.status'], { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toMatch(/^invalid --jq filter: syntax error, unexpected INVALID_CHARACTER.* line 1, column 8$/);
+  });
+
+  it('module directives: valid jq; errors and halt_error still stop it, after the batch they come in', async () => {
+    const ok = await crawl(['job', 'demo-small', '--jq', 'module {}; .job.id'], { env: fx.env });
+    expect({ code: ok.code, stdout: ok.stdout, stderr: ok.stderr }).toEqual({ code: 0, stdout: 'demo-small\n', stderr: '' });
+    // Not at which record: the batch's output stands, then the error, as the README says.
+    const failing = await crawl(['job', 'pages', 'demo-small', '--jq', 'module {}; if (.url | endswith("/3")) then error("at 3") else .url end'], { env: fx.env });
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).not.toMatch(/\/3$/m);
+    expect(JSON.parse(failing.stderr)).toMatchObject({ error: { exitCode: 1, message: 'jq: error: at 3' } });
+    const halting = await crawl(['job', 'demo-small', '--jq', 'module {}; "stop" | halt_error(4)'], { env: fx.env });
+    expect({ code: halting.code, stderr: halting.stderr }).toEqual({ code: 4, stderr: 'stop\n' });
+  });
+});
+
 describe('streams: the filter runs on each value as it arrives', () => {
   it('job pages: a line for each record; a runtime error mid-stream keeps the lines before it, exit 1', async () => {
     fx.sandbox.addJob({ id: 'jq-pages', status: 'completed', pagesTotal: 2500 });

@@ -36,76 +36,119 @@ export interface FilterHooks {
    * written `stderr` (halt_error's message, after any debug line before it), and reads no more.
    */
   halted(exitCode: number, stderr: string): Error;
-  /** What the filter prints itself on stderr (`debug`, `stderr`). */
-  onMessage(line: string): void;
+  /** What the filter prints itself on stderr (`debug`, `stderr`): one or more lines, as jq printed them. */
+  onMessage(text: string): void;
 }
 
 /**
- * Written after each value's outputs (`(filter), END`): a value whose outputs do not end with it
- * stopped inside the filter, by an error or a halt. A NUL and a random part: no string crawl filters
- * can print it by chance, and a server cannot guess it.
+ * Written before and after each run of the filter (`BEGIN, (filter), END`): a run whose outputs
+ * are not followed by END stopped inside the filter, by an error (jq then goes on with the next
+ * value) or a halt (jq stops). A run that reads more values itself (`input`) is still one run. A
+ * NUL and a random part: no string crawl filters can print them by chance, and a server cannot
+ * guess them.
  */
-const END = JSON.stringify(`\u0000crawl-end-${Math.random().toString(36).slice(2)}`);
+const nonce = Math.random().toString(36).slice(2);
+const BEGIN = JSON.stringify(`\u0000crawl-begin-${nonce}`);
+const END = JSON.stringify(`\u0000crawl-end-${nonce}`);
 
 /**
- * The filter as a part of a larger one. The line breaks end a comment on its last line (one that
- * ends in a backslash goes on to the next line in jq 1.8); a `def` may stand inside parentheses.
+ * Input jq cannot parse. jq compiles its program before it reads any input, so a filter given this
+ * is compiled and never run: nothing it would do (halt, print, loop) happens before crawl has an
+ * answer to run it on.
  */
-const inner = (filter: string): string => `(${filter}\n\n)`;
+const NOT_JSON = ']';
 
 /** The filter, compiled: one that does not compile fails here, before anything is sent. */
 export async function loadJsonFilter(filter: string, hooks: FilterHooks): Promise<JsonFilter> {
   const jq = await loadJqOnce();
-  // Compiled, never run: run on some input, a filter could halt, loop or print before anything
-  // was asked of the service.
-  const check = jq.raw('null', `if false then ${inner(filter)} else empty end`, ['-n', '-c']);
-  if (COMPILE_FAILED.test(check.stderr)) {
-    // Its message and position are told for the filter as the user wrote it (compiled alone, it
-    // fails the same way, so it runs no more than above).
-    const alone = jq.raw('null', filter, ['-n', '-c']);
-    throw hooks.compileError(firstError(COMPILE_FAILED.test(alone.stderr) ? alone.stderr : check.stderr));
-  }
-  const marked = `${inner(filter)}, ${END}`;
-  const run = (text: string): Run => {
-    const r = jq.raw(text, marked, ['-c']);
-    const lines = r.stdout === '' ? [] : r.stdout.split('\n');
-    return { ...r, lines, ended: lines.filter((line) => line === END).length };
-  };
-  return {
-    apply(text) {
-      const all = run(text);
-      const failed = all.stderr.split('\n').some((line) => FAILURE.test(line));
-      if (!failed && all.ended === values(text).length) {
-        forward(all.stderr, hooks.onMessage);
-        return { output: rawStrings(all.lines) };
-      }
-      if (!failed) return { output: rawStrings(all.lines), error: hooks.halted(all.exitCode, all.stderr) };
-      // An error: jq goes on with the next value, crawl stops at this one. Value by value, to keep
-      // exactly what came before it, and only the messages printed until then.
-      let output = '';
-      for (const value of values(text)) {
-        const one = run(value);
-        output += rawStrings(one.lines);
-        const error = runtimeError(one.stderr, hooks);
-        if (error) {
-          forward(one.stderr, hooks.onMessage);
-          return { output, error };
-        }
-        if (one.ended === 0) return { output, error: hooks.halted(one.exitCode, one.stderr) };
-        forward(one.stderr, hooks.onMessage);
-      }
-      return { output, error: runtimeError(all.stderr, hooks) };
-    },
-  };
+  const check = jq.raw(NOT_JSON, filter, ['-c']);
+  if (COMPILE_FAILED.test(check.stderr)) throw hooks.compileError(firstError(check.stderr));
+  // The filter compiles on its own, so in parentheses it is the same program; the line breaks end
+  // a comment on its last line (one that ends in a backslash goes on to the next line). A filter
+  // that begins with `module` or `import` cannot stand in parentheses: it runs unmarked.
+  const marked = `${BEGIN}, (${filter}\n\n), ${END}`;
+  const canMark = !COMPILE_FAILED.test(jq.raw(NOT_JSON, marked, ['-c']).stderr);
+  return { apply: (text) => (canMark ? applyMarked(jq.raw(text, marked, ['-c']), hooks) : applyPlain(jq.raw(text, filter, ['-c']), hooks)) };
 }
 
-interface Run {
+interface JqRun {
+  stdout: string;
   stderr: string;
   exitCode: number;
-  /** stdout's lines, END among them. */
-  lines: string[];
-  /** How many values the filter went through to their end. */
-  ended: number;
+}
+
+/** What a marked run printed up to where the filter first stopped, and why it stopped. */
+function applyMarked(run: JqRun, hooks: FilterHooks): FilterResult {
+  const lines = run.stdout === '' ? [] : run.stdout.split('\n');
+  // The BEGIN of the first run that has no END.
+  let open = -1;
+  let stopped = -1;
+  for (const [i, line] of lines.entries()) {
+    if (line === BEGIN) {
+      if (open !== -1) {
+        stopped = open;
+        break;
+      }
+      open = i;
+    } else if (line === END) {
+      open = -1;
+    }
+  }
+  if (stopped === -1) stopped = open;
+  if (stopped === -1) {
+    // Every run ended; jq may still have stopped on input it could not parse.
+    const failure = firstFailure(run.stderr);
+    if (failure !== undefined) return { output: rawStrings(lines), error: stoppedBy(run.stderr, failure, hooks) };
+    forward(run.stderr, hooks.onMessage);
+    return { output: rawStrings(lines) };
+  }
+  const next = lines.indexOf(BEGIN, stopped + 1);
+  const output = rawStrings(next === -1 ? lines : lines.slice(0, next));
+  const failure = firstFailure(run.stderr);
+  // jq goes on with the next value after an error, never after a halt; halt_error's code is the
+  // filter's (5 when it gives none, as an error's), its message the filter's text.
+  const error = next !== -1 || (failure !== undefined && run.exitCode === 5);
+  if (!error) return { output, error: hooks.halted(run.exitCode, run.stderr) };
+  return { output, error: stoppedBy(run.stderr, failure, hooks) };
+}
+
+/**
+ * A filter jq cannot mark (module directives): an error or halt_error is known, but not at which
+ * value, so the batch's whole output stands before it; a `halt` (exit 0) is not known at all.
+ */
+function applyPlain(run: JqRun, hooks: FilterHooks): FilterResult {
+  const lines = run.stdout === '' ? [] : run.stdout.split('\n');
+  const failure = firstFailure(run.stderr);
+  if (failure !== undefined) return { output: rawStrings(lines), error: stoppedBy(run.stderr, failure, hooks) };
+  if (run.exitCode !== 0) return { output: rawStrings(lines), error: hooks.halted(run.exitCode, run.stderr) };
+  forward(run.stderr, hooks.onMessage);
+  return { output: rawStrings(lines) };
+}
+
+/** jq's runtime error, after what the filter printed on stderr before it (not what came after). */
+function stoppedBy(stderr: string, failure: Failure | undefined, hooks: FilterHooks): Error {
+  if (failure === undefined) return hooks.runtimeError('jq: error');
+  forward(stderr.slice(0, failure.index), hooks.onMessage);
+  return hooks.runtimeError(failure.message);
+}
+
+interface Failure {
+  index: number;
+  message: string;
+}
+
+/**
+ * jq's own failure (an error the filter raised, or input it could not parse), wherever it stands:
+ * after `stderr` output, which ends in no line break, it begins mid-line.
+ */
+function firstFailure(stderr: string): Failure | undefined {
+  const match = /jq: (?:error|parse error)\b[^\n]*/.exec(stderr);
+  if (match === null) return undefined;
+  // `(at <stdin>:N)` counts lines of what crawl fed jq, which the user never saw.
+  let message = match[0].replace(/ \(at [^)]*\)/, '');
+  // jq-wasm's words for jq's "No more inputs".
+  if (message === 'jq: error: break') message = 'jq: error: No more inputs (`input` and `inputs` read within what crawl gives jq at once: the document, or one batch of a stream)';
+  return { index: match.index, message };
 }
 
 /** jq's verdict on a filter it cannot compile. */
@@ -127,48 +170,23 @@ function loadJqOnce(): Promise<JqHandle> {
   return loaded;
 }
 
-/** -c output, a value a line (END left out), with each string line decoded: jq -r's bytes, gh --jq's rule. */
+/** -c output, a value a line (the marks left out), with each string line decoded: jq -r's bytes, gh --jq's rule. */
 function rawStrings(lines: string[]): string {
   let out = '';
   for (const line of lines) {
-    if (line === END) continue;
+    if (line === BEGIN || line === END) continue;
     out += (line.startsWith('"') ? (JSON.parse(line) as string) : line) + '\n';
   }
   return out;
 }
 
-/** jq's own failures: an error the filter raised, or input it could not parse. */
-const FAILURE = /^jq: (error|parse error)\b/;
-
-function runtimeError(stderr: string, hooks: FilterHooks): Error | undefined {
-  const line = stderr.split('\n').find((l) => FAILURE.test(l));
-  // `(at <stdin>:N)` counts lines of what crawl fed jq, which the user never saw.
-  return line === undefined ? undefined : hooks.runtimeError(line.replace(/ \(at [^)]*\)/, ''));
-}
-
-/** What the filter printed on purpose (debug, stderr): every stderr line that is not jq's error. */
-function forward(stderr: string, onMessage: (line: string) => void): void {
-  if (stderr === '') return;
-  for (const line of stderr.split('\n')) if (line !== '' && !FAILURE.test(line)) onMessage(line);
+/** What the filter printed on purpose (debug, stderr), as jq printed it. */
+function forward(stderr: string, onMessage: (text: string) => void): void {
+  const text = stderr.replace(/\n+$/, '');
+  if (text !== '') onMessage(text);
 }
 
 function firstError(stderr: string): string {
   const line = stderr.split('\n').find((l) => l.startsWith('jq: error')) ?? stderr.split('\n')[0] ?? 'jq failed';
   return line.replace(/^jq: error: /, '').replace(/:$/, '');
-}
-
-/**
- * The JSON values of `text`, each as its own text: what crawl writes is one document (pretty or
- * not) or NDJSON, a value a line; a first line that is a whole value tells them apart.
- */
-function values(text: string): string[] {
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
-  if (lines.length === 0) return [];
-  if (lines.length === 1) return [text];
-  try {
-    JSON.parse(lines[0] as string);
-    return lines;
-  } catch {
-    return [text];
-  }
 }
