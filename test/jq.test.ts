@@ -173,6 +173,18 @@ describe('halt and halt_error end crawl as they end jq', () => {
     expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 9, stdout: '10\n', stderr: 'at 20\n' });
   });
 
+  it('job watch and job status of several jobs: a halt ends them all, with its code; an error too, exit 1', async () => {
+    const filter = (stop: string): string => `if .job.id == "demo-small" then ${stop} else .job.id end`;
+    const watched = await crawl(['job', 'watch', 'demo-small', 'demo-errored', '--jq', filter('"x" | halt_error(3)')], { env: fx.env });
+    expect({ code: watched.code, stdout: watched.stdout, stderr: watched.stderr }).toEqual({ code: 3, stdout: '', stderr: 'x\n' });
+    const read = await crawl(['job', 'status', 'demo-small', 'demo-errored', '--jq', filter('halt')], { env: fx.env });
+    expect({ code: read.code, stdout: read.stdout, stderr: read.stderr }).toEqual({ code: 0, stdout: '', stderr: '' });
+    const failed = await crawl(['job', 'watch', 'demo-small', 'demo-errored', '--jq', filter('error("boom")')], { env: fx.env });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(JSON.parse(failed.stderr)).toMatchObject({ error: { exitCode: 1, message: 'jq: error: boom' } });
+  });
+
   it('the check before any request compiles the filter without running it', async () => {
     const before = fx.sandbox.requests.length;
     // Run on anything before the answer came, these would have halted, printed or errored.

@@ -1,6 +1,6 @@
 import { getJob, isTerminal, terminalExitCode, type Job } from '../../../api/jobs.js';
 import type { Deps } from '../../../deps.js';
-import { CrawlError, InterruptedError, isCrawlError } from '../../../errors.js';
+import { CrawlError, FilterError, InterruptedError, isCrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { writeNdjson } from '../../../io/json.js';
 import type { Style } from '../../../io/style.js';
@@ -114,6 +114,8 @@ async function poll(
 ): Promise<void> {
   try {
     const { job, raw } = await withinDeadline(deps.clock, deadline, getJob(http, w.id, { retry: false }), giveUp);
+    // An answer that came after the watch ended (another poll stopped it): nothing more is shown.
+    if (display.stopped) return;
     w.failures = 0;
     w.job = job;
     const seen = `${job.status}\u0000${String(job.pagesFinished)}`;
@@ -125,7 +127,9 @@ async function poll(
     if (isTerminal(job.status)) w.done = true;
     w.nextPollAt = deps.clock.now() + options.intervalMs;
   } catch (error) {
-    if (error instanceof InterruptedError || error instanceof MaxWaitElapsed || !isCrawlError(error)) throw error;
+    if (display.stopped) return;
+    // The --jq filter's error or halt is the output's, not this job's: it ends the watch, as on one job.
+    if (error instanceof InterruptedError || error instanceof MaxWaitElapsed || error instanceof FilterError || !isCrawlError(error)) throw error;
     if (isTransient(error)) {
       w.failures++;
       const wait = failureWait(error, w.failures, options.intervalMs);
@@ -160,6 +164,7 @@ class MultiDisplay {
   readonly #style: Style;
   readonly #live: Redrawn | undefined;
   #frame = 0;
+  #stopped = false;
 
   static async create(deps: Deps, watched: readonly Watched[], started: number): Promise<MultiDisplay> {
     const live = !deps.globals.json && deps.io.stderrLive;
@@ -197,7 +202,13 @@ class MultiDisplay {
     else this.#deps.report(error);
   }
 
+  /** The watch has ended: polls still on the wire then show and write nothing. */
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
   stop(): void {
+    this.#stopped = true;
     this.#live?.stop();
   }
 
