@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
+import { findKey } from './helpers/key-forms.js';
 import { startHostile } from './helpers/hostile-server.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
 
@@ -407,6 +408,29 @@ describe('config set base-url: get answers what set stored', () => {
     }
     expect(results[2]?.stderr).not.toContain('pw@');
     expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it.concurrent('a key pasted into the base URL is shown nowhere: not in the message, not in the hint, in whatever way the URL came', async ({ expect }) => {
+    const host = new URL(fx.sandbox.url).host;
+    const other = 'crk_' + 'PastedNotConfigured0123456789abcdef';
+    const { dir } = folderWith({});
+    const cases: Array<{ key: string; argv: string[]; env: Record<string, string | undefined> }> = [
+      // The configured key, as user:password and as the user alone; another key; a port that makes it no URL at all.
+      { key: fx.sandbox.key, argv: ['job', 'demo', '--base-url', `http://user:${fx.sandbox.key}@${host}`], env: { CRAWL_API_KEY: fx.sandbox.key } },
+      { key: fx.sandbox.key, argv: ['job', 'demo', '--json', '--base-url', `http://${fx.sandbox.key}@${host}`], env: { CRAWL_API_KEY: fx.sandbox.key } },
+      { key: other, argv: ['job', 'demo', '--base-url', `http://user:${other}@${host}`], env: { CRAWL_API_KEY: fx.sandbox.key } },
+      { key: other, argv: ['job', 'demo', '--base-url', `http://user:${other}@${host}:99999`], env: { CRAWL_API_KEY: fx.sandbox.key } },
+      { key: other, argv: ['job', 'demo'], env: { CRAWL_BASE_URL: `http://user:${other}@${host}`, CRAWL_API_KEY: fx.sandbox.key } },
+      { key: other, argv: ['keys', 'list', '--profile', 'p'], env: { CRAWL_BASE_URL: `http://user:${other}@${host}`, CRAWL_API_KEY: fx.sandbox.key } },
+    ];
+    const results = await Promise.all(cases.map(({ argv, env }) => runCli(argv, { env: envOf({ CRAWL_CONFIG_DIR: dir, ...env }) })));
+    for (const [i, r] of results.entries()) {
+      expect(r.code, `case ${i}`).toBe(2);
+      expect(findKey(r.stdout + r.stderr, cases[i]?.key ?? ''), `case ${i}: ${r.stderr}`).toBeUndefined();
+      expect(r.stderr, `case ${i}`).toMatch(/base URL/);
+    }
+    // The hint still names the service, without the user and password.
+    expect(results[0]?.stderr).toContain(`hint: store the key with \`crawl --base-url http://${host}/ auth login\``);
   });
 
   it.concurrent('normalised where it is used: with or without a trailing slash, and as older versions stored it', async ({ expect }) => {

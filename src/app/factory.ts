@@ -85,6 +85,11 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       return settings;
     },
     http(options = {}) {
+      // The key first known to the redactor: a base URL that carries it (http://user:KEY@host)
+      // is refused below with a message and a hint that must not show it.
+      // (A key that cannot be read is reported below, in the order the checks have always run.)
+      const configured = readable(() => deps.settings.apiKey()?.value);
+      if (configured !== undefined) redactor.add(configured);
       const base = parseBaseUrl(deps.settings.requireBaseUrl().value);
       const apiKey = options.apiKey ?? deps.settings.requireApiKey().value;
       // Settings already refuse such a key naming its source; this covers a key given directly
@@ -155,4 +160,13 @@ export function createDeps(inputs: DepsInputs): RunDeps {
     },
   };
   return deps;
+}
+
+/** What `read` gives, or undefined where it throws (its error is for the caller that needs it). */
+function readable<T>(read: () => T | undefined): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
 }

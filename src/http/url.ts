@@ -6,7 +6,9 @@ export function parseBaseUrl(value: string): URL {
   try {
     url = new URL(value.trim());
   } catch {
-    throw new UsageError(`invalid base URL "${value}"`, 'give an absolute URL such as https://crawl.example.com');
+    // Shown without a user and password it may carry (`http://user:KEY@host:port` with a bad port).
+    const shown = value.replace(/^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i, '$1');
+    throw new UsageError(`invalid base URL "${shown}"`, 'give an absolute URL such as https://crawl.example.com');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`invalid base URL "${value}": only http:// and https:// are supported`);

@@ -43,8 +43,28 @@ export function commandLine({ command, operands = [], flags = [] }: CommandParts
 export function suggestionFlags(profile: string | undefined, baseUrlFlag: string | undefined): string[] {
   const flags: string[] = [];
   if (profile !== undefined && profile !== '' && profile !== 'default') flags.push('--profile', profile);
-  if (baseUrlFlag !== undefined) flags.push('--base-url', baseUrlFlag);
+  const baseUrl = baseUrlFlag === undefined ? undefined : repeatableBaseUrl(baseUrlFlag);
+  if (baseUrl !== undefined) flags.push('--base-url', baseUrl);
   return flags;
+}
+
+/**
+ * A --base-url as a hint may repeat it: an http(s) URL without the user and password it may carry
+ * (a key, pasted there; such a URL is refused, and the hint's command is the one that stores the
+ * key). Anything else is not repeated: it is what the user has to mend, and may hold anything.
+ */
+function repeatableBaseUrl(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username === '' && url.password === '') return value;
+  url.username = '';
+  url.password = '';
+  return url.href;
 }
 
 /**
