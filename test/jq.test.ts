@@ -236,6 +236,11 @@ describe('what jq does that crawl must not take for something else', () => {
     expect(JSON.parse(error as string)).toMatchObject({ error: { exitCode: 1, message: 'jq: error: boom' } });
   });
 
+  it('an empty filter is `.`, as in jq', async () => {
+    const r = await crawl(['api', '/array', '--jq', ''], { env: { ...local, CRAWL_BASE_URL: server.url } });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: '[1,"two",{"three":3},null]\n' });
+  });
+
   it('a filter that closes the parenthesis it would be put in does not compile, as in jq', async () => {
     const r = await crawl(['job', 'demo-small', '--jq', '.job.id), (.job.status'], { env: fx.env });
     expect(r.code).toBe(2);

@@ -59,8 +59,10 @@ const END = JSON.stringify(`\u0000crawl-end-${nonce}`);
 const NOT_JSON = ']';
 
 /** The filter, compiled: one that does not compile fails here, before anything is sent. */
-export async function loadJsonFilter(filter: string, hooks: FilterHooks): Promise<JsonFilter> {
+export async function loadJsonFilter(given: string, hooks: FilterHooks): Promise<JsonFilter> {
   const jq = await loadJqOnce();
+  // jq runs an empty program as `.` (jq-wasm calls it no program at all).
+  const filter = given.trim() === '' ? '.' : given;
   const check = jq.raw(NOT_JSON, filter, ['-c']);
   if (COMPILE_FAILED.test(check.stderr)) throw hooks.compileError(firstError(check.stderr));
   // The filter compiles on its own, so in parentheses it is the same program; the line breaks end
