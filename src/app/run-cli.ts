@@ -82,7 +82,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
         const globals = globalsOf(root);
         // Compiled before anything is sent: a filter jq cannot read is a usage error (exit 2).
         // What the filter prints itself (debug) is redacted like all else on stderr: it runs once deps exist.
-        const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (line) => void deps?.io.stderr.write(line + '\n'));
+        const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (text) => void deps?.io.stderr.write(text + '\n'));
         deps = createDeps({ env, streams, clock: system.clock, globals, signal, guard, nodeVersion: system.nodeVersion, jq });
         const code = await run(deps, options);
         exitCode = typeof code === 'number' ? code : ExitCode.ok;
@@ -108,7 +108,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
   return exitCode;
 }
 
-async function loadFilter(filter: string, onMessage: (line: string) => void): Promise<JsonFilter> {
+async function loadFilter(filter: string, onMessage: (text: string) => void): Promise<JsonFilter> {
   const { loadJsonFilter } = await import('../io/jq.js');
   return loadJsonFilter(filter, {
     compileError: (message) => new UsageError(`invalid --jq filter: ${message}`, 'see the jq manual for its syntax; quote the filter for the shell'),

@@ -8,7 +8,7 @@ import { jqWasmBytes } from './jq-wasm-bytes.js';
 export interface FilterResult {
   /** The filter's outputs so far: strings raw, other values compact JSON, one a line. */
   output: string;
-  /** jq's runtime error, when one stopped it: `output` is what came before it. */
+  /** jq's runtime error or the filter's halt, when one stopped it: `output` is what came before it. */
   error?: Error;
 }
 
@@ -79,9 +79,14 @@ interface JqRun {
   exitCode: number;
 }
 
+/** The -c output's lines: a value (or a mark) each. */
+function linesOf(run: JqRun): string[] {
+  return run.stdout === '' ? [] : run.stdout.split('\n');
+}
+
 /** What a marked run printed up to where the filter first stopped, and why it stopped. */
 function applyMarked(run: JqRun, hooks: FilterHooks): FilterResult {
-  const lines = run.stdout === '' ? [] : run.stdout.split('\n');
+  const lines = linesOf(run);
   // The BEGIN of the first run that has no END.
   let open = -1;
   let stopped = -1;
@@ -119,7 +124,7 @@ function applyMarked(run: JqRun, hooks: FilterHooks): FilterResult {
  * value, so the batch's whole output stands before it; a `halt` (exit 0) is not known at all.
  */
 function applyPlain(run: JqRun, hooks: FilterHooks): FilterResult {
-  const lines = run.stdout === '' ? [] : run.stdout.split('\n');
+  const lines = linesOf(run);
   const failure = firstFailure(run.stderr);
   if (failure !== undefined) return { output: rawStrings(lines), error: stoppedBy(run.stderr, failure, hooks) };
   if (run.exitCode !== 0) return { output: rawStrings(lines), error: hooks.halted(run.exitCode, run.stderr) };
