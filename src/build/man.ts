@@ -8,32 +8,13 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { marked } from 'marked';
 import markedMan from 'marked-man';
-import { runCli } from '../app/run-cli.js';
-import { testStreams } from '../io/test-streams.js';
-import { realClock } from '../platform/clock.js';
+import { commandHelps, helpOf as helpIn } from './help-text.js';
 import { ROOT } from './paths.js';
 
 export const MAN_DIR = join(ROOT, 'dist', 'man');
 
-/** What `crawl <words> --help` (or `crawl help <topic>`) prints off a terminal. */
-async function helpOf(words: readonly string[]): Promise<string> {
-  // As on a 72-column terminal: man indents preformatted text by 7 columns of its 80.
-  const streams = testStreams({ columns: 72, tty: { stdout: true } });
-  // No settings from this machine's environment: the help must not depend on who builds it.
-  await runCli([...words], { env: {}, streams, clock: realClock, nodeVersion: process.versions.node });
-  return streams.stdoutText();
-}
-
-/** The command names a help text lists under "Commands:" (help itself left out). */
-function commandsIn(help: string): string[] {
-  const section = help.split(/\n(?=\S)/).find((part) => part.startsWith('Commands:'));
-  if (!section) return [];
-  return section
-    .split('\n')
-    .slice(1)
-    .map((line) => /^ {2}(\S+)/.exec(line)?.[1])
-    .filter((name): name is string => name !== undefined && name !== 'help');
-}
+/** What `crawl <words>` prints: as on a 72-column terminal, since man indents preformatted text by 7 columns of its 80. */
+const helpOf = (words: readonly string[]): Promise<string> => helpIn(words, { columns: 72, terminal: true });
 
 /** The help's sections: the usage line, the description, then each "Heading:" and its lines. */
 function sections(help: string): { usage: string; description: string; rest: Array<[string, string]> } {
@@ -65,14 +46,7 @@ function page(name: string, help: string, seeAlso: readonly string[], extra: Rea
 async function main(): Promise<void> {
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   marked.use(markedMan);
-  const root = await helpOf(['--help']);
-  const pages: Array<{ words: string[]; help: string }> = [];
-  for (const group of commandsIn(root)) {
-    const help = await helpOf([group, '--help']);
-    const subcommands = commandsIn(help);
-    if (subcommands.length === 0) pages.push({ words: [group], help });
-    for (const sub of subcommands) pages.push({ words: [group, sub], help: await helpOf([group, sub, '--help']) });
-  }
+  const { root, commands: pages } = await commandHelps({ columns: 72, terminal: true });
   const names = pages.map(({ words }) => ['crawl', ...words].join('-'));
   await rm(MAN_DIR, { recursive: true, force: true });
   await mkdir(MAN_DIR, { recursive: true });
