@@ -214,8 +214,8 @@ describe('crawl api: the examples', () => {
     expect(fx.sandbox.requests.slice(before).map((q) => `${q.method} ${q.url}`)).toEqual(['GET /api/crawl/demo-large/pages?limit=10']);
   });
 
-  it('every crawl api example of the README and of --help runs as written against the sandbox', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it('every crawl api example of the README, of docs/api.md and of --help runs as written against the sandbox', async () => {
+    const readme = ['README.md', 'docs/api.md'].map((file) => readFileSync(join(ROOT, file), 'utf8')).join('\n');
     const fromReadme = readme.split('\n').filter((line) => /^(\$ )?crawl api /.test(line));
     const help = (await crawl(['api', '--help'], { env: {} })).stdout;
     const fromHelp = (help.split('\nExamples:\n')[1] ?? '').replace(/ \\\n +/g, ' ').split('\n').filter((line) => line.startsWith('  $ crawl api '));

@@ -250,7 +250,7 @@ describe('what jq does that crawl must not take for something else', () => {
   it('module directives: valid jq; errors and halt_error still stop it, after the batch they come in', async () => {
     const ok = await crawl(['job', 'demo-small', '--jq', 'module {}; .job.id'], { env: fx.env });
     expect({ code: ok.code, stdout: ok.stdout, stderr: ok.stderr }).toEqual({ code: 0, stdout: 'demo-small\n', stderr: '' });
-    // Not at which record: the batch's output stands, then the error, as the README says.
+    // Not at which record: the batch's output stands, then the error, as docs/jq.md says.
     const failing = await crawl(['job', 'pages', 'demo-small', '--jq', 'module {}; if (.url | endswith("/3")) then error("at 3") else .url end'], { env: fx.env });
     expect(failing.code).toBe(1);
     expect(failing.stdout).not.toMatch(/\/3$/m);

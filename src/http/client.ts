@@ -11,9 +11,9 @@ import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRe
 import type { UndiciParts } from './undici.js';
 import { buildUrl, checkTransport, displayUrl, sameOrigin } from './url.js';
 
-// The most crawl reads of one response; a larger body is refused, not buffered (README: "Limits").
+// The most crawl reads of one response; a larger body is refused, not buffered (docs/http.md: "The HTTP layer").
 // Chosen by measuring the peak memory of a body made of empty objects (`[{},{},...]`), the worst
-// case for its size: see the README for the numbers.
+// case for its size: see docs/http.md for the numbers.
 /** A body parsed into objects (a job, the key list, any other JSON): parsing costs many times its size. */
 let undiciParts: Promise<UndiciParts> | undefined;
 /** undici's parts, imported on the first request: a command that sends none never loads them. */

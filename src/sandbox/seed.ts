@@ -27,7 +27,7 @@ export function demoJobs(now: number = Date.now()): JobSpec[] {
       pagesTotal: 120,
       pagesFinished: 37,
       createdAt: ago(3 * MINUTE),
-      // It moves on mostly as it is looked at: a watch (every 2 s) sees it through in about 15 s,
+      // It moves on mostly as it is looked at: a watch sees it through in a few polls,
       // while on its own it takes a quarter of an hour, so whoever starts the sandbox and reads
       // the README's tour minutes later still finds it running. `crawl sandbox --reset` starts it over.
       advance: { perPoll: 12, perSecond: 0.1 },

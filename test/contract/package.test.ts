@@ -1,6 +1,6 @@
 // The package as its users get it: `npm pack`, installed into an empty project with --omit=dev
-// and no network, then its bin, the Node client from ESM and CommonJS (the README's examples, run
-// as they are), the sandbox in a node:test file, and the shipped declarations under tsc.
+// and no network, then its bin, the Node client from ESM and CommonJS (the examples of docs/client.md,
+// run as they are), the sandbox in a node:test file, and the shipped declarations under tsc.
 import { execFile } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,9 +53,9 @@ afterAll(async () => {
 describe('the tarball', () => {
   it('holds what runs and what users read, nothing else: no sources, tests, or build-machine code caches', () => {
     const paths = packed.files.map((f) => f.path).sort();
-    const allowed = /^(bin\/crawl\.js|bin\/package\.json|dist\/launch\/[\w-]+\.cjs|dist\/bundle\/bundle\.pack|dist\/lib\/(client|sandbox)\.(cjs|mjs)|dist\/types\/[\w/-]+\.d\.ts|dist\/man\/[\w-]+\.1|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+    const allowed = /^(bin\/crawl\.js|bin\/package\.json|dist\/launch\/[\w-]+\.cjs|dist\/bundle\/bundle\.pack|dist\/lib\/(client|sandbox)\.(cjs|mjs)|dist\/types\/[\w/-]+\.d\.ts|dist\/man\/[\w-]+\.1|docs\/[\w-]+\.md|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
-    expect(paths).toEqual(expect.arrayContaining(['bin/crawl.js', 'dist/bundle/bundle.pack', 'dist/lib/client.cjs', 'dist/types/client/index.d.ts', 'dist/man/crawl.1', 'CHANGELOG.md']));
+    expect(paths).toEqual(expect.arrayContaining(['bin/crawl.js', 'dist/bundle/bundle.pack', 'dist/lib/client.cjs', 'dist/types/client/index.d.ts', 'dist/man/crawl.1', 'docs/commands.md', 'CHANGELOG.md']));
   });
 
   it('a global install puts every man page where man looks (share/man/man1 of the prefix)', () => {
@@ -98,7 +98,7 @@ describe('the power-user parts, from the installed package', () => {
   });
 });
 
-describe('the Node client, as the README shows it', () => {
+describe('the Node client, as docs/client.md shows it', () => {
   it('ESM: watch-then-export.mjs writes every record of a finished job, as sent', async () => {
     const result = await node(['watch-then-export.mjs', 'demo-small'], fx.env);
     expect(result.code).toBe(0);
@@ -153,7 +153,7 @@ describe('the Node client, as the README shows it', () => {
     expect(await node(['same.mjs'])).toMatchObject({ code: 0, stdout: 'true true function\n' });
   });
 
-  it('the sandbox in a node:test file (the README example test) passes', async () => {
+  it('the sandbox in a node:test file (the example test of docs/client.md) passes', async () => {
     // TAP on every Node: newer ones default to the spec reporter even in a pipe.
     const result = await node(['--test', '--test-reporter=tap', 'sandbox.test.mjs']);
     expect(result.stdout).toMatch(/^# pass 2$/m);
@@ -218,9 +218,9 @@ void startSandbox({ seed: false }).then(async (sandbox) => {
   });
 });
 
-describe('the README', () => {
+describe("the client's documentation (docs/client.md)", () => {
   it('shows each example as it is in examples/node/ (the files this suite runs)', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    for (const example of readdirSync(EXAMPLES)) expect(readme, example).toContain(readFileSync(join(EXAMPLES, example), 'utf8'));
+    const doc = readFileSync(join(ROOT, 'docs', 'client.md'), 'utf8');
+    for (const example of readdirSync(EXAMPLES)) expect(doc, example).toContain(readFileSync(join(EXAMPLES, example), 'utf8'));
   });
 });
