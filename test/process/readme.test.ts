@@ -58,7 +58,7 @@ describe('the README', () => {
     const demo = await run('sh', ['-c', 'npm run demo'], { env: newcomer(), cwd: ROOT });
     expect(demo.code, demo.stdout + demo.stderr).toBe(0);
     expect(demo.stdout).toContain('Tour complete.');
-  });
+  }, 120_000);
 
   it('the tour: every `$ ` line runs as written, in one bash, against the sandbox it starts', async () => {
     const tour = blocks(README)
