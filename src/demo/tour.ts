@@ -52,7 +52,7 @@ async function main(): Promise<number> {
     await sandbox.close();
     rmSync(configDir, { recursive: true, force: true });
   }
-  process.stdout.write(failures === 0 ? '\nTour complete. Try it yourself: node bin/crawl.js sandbox\n' : `\n${failures} step(s) failed\n`);
+  process.stdout.write(failures === 0 ? '\nTour complete. To try it by hand, follow the tour in README.md: it starts a sandbox of your own.\n' : `\n${failures} step(s) failed\n`);
   return failures === 0 ? 0 : 1;
 }
 

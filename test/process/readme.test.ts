@@ -91,6 +91,7 @@ describe('the README', () => {
       if (sandbox.exitCode === null && sandbox.pid !== undefined) process.kill(-sandbox.pid, 'SIGTERM');
     });
     // Up once it has printed what the README shows it printing (on the port it picked).
+    sandbox.stderr.resume(); // its --log lines: read, so the pipe never fills
     const shownByServer = server?.shown ?? [];
     expect(shownByServer.length).toBeGreaterThan(0);
     const port = await new Promise<string>((found, fail) => {
