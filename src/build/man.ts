@@ -1,6 +1,6 @@
 // Builds dist/man: a man page for `crawl` and one for each of its commands (`man crawl-job-watch`),
-// from the help the CLI itself prints (at 80 columns, as off a terminal), so `crawl job watch
-// --help`, `crawl help job watch` and the man page say the same thing. Each section of the help
+// from the help the CLI itself prints (read by help-text.ts, as on a 72-column terminal), so
+// `crawl job watch --help`, `crawl help job watch` and the man page say the same thing. Each section of the help
 // goes in as preformatted text, which keeps `<id>` and the alignment; marked-man renders the
 // markdown to roff. package.json's `directories.man` installs the folder.
 import { readFileSync } from 'node:fs';
