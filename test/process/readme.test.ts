@@ -88,7 +88,13 @@ describe('the README', () => {
       detached: true,
     });
     stops.push(() => {
-      if (sandbox.exitCode === null && sandbox.pid !== undefined) process.kill(-sandbox.pid, 'SIGTERM');
+      // Its process group (bash and the sandbox), ended unless it has already.
+      if (sandbox.exitCode !== null || sandbox.signalCode !== null || sandbox.pid === undefined) return;
+      try {
+        process.kill(-sandbox.pid, 'SIGTERM');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
     });
     // Up once it has printed what the README shows it printing (on the port it picked).
     sandbox.stderr.resume(); // its --log lines: read, so the pipe never fills
