@@ -1,3 +1,4 @@
+import type { KeyHome } from '../../api/rotation.js';
 import type { Deps } from '../../deps.js';
 import { ConfigStore } from '../../config/store.js';
 import { CrawlError } from '../../errors.js';
@@ -60,6 +61,28 @@ export async function storeProfileKey(
     throw new CrawlError(`the config file ${store.path} does not hold the new key after writing it`, ExitCode.failure);
   }
   return { profile, path: store.path, baseUrlChange };
+}
+
+/**
+ * The profile's key in the config file as the home a rotation writes the new key to: written over
+ * the key it replaces (under the config's lock), and read back from the file itself.
+ */
+export function profileKeyHome(deps: Deps): KeyHome {
+  const profile = deps.settings.profile().value;
+  const path = deps.settings.store.path;
+  return {
+    describe: () => `the config file ${path} (profile "${profile}")`,
+    read: () => {
+      try {
+        return Promise.resolve(new ConfigStore(path).profile(profile)['api-key']);
+      } catch {
+        return Promise.resolve(undefined);
+      }
+    },
+    write: async (key, _signal, options = {}) => {
+      await storeProfileKey(deps, key, { withBaseUrl: false, ...(options.replaces === undefined ? {} : { replaces: options.replaces }) });
+    },
+  };
 }
 
 export function describeBaseUrlChange(change: BaseUrlChange): string {

@@ -1,8 +1,8 @@
-import { CrawlError } from '../../../errors.js';
-import { ExitCode } from '../../../exit-codes.js';
+import { OldKeyUncertainError, type RotationResult, type RotationStep } from '../../../api/rotation.js';
+import { maskKey } from '../../../text/mask.js';
 import { sanitize } from '../../../text/sanitize.js';
 
-export type Step = 'create' | 'verify' | 'store' | 'revoke';
+export type Step = RotationStep;
 
 /** Steps 2-5 of a rotation (step 1, finding the key in use, changes nothing). */
 export const STEP_NUMBER: Record<Step, number> = { create: 2, verify: 3, store: 4, revoke: 5 };
@@ -15,9 +15,10 @@ export interface ConfigTarget {
 }
 
 /**
- * Where the new key goes. `stdout` is `--output-file -`: the key alone on standard output.
- * `command` is `--to-command`: a command that gets the key on its stdin and stores it (a secret
- * store's CLI), and, when the key in use came from the config file, that profile too.
+ * Where the new key goes, as the user named it. `stdout` is `--output-file -`: the key alone on
+ * standard output. `command` is `--to-command`: a command that gets the key on its stdin and
+ * stores it (a secret store's CLI), and, when the key in use came from the config file, that
+ * profile too.
  */
 export type Target =
   | ({ kind: 'config' } & ConfigTarget)
@@ -25,43 +26,42 @@ export type Target =
   | { kind: 'stdout' }
   | { kind: 'command'; command: string; config: ConfigTarget | undefined };
 
-/** Everything a rotation has done so far: what its report, its JSON and its advice are made of. */
+/**
+ * What the report, the JSON and the advice are made of: the flow's result (src/api/rotation.ts),
+ * where the user asked the key to go, and what the CLI did with a key the flow handed back.
+ */
 export interface RotationState {
-  old: { id: string; name: string | undefined; prefix: string | undefined };
+  result: RotationResult;
   target: Target;
-  newName: string;
-  created?: { key: string; id: string | undefined; name: string; prefix: string };
-  done: Record<Step, boolean>;
-  /** The new key could not be stored, so it was handed over on stdout: its only copy. */
+  /** The new key is handed over on stdout (or in the JSON there): its only copy. */
   printed: boolean;
   /** Why stdout could not take the unstored key either (then nobody has it). */
   unprinted?: string;
-  /** --keep-old: step 5 is left out; the old key stays active. */
-  keepOld: boolean;
-  /** --to-command: the command stored the key (the config, when there is one, comes after it). */
-  commandStored?: boolean;
-  /**
-   * --to-command, the store not done: the new key was revoked again (`revoked`), or, when that
-   * failed too, written to `rescueFile`, or (no file could be written) handed over on stdout.
-   */
-  rollback?: { revoked: boolean; why?: string; rescueFile?: string };
+  /** A store did not take the key and it could not be revoked again: kept in this 0600 file. */
+  rescueFile?: string;
+  /** Why no rescue file could be written either. */
+  rescueFailed?: string;
+}
+
+/** The created key's prefix, or its masked form when the service sent none. */
+export function newKeyPrefix(s: RotationState): string {
+  const c = s.result.created;
+  return c ? (c.prefix ?? maskKey(c.secret())) : '';
 }
 
 /**
- * Before step 5, the list seen with the new key no longer shows the old key as step 1 found it:
- * `gone` (its id is not listed: revoked meanwhile, perhaps), `changed` (listed with another
- * prefix), or `new` (the new key is listed under the old key's id). Revoking it could hit a key
- * other than the one that was in use, so nothing is revoked.
+ * --to-command, the store not done: the new key was revoked again (`revoked`), or, when that
+ * failed too, written to `rescueFile`, or (no file could be written) handed over on stdout.
  */
-export class OldKeyUncertainError extends CrawlError {
-  readonly kind: 'gone' | 'changed' | 'new';
-
-  constructor(kind: 'gone' | 'changed' | 'new', message: string) {
-    super(message, kind === 'gone' ? ExitCode.notFound : ExitCode.failure);
-    this.name = 'OldKeyUncertainError';
-    this.kind = kind;
-  }
+function rollbackOf(s: RotationState): { revoked: boolean; why?: string; rescueFile?: string } | undefined {
+  const w = s.result.withdrawal;
+  if (!w) return undefined;
+  if (w.revoked) return { revoked: true };
+  const why = s.rescueFailed === undefined ? w.why : `${w.why}; and no file could hold it (${s.rescueFailed})`;
+  return { revoked: false, why, ...(s.rescueFile === undefined ? {} : { rescueFile: s.rescueFile }) };
 }
+
+export { OldKeyUncertainError };
 
 export interface Failure {
   step: Step;
@@ -90,16 +90,17 @@ export type Suggest = (subcommand: readonly string[], operands?: readonly unknow
 
 /** `--json`: old and new key, the steps done, and where the new key is; its value only when not stored. */
 export function rotationDocument(s: RotationState): Record<string, unknown> {
-  const created = s.created;
+  const created = s.result.created;
+  const rollback = rollbackOf(s);
   return {
-    old: { id: s.old.id, name: s.old.name ?? null, prefix: s.old.prefix ?? null },
+    old: { id: s.result.old.id, name: s.result.old.name ?? null, prefix: s.result.old.prefix ?? null },
     new: created
-      ? { id: created.id ?? null, name: created.name, prefix: created.prefix, ...(s.done.store || (s.target.kind === 'command' && !s.printed) ? {} : { key: created.key }) }
+      ? { id: created.id ?? null, name: created.name, prefix: newKeyPrefix(s), ...(s.result.done.store || (s.target.kind === 'command' && !s.printed) ? {} : { key: created.secret() }) }
       : null,
-    steps: { ...s.done },
-    storedIn: s.done.store ? storedIn(s.target) : s.commandStored ? 'command' : null,
-    ...(s.keepOld ? { oldKeptActive: true } : {}),
-    ...(s.rollback ? { rolledBack: s.rollback.revoked, ...(s.rollback.rescueFile ? { rescueFile: s.rollback.rescueFile } : {}) } : {}),
+    steps: { ...s.result.done },
+    storedIn: s.result.done.store ? storedIn(s.target) : s.result.destinationStored ? 'command' : null,
+    ...(s.result.keepOld ? { oldKeptActive: true } : {}),
+    ...(rollback ? { rolledBack: rollback.revoked, ...(rollback.rescueFile ? { rescueFile: rollback.rescueFile } : {}) } : {}),
   };
 }
 
@@ -125,7 +126,9 @@ export function where(target: Target): string {
  * where the new key is and whether the old one still works; and the hint, the command(s) to run next.
  */
 export function describeFailure(s: RotationState, f: Failure, json: boolean, suggest: Suggest): { message: string; hint: string | undefined } {
-  const oldLabel = `"${sanitize(s.old.name ?? '')}" (${sanitize(s.old.id)})`;
+  const r = s.result;
+  const rollback = rollbackOf(s);
+  const oldLabel = `"${sanitize(r.old.name ?? '')}" (${sanitize(r.old.id)})`;
   const titles: Record<Step, string> = {
     create: 'create the new key',
     verify: 'check that the service accepts the new key',
@@ -137,35 +140,35 @@ export function describeFailure(s: RotationState, f: Failure, json: boolean, sug
   const parts = [`key rotation stopped at step ${STEP_NUMBER[f.step]} of 5 (${titles[f.step]}): ${why}.`];
 
   const done: string[] = [];
-  const c = s.created;
-  if (c) done.push(`created the new key "${sanitize(c.name)}" (${sanitize(c.prefix)})`);
-  if (s.done.verify) done.push('the service accepts it');
-  if (s.done.store) done.push(`stored it in ${where(s.target)}`);
-  if (s.commandStored && !s.done.store) done.push('the --to-command command stored it');
-  if (s.done.revoke) done.push('revoked the old key');
-  if (s.rollback?.revoked) done.push('then revoked the new key again (rolled back)');
+  const c = r.created;
+  if (c) done.push(`created the new key "${sanitize(c.name)}" (${sanitize(newKeyPrefix(s))})`);
+  if (r.done.verify) done.push('the service accepts it');
+  if (r.done.store) done.push(`stored it in ${where(s.target)}`);
+  if (r.destinationStored && !r.done.store) done.push('the --to-command command stored it');
+  if (r.done.revoke) done.push('revoked the old key');
+  if (rollback?.revoked) done.push('then revoked the new key again (rolled back)');
   if (done.length > 0) parts.push(`Done: ${done.join(', ')}.`);
-  else if (f.step === 'create' && f.unusableKey) parts.push(`A key "${sanitize(s.newName)}" was created at the service, unusable: it was not kept.`);
-  else if (f.step === 'create' && f.outcomeUnknown) parts.push(`Nothing else was changed, but a key "${sanitize(s.newName)}" may have been created.`);
+  else if (f.step === 'create' && f.unusableKey) parts.push(`A key "${sanitize(r.name)}" was created at the service, unusable: it was not kept.`);
+  else if (f.step === 'create' && f.outcomeUnknown) parts.push(`Nothing else was changed, but a key "${sanitize(r.name)}" may have been created.`);
   else parts.push('Nothing was changed.');
 
-  if (c && s.rollback && !s.rollback.revoked) {
-    const whereNow = s.rollback.rescueFile ? `it is in ${s.rollback.rescueFile} (mode 0600), its only copy` : s.printed ? 'it is printed on stdout, its only copy' : 'nobody has a copy of it';
-    parts.push(`The new key could not be revoked again (${s.rollback.why ?? 'unknown'}): ${whereNow}.`);
+  if (c && rollback && !rollback.revoked) {
+    const whereNow = rollback.rescueFile ? `it is in ${rollback.rescueFile} (mode 0600), its only copy` : s.printed ? 'it is printed on stdout, its only copy' : 'nobody has a copy of it';
+    parts.push(`The new key could not be revoked again (${rollback.why ?? 'unknown'}): ${whereNow}.`);
   }
-  if (c && !s.done.store && s.unprinted !== undefined) {
+  if (c && !r.done.store && s.unprinted !== undefined) {
     parts.push(`The new key could not be printed either (${s.unprinted}): nobody has a copy of it.`);
   }
   if (c && s.printed) {
     parts.push(json ? 'The new key is in the JSON on stdout (new.key): it is its only copy.' : 'The new key is printed on stdout: it is its only copy.');
   }
-  if (s.commandStored && !s.done.store && s.target.kind === 'command' && s.target.config) {
+  if (r.destinationStored && !r.done.store && s.target.kind === 'command' && s.target.config) {
     parts.push(`The config file still holds the old key, which the --to-command store no longer does.`);
   }
-  if (c && f.step === 'verify' && !s.done.store && s.target.kind === 'config') {
+  if (c && f.step === 'verify' && !r.done.store && s.target.kind === 'config') {
     parts.push('It was not stored: a key the service has not accepted must not replace one that works.');
   }
-  if (!s.done.revoke) parts.push(oldKeyState(s, f, oldLabel));
+  if (!r.done.revoke) parts.push(oldKeyState(s, f, oldLabel));
   return { message: parts.join(' '), hint: nextSteps(s, f, suggest) };
 }
 
@@ -175,59 +178,60 @@ function oldKeyState(s: RotationState, f: Failure, oldLabel: string): string {
   if (f.oldKeyNotFound) return `The service no longer has the old key ${oldLabel} (HTTP 404): it may have been revoked meanwhile; this rotation did not revoke it.`;
   if (f.oldKeyUncertain === 'gone') return `The service no longer lists the old key ${oldLabel}: it may have been revoked meanwhile; nothing was revoked.`;
   if (f.oldKeyUncertain === 'changed') {
-    return `The service now lists ${sanitize(s.old.id)} with another prefix than the key in use had (${sanitize(s.old.prefix ?? '')}): it may not be that key any more, so nothing was revoked.`;
+    return `The service now lists ${sanitize(s.result.old.id)} with another prefix than the key in use had (${sanitize(s.result.old.prefix ?? '')}): it may not be that key any more, so nothing was revoked.`;
   }
-  if (f.oldKeyUncertain === 'new') return `The service lists the new key under the old key's id ${sanitize(s.old.id)}, so revoking that id could revoke the new key: nothing was revoked.`;
+  if (f.oldKeyUncertain === 'new') return `The service lists the new key under the old key's id ${sanitize(s.result.old.id)}, so revoking that id could revoke the new key: nothing was revoked.`;
   if (f.configChanged) return `The old key ${oldLabel} was not revoked by this rotation; the config file holds the key another crawl process stored meanwhile, left as it is.`;
-  if (s.target.kind === 'config' && !s.done.store) return `The old key ${oldLabel} is still active and still stored.`;
+  if (s.target.kind === 'config' && !s.result.done.store) return `The old key ${oldLabel} is still active and still stored.`;
   return `The old key ${oldLabel} is still active.`;
 }
 
 function nextSteps(s: RotationState, f: Failure, suggest: Suggest): string | undefined {
-  const revokeOld = `\`${suggest(['keys', 'revoke'], [s.old.id], ['--yes'])}\``;
+  const revokeOld = `\`${suggest(['keys', 'revoke'], [s.result.old.id], ['--yes'])}\``;
   const list = `\`${suggest(['keys', 'list'])}\``;
   const rotateAgain = `\`${suggest(['keys', 'rotate'])}\``;
   const revokeAny = `\`${suggest(['keys', 'revoke'])} <id> --yes\``;
-  const c = s.created;
+  const c = s.result.created;
+  const rollback = rollbackOf(s);
   if (f.step === 'create') {
-    if (f.unusableKey) return `find the key named "${sanitize(s.newName)}" with ${list} and revoke it with ${revokeAny}; the old key still works`;
+    if (f.unusableKey) return `find the key named "${sanitize(s.result.name)}" with ${list} and revoke it with ${revokeAny}; the old key still works`;
     if (f.outcomeUnknown) {
-      return `run ${list} and revoke any key named "${sanitize(s.newName)}" (${revokeAny}), then run ${rotateAgain} again`;
+      return `run ${list} and revoke any key named "${sanitize(s.result.name)}" (${revokeAny}), then run ${rotateAgain} again`;
     }
     return f.hint ?? `the old key still works: run ${rotateAgain} again later`;
   }
   if (!c) return f.hint;
-  const revokeNew = `\`${suggest(['keys', 'revoke'], [c.id ?? c.prefix], ['--yes'])}\``;
-  if (s.rollback?.revoked) return f.hint ?? `the old key still works where it was: fix what failed, then run ${rotateAgain} again`;
-  if (s.rollback) {
-    const kept = s.rollback.rescueFile ? ` (its copy is ${s.rollback.rescueFile}: delete the file after)` : '';
+  const revokeNew = `\`${suggest(['keys', 'revoke'], [c.id ?? newKeyPrefix(s)], ['--yes'])}\``;
+  if (rollback?.revoked) return f.hint ?? `the old key still works where it was: fix what failed, then run ${rotateAgain} again`;
+  if (rollback) {
+    const kept = rollback.rescueFile ? ` (its copy is ${rollback.rescueFile}: delete the file after)` : '';
     return `the old key still works where it was: revoke the new key with ${revokeNew}${kept}, then run ${rotateAgain} again`;
   }
-  if (s.commandStored && !s.done.store) {
+  if (s.result.destinationStored && !s.result.done.store) {
     return `store the new key in the profile too (\`${suggest(['auth', 'login'], [], ['--with-key'])}\` reads it from stdin), then run ${revokeOld}`;
   }
   if (f.step === 'verify' && f.rejected) {
     return `the old key still works: revoke the new one with ${revokeNew}, then run ${rotateAgain} again`;
   }
-  if (!s.done.store && s.unprinted !== undefined) {
+  if (!s.result.done.store && s.unprinted !== undefined) {
     return `revoke the new key with ${revokeNew}, then run ${rotateAgain} again`;
   }
-  if (!s.done.store && f.configChanged) {
+  if (!s.result.done.store && f.configChanged) {
     return `see which key the profile holds now with \`${suggest(['auth', 'status'])}\`; keep the printed key or revoke it with ${revokeNew}`;
   }
   const setEnv = s.target.kind === 'file' ? `set CRAWL_API_KEY from ${s.target.path}, ` : s.target.kind === 'stdout' ? 'set CRAWL_API_KEY to the key printed on stdout, ' : '';
-  if (!s.done.store) {
+  if (!s.result.done.store) {
     return s.target.kind === 'config'
       ? `store the printed key with \`${suggest(['auth', 'login'], [], ['--with-key'])}\` (it checks the key), then run ${revokeOld}`
       : `keep the printed key, set CRAWL_API_KEY to it, then run ${revokeOld}`;
   }
   if (f.step === 'revoke' && f.outcomeUnknown) {
-    return `${setEnv}check with ${list}: if ${sanitize(s.old.id)} is still listed, run ${revokeOld}`;
+    return `${setEnv}check with ${list}: if ${sanitize(s.result.old.id)} is still listed, run ${revokeOld}`;
   }
   if (f.oldKeyNotFound || f.oldKeyUncertain === 'gone') return `${setEnv}check with ${list} that the old key is gone`;
   if (f.oldKeyUncertain !== undefined) {
     return `${setEnv}check with ${list} which key is which, and revoke the old one by its id (${revokeAny}) once you are sure`;
   }
-  const check = s.done.verify ? '' : `check it with \`${suggest(['auth', 'status'])}\`, `;
+  const check = s.result.done.verify ? '' : `check it with \`${suggest(['auth', 'status'])}\`, `;
   return s.target.kind === 'config' ? `${check}then finish with ${revokeOld}`.replace(/^then f/, 'f') : `${setEnv}${check}then finish with ${revokeOld}`;
 }
