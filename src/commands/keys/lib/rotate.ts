@@ -21,13 +21,14 @@ import {
   type RotationState,
   type Suggest,
   type Target,
-} from './rotate-state.js';
+} from './rotate-report.js';
 
 /**
  * Replaces the key in use without losing access: (1) find it and decide where the new key goes,
- * (2) create the new key, (3) check that the service accepts it, (4) store it, (5) revoke the old
- * key. Whatever step fails or is interrupted, a created key is kept (stored, or printed once on
- * stdout) and the old key stays active unless step 5 was done; the message says what to run next.
+ * here; then steps 2-5 (create, check, store, revoke the old key) are the flow of
+ * src/api/rotation.ts, whose failure policy keeps a working key whatever step fails or is
+ * interrupted. This module draws its steps and keeps a key the flow hands back; the message
+ * and the hint come from rotate-report.ts.
  */
 export interface RotateOptions {
   /** The new key's name (default: the old name and the date). */

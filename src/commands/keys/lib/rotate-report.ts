@@ -1,3 +1,6 @@
+// What `crawl keys rotate` says about a rotation: its --json document, and, when it stopped, the
+// message (what was done, where the new key is, what the old key's state is) and the hint (what to
+// run next). All of it is read off the flow's result (src/api/rotation.ts); nothing here decides.
 import { OldKeyUncertainError, type RotationResult, type RotationStep } from '../../../api/rotation.js';
 import { maskKey } from '../../../text/mask.js';
 import { sanitize } from '../../../text/sanitize.js';
