@@ -126,7 +126,7 @@ export interface RotationContext {
    * The HTTP client of a key (the key in use when none is given); `evenIfAborted`: one whose
    * requests are sent after the signal is aborted too, to undo what was done.
    */
-  http(key?: string, options?: { evenIfAborted?: boolean }): HttpClient;
+  http(key?: string, options?: { evenIfAborted?: boolean }): Promise<HttpClient>;
   signal: AbortSignal;
   /** Given every key the service hands over, before anything could print it. */
   secret(key: string): void;
@@ -206,7 +206,7 @@ export async function rotate(ctx: RotationContext, request: RotationRequest): Pr
   try {
     // Sent once, even if the signal comes meanwhile: its answer is read, so a key the service
     // made is known and kept like any other.
-    const made = await createKey(ctx.http(), request.name);
+    const made = await createKey(await ctx.http(), request.name);
     ctx.secret(made.key);
     const created = new NewKey(made.key, made.name ?? request.name, made.prefix);
     r.created = created;
@@ -217,7 +217,7 @@ export async function rotate(ctx: RotationContext, request: RotationRequest): Pr
     stopIfAborted(ctx.signal);
     // Answered by the service's own origin only; the same list names the new key's id (the
     // create answer has none) and shows the old key as it is now, for step 5.
-    const seen = await listKeys(ctx.http(made.key), { sameOriginOnly: true });
+    const seen = await listKeys(await ctx.http(made.key), { sameOriginOnly: true });
     const mine = identifyKeyInUse(seen.keys, made.key);
     created.id = mine.kind === 'unique' ? mine.key.id : undefined;
     r.done.verify = true;
@@ -234,7 +234,7 @@ export async function rotate(ctx: RotationContext, request: RotationRequest): Pr
       stopIfAborted(ctx.signal);
       checkOldKey(r.old, created, seen);
       // With the new key: it is the one in use from now on, and this proves it can act.
-      await revokeKey(ctx.http(made.key), r.old.id);
+      await revokeKey(await ctx.http(made.key), r.old.id);
       r.done.revoke = true;
       ctx.report('revoke', r);
     }
@@ -314,7 +314,7 @@ async function settle(ctx: RotationContext, target: RotationTarget, r: RotationR
 
 /** The new key reached no store: revoked again with the old key, even after an abort. */
 async function withdraw(ctx: RotationContext, r: RotationResult, created: NewKey): Promise<void> {
-  const http = ctx.http(undefined, { evenIfAborted: true });
+  const http = await ctx.http(undefined, { evenIfAborted: true });
   // Step 3 did not get as far as the new key's id: the old key's list can tell it.
   const id = created.id ?? (await listKeys(http).then(({ keys }) => {
     const found = identifyKeyInUse(keys, created.secret());

@@ -125,7 +125,7 @@ export class KeysClient {
     const onStep = options.onStep;
     const result = await rotate(
       {
-        http: (key, httpOptions) => this.#c.http(key, httpOptions),
+        http: (key, httpOptions) => Promise.resolve(this.#c.http(key, httpOptions)),
         signal: this.#c.signal,
         secret: (key) => this.#c.redactor.add(key),
         report: (step) => onStep?.(step),

@@ -38,25 +38,29 @@ function context(controller = new AbortController()): RotationContext & { steps:
     controller,
     signal: controller.signal,
     http(key = old.key, options = {}) {
-      const id = `${options.evenIfAborted ? 'after' : 'live'}\u0000${key}`;
-      let client = clients.get(id);
-      if (!client) {
-        client = new HttpClient({
-          baseUrl: new URL(fx.sandbox.url),
-          apiKey: key,
-          timeoutMs: 10_000,
-          allowHttp: true,
-          userAgent: 'rotation-test',
-          interrupt: options.evenIfAborted ? undefined : controller.signal,
-          clock,
-        });
-        clients.set(id, client);
-      }
-      return client;
+      return Promise.resolve(client(key, options));
     },
     secret: (key) => void secrets.push(key),
     report: (step) => void steps.push(step),
   };
+
+  function client(key: string, options: { evenIfAborted?: boolean }): HttpClient {
+    const id = `${options.evenIfAborted ? 'after' : 'live'}\u0000${key}`;
+    let made = clients.get(id);
+    if (!made) {
+      made = new HttpClient({
+        baseUrl: new URL(fx.sandbox.url),
+        apiKey: key,
+        timeoutMs: 10_000,
+        allowHttp: true,
+        userAgent: 'rotation-test',
+        interrupt: options.evenIfAborted ? undefined : controller.signal,
+        clock,
+      });
+      clients.set(id, made);
+    }
+    return made;
+  }
 }
 
 /** A home that keeps the key in memory, as the config file or a keyring entry would. */
@@ -92,7 +96,7 @@ function destination(kind: KeyDestination['kind'], options: { fail?: Error } = {
 }
 
 async function oldKey(): Promise<OldKey> {
-  const found = findOldKey((await listKeys(context().http())).keys, old.key);
+  const found = findOldKey((await listKeys(await context().http())).keys, old.key);
   if (found.kind !== 'found') throw new Error(`the test key is ${found.kind}`);
   return found.old;
 }

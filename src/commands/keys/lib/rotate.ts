@@ -58,7 +58,7 @@ interface Plan {
 async function prepare(deps: Deps, options: RotateOptions): Promise<Plan> {
   const nameFlag = options.name;
   const outputFile = options.outputFile;
-  const key = deps.settings.requireApiKey();
+  const key = await deps.settings.requireApiKey(deps.signal);
   let target: Target;
   if (options.toCommand !== undefined) {
     if (options.toCommand.trim() === '') throw new UsageError('--to-command needs a command');
@@ -91,7 +91,7 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<Plan> {
     target = { kind: 'file', path: outputFile };
   }
 
-  const { keys } = await listKeys(deps.http());
+  const { keys } = await listKeys(await deps.http());
   const found = findOldKey(keys, key.value);
   if (found.kind === 'none') {
     throw new CrawlError(`the key in use (${maskKey(key.value)}) is not among the active keys the service lists; nothing was changed`, ExitCode.notFound, {
@@ -214,15 +214,16 @@ function kept(deps: Deps, s: RotationState, progress: (line: string) => void): n
 
 /**
  * The flow stopped (src/api/rotation.ts says what it did with the new key). A key it handed back
- * unstored is kept here: printed once on stdout, or, when it was meant for a --to-command store
- * (a CI job, whose stdout is a log), written to a 0600 file in the config folder first.
+ * unstored is kept here: printed once on stdout, or, when it was meant for a store (a CI job,
+ * whose stdout is a log), written to a 0600 file in the config folder first.
  * Always throws: the message says what state things are in and what to run next.
  */
 async function fail(deps: Deps, s: RotationState, failure: RotationFailure): Promise<never> {
   const { step, error, interrupted } = failure;
   const c = s.result.created;
   if (c && s.result.place === 'unstored') {
-    if (s.target.kind === 'command') {
+    // The flow tried to revoke it again: it was meant for an unattended store, whose stdout is a log.
+    if (s.result.withdrawal !== undefined) {
       try {
         s.rescueFile = await rescueKeyFile(dirname(deps.settings.store.path), newKeyPrefix(s), c.secret(), deps.clock.now());
       } catch (rescue) {
