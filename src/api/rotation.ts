@@ -18,9 +18,9 @@ export type RotationStep = 'create' | 'verify' | 'store' | 'revoke';
  */
 export interface KeyHome {
   /**
-   * `command`: a secret manager's command stores it (unattended, like a `store` destination:
-   * a key it did not take is revoked again). Any other home, or none given, is a place a person
-   * reads (the config file, the keyring): a key it did not take is handed back to the caller.
+   * `command`: a secret manager's commands keep it, run unattended (CI), where stdout is a log: a
+   * key handed back is kept out of it. Whatever its kind, a home is never revoked again: its
+   * write reads the key back, so one that failed may hold the new key all the same.
    */
   readonly kind?: 'keyring' | 'file' | 'command';
   describe(): string;
@@ -89,8 +89,8 @@ export class NewKey {
  * - `stored`: in its target (every part of it), read back where it can be;
  * - `store-only`: the destination (a store) took it, the profile's home did not;
  * - `withdrawn`: it did not reach a store, and was revoked again;
- * - `unstored`: it reached nothing (or a home was written but did not read it back) and is
- *   active: the caller must keep `created.secret()`.
+ * - `unstored`: it is in no target (a home that failed may hold it all the same) and is active:
+ *   the caller must keep `created.secret()` (off stdout when `unattended`).
  */
 export type NewKeyPlace = 'none' | 'stored' | 'store-only' | 'withdrawn' | 'unstored';
 
@@ -110,8 +110,8 @@ export interface RotationResult {
   done: Record<RotationStep, boolean>;
   /** The destination took the key (with a home after it, the home may still have failed). */
   destinationStored: boolean;
-  /** The home's write went through (its read-back may still have failed: then it may hold the new key). */
-  homeWritten: boolean;
+  /** The target runs unattended (a store, a command home): a key handed back must stay off stdout. */
+  unattended: boolean;
   keepOld: boolean;
   /** The new key did not reach a store: it was revoked again, or could not be (why). */
   withdrawal: { revoked: true } | { revoked: false; why: string } | undefined;
@@ -195,7 +195,7 @@ export async function rotate(ctx: RotationContext, request: RotationRequest): Pr
     created: undefined,
     done: { create: false, verify: false, store: false, revoke: false },
     destinationStored: false,
-    homeWritten: false,
+    unattended: target.destination?.kind === 'store' || target.home?.kind === 'command',
     keepOld: request.keepOld,
     withdrawal: undefined,
     place: 'none',
@@ -261,7 +261,6 @@ async function store(ctx: RotationContext, target: RotationTarget, key: string, 
   }
   if (target.home) {
     await target.home.write(key, ctx.signal, target.replaces === undefined ? {} : { replaces: target.replaces });
-    r.homeWritten = true;
     // A key reported as stored must really be there.
     const back = await target.home.read(ctx.signal);
     if (back !== key) throw new CrawlError(`${target.home.describe()} does not hold the new key after writing it`, ExitCode.failure);
@@ -284,19 +283,20 @@ function checkOldKey(old: OldKey, created: NewKey, seen: KeyList): void {
  * The one failure policy: the old key is still active (step 5 was not done, or failed); the new
  * key, when it exists but is not in its target, is
  * - written to a new place anyway (it replaces nothing), unless writing it is what failed;
- * - revoked again (with the old key, which still works) when it was meant for a store (a
- *   command) that did not take it; a store that took it keeps it, even when the profile's home
- *   then failed, and so does a home whose write went through but whose read-back did not;
+ * - revoked again (with the old key, which still works) when a store destination did not take
+ *   it: only a store's own answer (a command's exit status, store() rejecting) says for sure
+ *   that it does not hold the key. A store that took it keeps it, even when the profile's home
+ *   then failed. A home is never revoked again: its write reads back, so one that failed may
+ *   hold the key;
  * - else handed back to the caller, who keeps it (the CLI prints it once, the client's error
  *   holds it): a key the service has not accepted never replaces a working one in a home.
  */
 async function settle(ctx: RotationContext, target: RotationTarget, r: RotationResult, step: RotationStep): Promise<void> {
   const created = r.created;
-  // A store or home that took the key keeps it: revoking it then would leave them a dead key.
-  if (!created || r.done.store || r.destinationStored || r.homeWritten) return;
+  // A store that took the key keeps it: revoking it then would leave the store a dead key.
+  if (!created || r.done.store || r.destinationStored) return;
   const destination = target.destination;
-  const unattended = destination ? destination.kind === 'store' : target.home?.kind === 'command';
-  if (unattended) {
+  if (destination?.kind === 'store') {
     await withdraw(ctx, r, created);
     return;
   }

@@ -220,7 +220,7 @@ describe('step 4 (store) fails', () => {
     const r = await run(ctx, { home, replaces: old.key });
     expect(r.failure).toMatchObject({ step: 'store' });
     expect(r.place).toBe('unstored');
-    expect(r.homeWritten).toBe(false);
+    expect(r.withdrawal).toBeUndefined();
     expect(home.value).toBe(old.key);
     expect(await keyStatus(fx.sandbox, r.created?.secret() ?? '')).toBe(200);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
@@ -228,13 +228,13 @@ describe('step 4 (store) fails', () => {
 
   it('a home that does not read the key back: reported, not revoked, handed back (the home may hold it)', async () => {
     const ctx = context();
-    const home = memoryHome(old.key, { kind: 'command', ignoreWrite: true });
+    const home = memoryHome(old.key, { ignoreWrite: true });
     const before = fx.sandbox.requests.length;
     const r = await run(ctx, { home, replaces: old.key });
     expect(r.failure).toMatchObject({ step: 'store' });
     expect((r.failure?.error as Error).message).toBe('the test home does not hold the new key after writing it');
-    expect(r.homeWritten).toBe(true);
     expect(r.place).toBe('unstored');
+    expect(r.unattended).toBe(false);
     expect(deletes(before)).toEqual([]);
     expect(await keyStatus(fx.sandbox, r.created?.secret() ?? '')).toBe(200);
   });
@@ -248,12 +248,16 @@ describe('step 4 (store) fails', () => {
     expect(r.place).toBe('unstored');
   });
 
-  it('a command home (a secret manager) whose write fails: the key is revoked again, like a store', async () => {
+  it('a command home (a secret manager) whose write fails: handed back, marked unattended, never revoked (its read-back may be what failed)', async () => {
     const ctx = context();
-    const home = memoryHome(old.key, { kind: 'command', failWrite: new Error('exit 1') });
+    const home = memoryHome(old.key, { kind: 'command', failWrite: new Error('key-command printed no key') });
+    const before = fx.sandbox.requests.length;
     const r = await run(ctx, { home, replaces: old.key });
-    expect(r.place).toBe('withdrawn');
-    expect(await keyStatus(fx.sandbox, r.created?.secret() ?? '')).toBe(401);
+    expect(r.place).toBe('unstored');
+    expect(r.unattended).toBe(true);
+    expect(r.withdrawal).toBeUndefined();
+    expect(deletes(before)).toEqual([]);
+    expect(await keyStatus(fx.sandbox, r.created?.secret() ?? '')).toBe(200);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
   });
 

@@ -222,8 +222,8 @@ async function fail(deps: Deps, s: RotationState, failure: RotationFailure): Pro
   const { step, error, interrupted } = failure;
   const c = s.result.created;
   if (c && s.result.place === 'unstored') {
-    // The flow tried to revoke it again: it was meant for an unattended store, whose stdout is a log.
-    if (s.result.withdrawal !== undefined) {
+    // Meant for a store run unattended (CI): its stdout is a log.
+    if (s.result.unattended) {
       try {
         s.rescueFile = await rescueKeyFile(dirname(deps.settings.store.path), newKeyPrefix(s), c.secret(), deps.clock.now());
       } catch (rescue) {
