@@ -65,13 +65,16 @@ describe('keys rotate, the key in a secret manager (key-command / key-store-comm
     const before = fx.sandbox.requests.length;
     const r = await runCli(['keys', 'rotate', '--yes'], { env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/stopped at step 4 of 5/);
+    expect(r.stderr).toMatch(/stopped at step 4 of 5 \(store the new key in the secret manager of profile "default" \(its key-store-command\)\): key-store-command .* exited with status 1/);
     expect(held()).toBe(old.key);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
     expect(deletes(before)).toEqual([]);
     const files = rescued();
     expect(files).toHaveLength(1);
     const file = join(cfg, files[0] ?? '');
+    // The message says where the key is, and the hint how to finish from there.
+    expect(r.stderr).toContain(`The new key is in ${file} (mode 0600)`);
+    expect(r.stderr).toContain(`hint: see which key the profile reads now with \`crawl auth status\`; if it is not the new one, store it with \`crawl auth login --with-key < ${file}\``);
     expect(readFileSync(file, 'utf8').trim()).toMatch(/^crk_/);
     expect(await keyStatus(fx.sandbox, readFileSync(file, 'utf8').trim())).toBe(200);
     expect(r.stdout).toBe('');
@@ -90,7 +93,10 @@ describe('keys rotate, the key in a secret manager (key-command / key-store-comm
     expect(await keyStatus(fx.sandbox, stored)).toBe(200);
     expect(await keyStatus(fx.sandbox, held())).toBe(200);
     expect(rescued()).toHaveLength(1);
+    expect(readFileSync(join(cfg, rescued()[0] ?? ''), 'utf8').trim()).toBe(stored);
     expect(r.stdout).toBe('');
+    // The store may hold the new key: the old one is not said to be "still stored".
+    expect(r.stderr).toContain(`The old key "ci" (${old.id}) is still active.`);
     expect((await runCli(['keys', 'list'], { env })).code).toBe(0);
   });
 });

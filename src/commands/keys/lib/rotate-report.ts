@@ -10,11 +10,14 @@ export type Step = RotationStep;
 /** Steps 2-5 of a rotation (step 1, finding the key in use, changes nothing). */
 export const STEP_NUMBER: Record<Step, number> = { create: 2, verify: 3, store: 4, revoke: 5 };
 
-/** The profile in the config file whose key is rotated: the new key is stored only over `replaces`. */
+/** The profile whose key is rotated (in its own store): the new key is stored only over `replaces`. */
 export interface ConfigTarget {
+  /** The config file. */
   path: string;
   profile: string;
   replaces: string;
+  /** Where the profile's key lives, for messages: `the config file <path> (profile "ci")`, the keyring, a secret manager. */
+  home: string;
 }
 
 /**
@@ -40,7 +43,7 @@ export interface RotationState {
   printed: boolean;
   /** Why stdout could not take the unstored key either (then nobody has it). */
   unprinted?: string;
-  /** A store did not take the key and it could not be revoked again: kept in this 0600 file. */
+  /** A key handed back from an unattended target (a store, a key-store-command): kept in this 0600 file. */
   rescueFile?: string;
   /** Why no rescue file could be written either. */
   rescueFailed?: string;
@@ -103,7 +106,8 @@ export function rotationDocument(s: RotationState): Record<string, unknown> {
     steps: { ...s.result.done },
     storedIn: s.result.done.store ? storedIn(s.target) : s.result.destinationStored ? 'command' : null,
     ...(s.result.keepOld ? { oldKeptActive: true } : {}),
-    ...(rollback ? { rolledBack: rollback.revoked, ...(rollback.rescueFile ? { rescueFile: rollback.rescueFile } : {}) } : {}),
+    ...(rollback ? { rolledBack: rollback.revoked } : {}),
+    ...(s.rescueFile === undefined ? {} : { rescueFile: s.rescueFile }),
   };
 }
 
@@ -116,10 +120,10 @@ function storedIn(target: Target): string {
 
 /** The command itself is never repeated: it may carry the user's other secrets into a CI log. */
 export function where(target: Target): string {
-  if (target.kind === 'config') return `the config file ${target.path} (profile "${target.profile}")`;
+  if (target.kind === 'config') return target.home;
   if (target.kind === 'stdout') return 'standard output';
   if (target.kind === 'command') {
-    return target.config ? `the --to-command command, then the config file ${target.config.path} (profile "${target.config.profile}")` : 'the --to-command command';
+    return target.config ? `the --to-command command, then ${target.config.home}` : 'the --to-command command';
   }
   return target.path;
 }
@@ -159,6 +163,10 @@ export function describeFailure(s: RotationState, f: Failure, json: boolean, sug
     const whereNow = rollback.rescueFile ? `it is in ${rollback.rescueFile} (mode 0600), its only copy` : s.printed ? 'it is printed on stdout, its only copy' : 'nobody has a copy of it';
     parts.push(`The new key could not be revoked again (${rollback.why ?? 'unknown'}): ${whereNow}.`);
   }
+  if (c && !rollback && s.rescueFile !== undefined) {
+    parts.push(`The new key is in ${s.rescueFile} (mode 0600), the one copy crawl is sure of: ${where(s.target)} may hold it too.`);
+  }
+  if (c && !rollback && s.rescueFailed !== undefined) parts.push(`No file could hold the new key (${s.rescueFailed}).`);
   if (c && !r.done.store && s.unprinted !== undefined) {
     parts.push(`The new key could not be printed either (${s.unprinted}): nobody has a copy of it.`);
   }
@@ -185,7 +193,7 @@ function oldKeyState(s: RotationState, f: Failure, oldLabel: string): string {
   }
   if (f.oldKeyUncertain === 'new') return `The service lists the new key under the old key's id ${sanitize(s.result.old.id)}, so revoking that id could revoke the new key: nothing was revoked.`;
   if (f.configChanged) return `The old key ${oldLabel} was not revoked by this rotation; the config file holds the key another crawl process stored meanwhile, left as it is.`;
-  if (s.target.kind === 'config' && !s.result.done.store) return `The old key ${oldLabel} is still active and still stored.`;
+  if (s.target.kind === 'config' && !s.result.done.store && !s.result.unattended) return `The old key ${oldLabel} is still active and still stored.`;
   return `The old key ${oldLabel} is still active.`;
 }
 
@@ -218,6 +226,9 @@ function nextSteps(s: RotationState, f: Failure, suggest: Suggest): string | und
   }
   if (!s.result.done.store && s.unprinted !== undefined) {
     return `revoke the new key with ${revokeNew}, then run ${rotateAgain} again`;
+  }
+  if (!s.result.done.store && s.rescueFile !== undefined) {
+    return `see which key the profile reads now with \`${suggest(['auth', 'status'])}\`; if it is not the new one, store it with \`${suggest(['auth', 'login'], [], ['--with-key'])} < ${s.rescueFile}\`; then run ${revokeOld} and delete the file`;
   }
   if (!s.result.done.store && f.configChanged) {
     return `see which key the profile holds now with \`${suggest(['auth', 'status'])}\`; keep the printed key or revoke it with ${revokeNew}`;

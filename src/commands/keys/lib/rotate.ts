@@ -1,6 +1,7 @@
 import { findOldKey, rotate, type OldKey, type RotationFailure, type RotationStep, type RotationTarget } from '../../../api/rotation.js';
 import { listKeys, OutcomeUnknownError, rotatedName, UnusableKeyError } from '../../../api/keys.js';
 import { keyLabel } from '../../../api/key-label.js';
+import type { ResolvedKey } from '../../../config/settings.js';
 import type { Deps } from '../../../deps.js';
 import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
@@ -18,6 +19,7 @@ import {
   OldKeyUncertainError,
   rotationDocument,
   where,
+  type ConfigTarget,
   type RotationState,
   type Suggest,
   type Target,
@@ -66,7 +68,7 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<Plan> {
       throw new UsageError('--to-command and --output-file both say where the new key goes: give one', 'with --to-command the command is the store; it can write a file itself');
     }
     // A key from the config file is replaced there too (after the command): crawl must go on working.
-    const config = key.source === 'config' ? { path: deps.settings.store.path, profile: deps.settings.profile().value, replaces: key.value } : undefined;
+    const config = key.source === 'config' ? profileTarget(deps, key) : undefined;
     target = { kind: 'command', command: options.toCommand, config };
   } else if (key.source === 'config') {
     if (outputFile !== undefined) {
@@ -75,7 +77,7 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<Plan> {
         `run \`${crawlCommand(deps, ['keys', 'rotate'])}\` without --output-file`,
       );
     }
-    target = { kind: 'config', path: deps.settings.store.path, profile: deps.settings.profile().value, replaces: key.value };
+    target = { kind: 'config', ...profileTarget(deps, key) };
   } else if (outputFile === undefined) {
     throw new UsageError(
       'the key in use comes from CRAWL_API_KEY, which crawl cannot change: say where the new key goes',
@@ -131,6 +133,20 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<Plan> {
     if (!ok) throw new UsageError('not confirmed: nothing was changed');
   }
   return { old: found.old, target, newName, keepOld: options.keepOld };
+}
+
+/** The profile whose key is replaced, and how messages name its store. */
+function profileTarget(deps: Deps, key: ResolvedKey): ConfigTarget {
+  const path = deps.settings.store.path;
+  const profile = deps.settings.profile().value;
+  const kind = key.store?.kind;
+  const home =
+    kind === 'keyring' && key.store
+      ? `the ${key.store.describe()} (profile "${profile}")`
+      : kind === 'command'
+        ? `the secret manager of profile "${profile}" (its key-store-command)`
+        : `the config file ${path} (profile "${profile}")`;
+  return { path, profile, replaces: key.value, home };
 }
 
 /**
