@@ -337,6 +337,23 @@ describe('step 5 (revoke) fails', () => {
   });
 });
 
+describe('the client reports the flow\'s steps', () => {
+  it('onStep hears create, verify, store (after store() resolved) and revoke, in order', async () => {
+    const heard: string[] = [];
+    const client = makeClient({ baseUrl: fx.sandbox.url, apiKey: old.key }, { env: {}, clock: fakeClock(), nodeVersion: '20.0.0' });
+    const rotation = await client.keys.rotate({
+      store: () => {
+        heard.push('store() called');
+        return Promise.resolve();
+      },
+      onStep: (step) => heard.push(step),
+    });
+    await client.close();
+    expect(heard).toEqual(['create', 'verify', 'store() called', 'store', 'revoke']);
+    expect(rotation.old.revoked).toBe(true);
+  });
+});
+
 describe('both front-ends: the same fault leaves the keys in the same state', () => {
   /** The step that stopped, how many new keys ("ci (rotated ...)") are active, and the old key's status. */
   type Outcome = { step: string; newKeysActive: number; oldKey: number };
