@@ -12,8 +12,8 @@ import { createKey, identifyKeyInUse, listKeys, revokeKey, UnusableKeyError, typ
 export type RotationStep = 'create' | 'verify' | 'store' | 'revoke';
 
 /**
- * Where a profile's key lives (the config file today): read it, and write a new key over the one
- * it holds. `replaces`: write only if the home still holds that key, checked under the config's
+ * Where a profile's key lives (its store: the keyring, the config file, a secret manager's
+ * commands): read it, and write a new key over the one it holds. `replaces`: write only if the home still holds that key, checked under the config's
  * lock by the implementation, so a concurrent login or rotation is never overwritten.
  */
 export interface KeyHome {
@@ -130,7 +130,7 @@ export interface RotationContext {
   signal: AbortSignal;
   /** Given every key the service hands over, before anything could print it. */
   secret(key: string): void;
-  /** Called after each step is done (`store` again when a late write to a new place succeeds). */
+  /** Called after each step is done (`store` too when a new place is written after a failed check). */
   report(step: RotationStep, result: Readonly<RotationResult>): void;
 }
 
