@@ -13,8 +13,9 @@ export type RotationStep = 'create' | 'verify' | 'store' | 'revoke';
 
 /**
  * Where a profile's key lives (its store: the keyring, the config file, a secret manager's
- * commands): read it, and write a new key over the one it holds. `replaces`: write only if the home still holds that key, checked under the config's
- * lock by the implementation, so a concurrent login or rotation is never overwritten.
+ * commands): read it, and write a new key over the one it holds. `replaces`: write only if the
+ * home still holds that key, checked under the config's lock by the implementation, so a
+ * concurrent login or rotation is never overwritten.
  */
 export interface KeyHome {
   /**
