@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import type { LoginOptions } from './lib/login.js';
 import { withExamples } from '../shared/examples.js';
 
@@ -17,10 +16,4 @@ export function command(runF: (options: LoginOptions) => Promise<void>) {
       ['CI: the key from a secret, on stdin', 'printf \'%s\' "$CRAWL_KEY" | crawl auth login --with-key --profile ci'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: LoginOptions): Promise<number> {
-  const { logIn } = await import('../work.js');
-  return logIn(deps, options);
 }

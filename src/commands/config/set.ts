@@ -1,5 +1,4 @@
 import { Argument, Command } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { CONFIG_KEYS } from '../../config/setting-names.js';
 import { settingArgument } from './lib/setting.js';
 import { UsageError } from '../../errors.js';
@@ -25,10 +24,4 @@ export function command(runF: (options: SetOptions) => Promise<void>) {
       ['for a profile of its own', 'crawl config set base-url http://127.0.0.1:8787 --profile sandbox'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: SetOptions): Promise<number> {
-  const { setSetting } = await import('../work.js');
-  return setSetting(deps, options);
 }

@@ -4,7 +4,7 @@ import { ExitCode } from '../../../exit-codes.js';
 /** Forgets the profile's stored key (the key stays valid at the service; revoke it with `crawl keys revoke`). */
 export type LogoutOptions = Record<string, never>;
 
-export async function logOut(deps: Deps, _options: LogoutOptions): Promise<number> {
+export async function authLogoutRun(deps: Deps, _options: LogoutOptions): Promise<number> {
   const profile = deps.settings.profile().value;
   const had = deps.settings.stored()['api-key'] !== undefined;
   if (had) {

@@ -30,7 +30,7 @@ interface Selection {
   kept: Kept[];
 }
 
-export async function pruneKeys(deps: Deps, options: PruneOptions): Promise<number> {
+export async function keysPruneRun(deps: Deps, options: PruneOptions): Promise<number> {
   const http = deps.http();
   const { keys } = await listKeys(http);
   const inUse = new Set(mayBeInUse(identifyKeyInUse(keys, deps.settings.apiKey()?.value)));

@@ -39,7 +39,7 @@ export interface RotateOptions {
   yes: boolean;
 }
 
-export async function rotateKey(deps: Deps, options: RotateOptions): Promise<number> {
+export async function keysRotateRun(deps: Deps, options: RotateOptions): Promise<number> {
   const state = await prepare(deps, options);
   return rotateWith(deps, state);
 }
