@@ -57,7 +57,7 @@ async function main(): Promise<void> {
 }
 
 // Without a code cache the CLI is slower, not broken: an install where the sandbox cannot run
-// (no loopback, say) still gets a working build. test/startup.test.ts fails if the cache is missing.
+// (no loopback, say) still gets a working build. test/contract/startup.test.ts fails if the cache is missing.
 main().catch((error: unknown) => {
   process.stderr.write(`warm: no code cache made (${error instanceof Error ? error.message : String(error)}): the CLI works, but starts slower\n`);
 });

@@ -1,4 +1,4 @@
-// Contract (spawned): the installed bin and its start-up (issue 5) as behaviour rather than
+// Contract (spawned): the installed bin and its start-up as behaviour rather than
 // timing: that it runs at all, plain and in a terminal; what a command loads; and the code cache it
 // loads with. The times themselves are measured by `npm run bench`, never here.
 import { chmodSync, cpSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
