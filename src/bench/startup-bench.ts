@@ -97,8 +97,8 @@ export async function benchStartup(sandbox: SandboxProcess, work: string, runs: 
 }
 
 /**
- * The package as a user gets it: `npm pack` of this build (its `files`, no build-time code cache),
- * installed into a folder of its own. It has no dependencies, so nothing is fetched. Its bin.
+ * The package as a user gets it: `npm pack` of this build (its `files`), installed into a folder
+ * of its own, its dependencies from npm's cache where `npm ci` left them. Its bin.
  */
 function installPackage(work: string, log: (line: string) => void): string {
   log('packing the build and installing the tarball into a folder of its own ...');
@@ -107,6 +107,6 @@ function installPackage(work: string, log: (line: string) => void): string {
   const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)) as Array<{ filename: string; name: string }>;
   if (packed === undefined) throw new Error('npm pack made no tarball');
   const prefix = join(work, 'installed');
-  npm(['install', '--global', '--prefix', prefix, '--ignore-scripts', '--no-audit', '--no-fund', join(work, packed.filename)], work);
+  npm(['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], work);
   return join(prefix, 'lib', 'node_modules', ...packed.name.split('/'), 'bin', 'crawl.js');
 }
