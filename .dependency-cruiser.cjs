@@ -26,6 +26,13 @@ module.exports = {
       to: { path: '^src/sandbox/' },
     },
     {
+      name: 'commands-declare-no-work',
+      comment: "declaring the commands (help builds them all) loads none of their work: a command module and a group's index.ts take only types from lib/; the work loads through commands/work.ts when a command runs",
+      severity: 'error',
+      from: { path: '^src/commands/(index\\.ts$|[^/]+/[^/]+\\.ts$)' },
+      to: { path: '^src/commands/([^/]+/lib/|work\\.ts$)', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'commands-groups-apart',
       comment: "a group's lib/ is its own: what two groups share goes to commands/shared/ or a lower layer",
       severity: 'error',

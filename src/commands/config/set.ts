@@ -1,6 +1,6 @@
 import { Argument, Command } from '@commander-js/extra-typings';
 import { SETTABLE_KEYS } from '../../config/setting-names.js';
-import { settingArgument } from './lib/setting.js';
+import { settingArgument } from './setting-argument.js';
 import { UsageError } from '../../errors.js';
 import type { SetOptions } from './lib/set.js';
 import { withExamples } from '../shared/examples.js';

@@ -1,5 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
-import { settingArgument } from './lib/setting.js';
+import { settingArgument } from './setting-argument.js';
 import type { UnsetOptions } from './lib/unset.js';
 import { withExamples } from '../shared/examples.js';
 
