@@ -2,7 +2,7 @@
 // a checkout and an installed package both use it: the first run of each kind compiles as usual and
 // leaves its cache in the user's XDG cache folder, later runs take it. Checked by V8's own answer
 // (src/bench/code-cache.ts), never by timing: `npm run bench` measures the times.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCodeCache } from '../../src/bench/code-cache.js';
@@ -89,9 +89,11 @@ describe('the code cache', () => {
   it('a damaged cache, one from another build, one made for another file, or none: the same output and exit code', async () => {
     // Help (its own cache), a status read, and a failing one (the other cache, another path).
     const commands = [['job', 'demo-small'], HELP, ['job', 'no-such-job']];
-    const plain = freshCache('reference');
-    const expected = await Promise.all(commands.map((args) => runCli(args, { process: true, env: plain.env })));
+    // The first runs give the output to expect, and leave the caches each damage then harms a copy of.
+    const made = freshCache('made');
+    const expected = await Promise.all(commands.map((args) => runCli(args, { process: true, env: made.env })));
     expect(expected.map((r) => r.code)).toEqual([0, 0, 3]);
+    expect(readdirSync(made.folder).length).toBe(2);
 
     const damages: Record<string, (cache: Buffer, others: Buffer[]) => Buffer | undefined> = {
       'garbage after the build line': (cache) => Buffer.concat([cache.subarray(0, cache.indexOf(10) + 1), Buffer.alloc(cache.length, 0x5a)]),
@@ -102,8 +104,9 @@ describe('the code cache', () => {
     };
     for (const [damage, harm] of Object.entries(damages)) {
       const { env, folder } = freshCache(damage.replace(/\W+/g, '-'));
-      // The first runs leave the caches that are then harmed.
-      for (const args of commands) await runCli(args, { process: true, env });
+      cpSync(made.folder, folder, { recursive: true });
+      // As private as the one it copies: the loader reads it (else no damage would be tested).
+      expect(statSync(folder).mode & 0o777).toBe(0o700);
       const caches = readdirSync(folder).map((name) => join(folder, name));
       expect(caches.length).toBe(2);
       const contents = caches.map((file) => readFileSync(file));
