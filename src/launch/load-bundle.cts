@@ -160,12 +160,19 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
   };
 
   /** What this run compiled, over what earlier runs left for the files it did not load. */
+  /**
+   * What this run compiled, over what the cache holds now for the files it did not load: read again
+   * at exit, since runs of other commands may have added to it meanwhile (runs in parallel, as a
+   * script or a test suite makes them, would otherwise undo each other's additions).
+   */
   const cachePack = (): Buffer => {
     const blobs = new Map<string, Buffer>();
-    for (const name of Object.keys(caches?.index ?? {})) {
-      const blob = readPart(caches, name);
+    const now = (userCache?.isPrivate(cachePath) === true ? readCachePack(cachePath, key) : undefined) ?? caches;
+    for (const name of Object.keys(now?.index ?? {})) {
+      const blob = readPart(now, name);
       if (blob) blobs.set(name, blob);
     }
+    if (now !== caches && now !== undefined) closeSync(now.fd);
     for (const entry of loaded.values()) blobs.set(entry.file, entry.script.createCachedData());
     return encodePack(key, blobs);
   };

@@ -2,6 +2,7 @@
 // a checkout and an installed package both use it: the first run of each kind compiles as usual and
 // leaves its cache in the user's XDG cache folder, later runs take it. Checked by V8's own answer
 // (src/bench/code-cache.ts), never by timing: `npm run bench` measures the times.
+import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +85,32 @@ describe('the code cache', () => {
     expect(shared.map((r) => r.rejected)).toEqual(shared.map(() => undefined));
     expect(kept.map((name) => statSync(join(folder, name)).mtimeMs)).toEqual(written);
     expect(readdirSync(folder).sort()).toEqual(kept);
+  });
+
+  it('runs side by side keep what each added: one ending after another merges the cache as it is then, not as it was when it started', async () => {
+    const { env, folder } = freshCache('side-by-side');
+    // A long run (the sandbox, until SIGINT) starts with no cache; a status read runs whole meanwhile
+    // and writes its files' caches; the sandbox, ending after it, must keep them.
+    const sandbox = spawn(process.execPath, [join(ROOT, 'bin', 'crawl.js'), 'sandbox', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => sandbox.on('close', (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        sandbox.stdout.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          if (out.includes('Sandbox listening on')) resolve();
+        });
+        sandbox.on('close', (code) => reject(new Error(`the sandbox ended first (${code})`)));
+      });
+      const status = await checkCodeCache(STATUS, env);
+      expect(status.map((r) => r.rejected)).toEqual(status.map(() => undefined));
+    } finally {
+      sandbox.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+    expect(readdirSync(folder).filter((name) => name.includes('-http-'))).toHaveLength(1);
+    const later = await checkCodeCache(STATUS, env);
+    expect(later.filter((r) => r.rejected !== false)).toEqual([]);
   });
 
   it('a damaged cache, one from another build, one made for another file, or none: the same output and exit code', async () => {
