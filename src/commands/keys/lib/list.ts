@@ -18,7 +18,7 @@ const MAYBE_IN_USE = ' (in use?)';
  */
 export type ListOptions = Record<string, never>;
 
-export async function listKeysOf(deps: Deps, _options: ListOptions): Promise<number> {
+export async function keysListRun(deps: Deps, _options: ListOptions): Promise<number> {
   const http = await deps.http();
   const list = await listKeys(http);
   if (deps.globals.json) {

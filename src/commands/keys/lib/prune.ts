@@ -31,7 +31,7 @@ interface Selection {
   kept: Kept[];
 }
 
-export async function pruneKeys(deps: Deps, options: PruneOptions): Promise<number> {
+export async function keysPruneRun(deps: Deps, options: PruneOptions): Promise<number> {
   const http = await deps.http();
   const { keys } = await listKeys(http);
   const inUse = new Set(mayBeInUse(identifyKeyInUse(keys, (await deps.settings.apiKey(deps.signal))?.value)));

@@ -21,7 +21,7 @@ export interface RevokeOptions {
   force: boolean;
 }
 
-export async function revokeKeys(deps: Deps, options: RevokeOptions): Promise<number> {
+export async function keysRevokeRun(deps: Deps, options: RevokeOptions): Promise<number> {
   const args = options.ids;
   if (args.length === 0 || args.some((a) => a.trim() === '')) {
     throw new UsageError('give the id, a unique prefix or the name of each key to revoke', 'see them with `crawl keys list`');

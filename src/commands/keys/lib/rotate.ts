@@ -43,7 +43,7 @@ export interface RotateOptions {
   yes: boolean;
 }
 
-export async function rotateKey(deps: Deps, options: RotateOptions): Promise<number> {
+export async function keysRotateRun(deps: Deps, options: RotateOptions): Promise<number> {
   const plan = await prepare(deps, options);
   return rotateWith(deps, plan);
 }
