@@ -67,13 +67,14 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<Plan> {
     if (outputFile !== undefined) {
       throw new UsageError('--to-command and --output-file both say where the new key goes: give one', 'with --to-command the command is the store; it can write a file itself');
     }
-    // A key from the config file is replaced there too (after the command): crawl must go on working.
-    const config = key.source === 'config' ? profileTarget(deps, key) : undefined;
+    // A key from the keyring or the config file is replaced there too (after the command): crawl must
+    // go on working. A secret manager's key is left to the command given here, which stores it instead.
+    const config = key.source === 'config' && key.store?.kind !== 'command' ? profileTarget(deps, key) : undefined;
     target = { kind: 'command', command: options.toCommand, config };
   } else if (key.source === 'config') {
     if (outputFile !== undefined) {
       throw new UsageError(
-        "--output-file is for a key that comes from CRAWL_API_KEY; this profile's key is in the config file, and the new key replaces it there",
+        `--output-file is for a key that comes from CRAWL_API_KEY; this profile's key is in the ${key.store?.describe() ?? 'config file'}, and the new key replaces it there`,
         `run \`${crawlCommand(deps, ['keys', 'rotate'])}\` without --output-file`,
       );
     }
