@@ -1,8 +1,10 @@
 import type { Env } from '../platform/env.js';
 import { UsageError } from '../errors.js';
 import { keyDefect, trimKeyText } from '../text/keys.js';
-import { commandLine, suggestionFlags } from '../text/shell.js';
-import { configFile } from './paths.js';
+import { commandLine, quotingFor, suggestionFlags, withFileOnStdin } from '../text/shell.js';
+import { hostPlatform } from '../platform/host.js';
+import type { Platform } from '../platform/platform.js';
+import { locateConfig } from './paths.js';
 import { ConfigStore, type ConfigStoreOptions, type Profile } from './store.js';
 
 export type Source = 'flag' | 'env' | 'config' | 'default';
@@ -25,11 +27,17 @@ export class Settings {
   readonly store: ConfigStore;
   readonly #env: Env;
   readonly #flags: GlobalFlags;
+  readonly #platform: Platform;
 
-  constructor(env: Env, flags: GlobalFlags, storeOptions: ConfigStoreOptions = {}) {
+  constructor(env: Env, flags: GlobalFlags, storeOptions: ConfigStoreOptions = {}, platform: Platform = hostPlatform()) {
     this.#env = env;
     this.#flags = flags;
-    this.store = new ConfigStore(configFile(env), storeOptions);
+    this.#platform = platform;
+    const config = locateConfig(env, platform);
+    this.store = new ConfigStore(config.path, storeOptions);
+    if (config.movedTo !== undefined) {
+      storeOptions.notice?.(`using the config file ${config.path}, where an earlier version kept it; crawl now keeps it at ${config.movedTo}: move it there`);
+    }
   }
 
   profile(): Resolved<string> {
@@ -77,7 +85,7 @@ export class Settings {
 
   /** A `crawl` command line for a hint, with this run's profile (and --base-url) in it. */
   command(words: readonly string[]): string {
-    return commandLine({ command: ['crawl', ...this.suggestionFlags(), ...words] });
+    return commandLine({ command: ['crawl', ...this.suggestionFlags(), ...words] }, quotingFor(this.#platform));
   }
 
   /**
@@ -100,7 +108,7 @@ export class Settings {
     if (defect) {
       throw new UsageError(
         `the API key of profile "${profile}" in ${this.store.path} ${defect}; refusing to send it`,
-        `store the key again with \`${this.command(['auth', 'login', '--with-key'])} < keyfile\``,
+        `store the key again with \`${withFileOnStdin(this.command(['auth', 'login', '--with-key']), 'keyfile', quotingFor(this.#platform))}\``,
       );
     }
     return { value: fromConfig, source: 'config' };
