@@ -16,7 +16,7 @@ export function command(runF: (options: SetOptions) => Promise<void>) {
       .addArgument(new Argument('<value>', 'the value'))
       .action((key, value) => {
         if (key === 'api-key') {
-          throw new UsageError('keys are never taken on the command line', 'store one with `crawl auth login --with-key < keyfile`');
+          throw new UsageError('keys are never taken on the command line', 'store one with `crawl auth login`');
         }
         return runF({ key, value });
       }),

@@ -321,6 +321,7 @@ async function storeWithCommand(deps: Deps, command: string, key: string): Promi
     onStdout: (text) => void out.write(text),
     onStderr: (text) => void deps.io.stderr.write(text),
     signal: deps.signal,
+    platform: deps.platform,
   });
   if (outcome.kind !== 'exited' || outcome.code !== 0) throw new StoreCommandError(describeOutcome(outcome));
 }
