@@ -238,7 +238,7 @@ async function store(deps: Deps, target: Target, key: string, s?: RotationState)
     }
     if (target.config) await storeProfileKey(deps, key, { withBaseUrl: false, replaces: target.config.replaces });
   }
-  else if (target.kind === 'file') await writeKeyFile(target.path, key);
+  else if (target.kind === 'file') await writeKeyFile(target.path, key, deps);
   // `--output-file -`: the key alone on stdout is where it is kept (nothing checks the reader kept it).
   else await deps.handOver(key + '\n');
 }
@@ -352,7 +352,7 @@ async function rollBack(deps: Deps, s: RotationState, c: NonNullable<RotationSta
     }
   }
   try {
-    const rescueFile = await rescueKeyFile(dirname(deps.settings.store.path), c.prefix, c.key, deps.clock.now());
+    const rescueFile = await rescueKeyFile(dirname(deps.settings.store.path), c.prefix, c.key, deps.clock.now(), deps);
     s.rollback = { revoked: false, why, rescueFile };
   } catch (error) {
     s.rollback = { revoked: false, why: `${why}; and no file could hold it (${isCrawlError(error) ? error.message : String(error)})` };
