@@ -30,3 +30,9 @@ export function locateConfig(env: Env, platform: Platform, exists: (path: string
   }
   return { path };
 }
+
+/** What the user is told, once a run, when the config was found where an earlier version kept it. */
+export function movedNotice(location: ConfigLocation): string | undefined {
+  if (location.movedTo === undefined) return undefined;
+  return `using the config file ${location.path}, where an earlier version kept it; crawl now keeps it at ${location.movedTo}: move it there`;
+}

@@ -4,7 +4,7 @@ import { keyDefect, trimKeyText } from '../text/keys.js';
 import { commandLine, quotingFor, suggestionFlags, withFileOnStdin } from '../text/shell.js';
 import { hostPlatform } from '../platform/host.js';
 import type { Platform } from '../platform/platform.js';
-import { locateConfig } from './paths.js';
+import { locateConfig, movedNotice } from './paths.js';
 import { ConfigStore, type ConfigStoreOptions, type Profile } from './store.js';
 
 export type Source = 'flag' | 'env' | 'config' | 'default';
@@ -35,9 +35,8 @@ export class Settings {
     this.#platform = platform;
     const config = locateConfig(env, platform);
     this.store = new ConfigStore(config.path, storeOptions);
-    if (config.movedTo !== undefined) {
-      storeOptions.notice?.(`using the config file ${config.path}, where an earlier version kept it; crawl now keeps it at ${config.movedTo}: move it there`);
-    }
+    const moved = movedNotice(config);
+    if (moved !== undefined) storeOptions.notice?.(moved);
   }
 
   profile(): Resolved<string> {
