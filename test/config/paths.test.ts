@@ -40,7 +40,7 @@ describe('on Linux and macOS the place is unchanged', () => {
     writeFileSync(join(home, '.config', 'crawl', 'config.json'), '{}');
     expect(locateConfig({ HOME: home }, { os, home: '/elsewhere' })).toEqual({ path: join(home, '.config', 'crawl', 'config.json') });
     const notices: string[] = [];
-    const settings = new Settings({ HOME: home }, {}, { notice: (line) => notices.push(line) }, { os, home: '/elsewhere' });
+    const settings = new Settings({ HOME: home }, {}, { notice: (line) => notices.push(line) }, {}, { os, home: '/elsewhere' });
     expect(settings.store.path).toBe(join(home, '.config', 'crawl', 'config.json'));
     expect(notices).toEqual([]);
   });
