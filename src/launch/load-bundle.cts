@@ -111,7 +111,7 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
     const folder = userCache.userCacheDir(process.env);
     if (folder === undefined) userCache = undefined;
     else {
-      cachePath = join(folder, 'code-cache', `${pack.build}-${kind}-${process.version}-${process.platform}-${process.arch}.cache`);
+      cachePath = join(folder, 'code-cache', `${pack.build}-${kind}-${process.version}-${process.arch}.cache`);
       caches = userCache.isPrivate(cachePath) ? readCachePack(cachePath, key) : undefined;
     }
   }
