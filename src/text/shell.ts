@@ -57,13 +57,13 @@ export function commandLine({ command, operands = [], flags = [], operandName = 
   const dashed = operands.some((o) => o.startsWith('-'));
   if (quoting === 'windows') {
     // A value that is not spliced is named by what it is: an operand by `operandName`, a flag's
-    // value by its flag (`<profile>`); a `-` before a placeholder no longer needs `--`.
+    // value by its flag (`<profile>`). An operand that starts with `-` is named too: `--` does not
+    // survive PowerShell's call of npm's crawl.ps1 shim, so nothing would keep it an operand.
     const named = (words: readonly string[], name: (i: number) => string): string[] => words.map((w, i) => windowsWord(w) ?? `<${name(i)}>`);
-    const ops = named(operands, () => operandName);
+    const ops = operands.map((o) => (o.startsWith('-') ? undefined : windowsWord(o)) ?? `<${operandName}>`);
     const head = named(command, (i) => valueName(command, i));
     const tail = named(flags, (i) => valueName(flags, i));
-    const stillDashed = ops.some((o) => o.startsWith('-'));
-    return (stillDashed ? [...head, ...tail, '--', ...ops] : [...head, ...ops, ...tail]).join(' ');
+    return [...head, ...ops, ...tail].join(' ');
   }
   const words = dashed ? [...command, ...flags, '--', ...operands] : [...command, ...operands, ...flags];
   return words.map(shellQuote).join(' ');

@@ -27,8 +27,10 @@ describe('a command line for Windows', () => {
     expect(commandLine({ command: ['crawl', 'keys', 'revoke'], operands: ['a b'], operandName: 'key id' }, 'windows')).toBe('crawl keys revoke <key id>');
   });
 
-  it('an operand that starts with "-" still comes after `--`', () => {
-    expect(commandLine({ command: ['crawl', 'job', 'status'], operands: ['--force'], flags: ['--yes'] }, 'windows')).toBe('crawl job status --yes -- --force');
+  it('an operand that starts with "-" is named: `--` does not survive PowerShell calling crawl.ps1', () => {
+    expect(commandLine({ command: ['crawl', 'job', 'status'], operands: ['--force'], flags: ['--yes'] }, 'windows')).toBe('crawl job status <id> --yes');
+    expect(commandLine({ command: ['crawl', 'job', 'status'], operands: ['-x'] }, 'windows')).toBe('crawl job status <id>');
+    expect(commandLine({ command: ['crawl', 'job', 'status'], operands: ['--force'], flags: ['--yes'] })).toBe('crawl job status --yes -- --force');
   });
 
   it('POSIX quoting is unchanged', () => {
