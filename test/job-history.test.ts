@@ -7,7 +7,6 @@ import { HISTORY_LIMIT, readJobHistory, recordJob } from '../src/config/job-hist
 import type { Platform } from '../src/platform/platform.js';
 import { tempDir } from './helpers/cli.js';
 import { sandboxFixture, type SandboxFixture } from './helpers/sandbox.js';
-
 import { crawl } from './support/harness.js';
 
 /** The system these tests run on (the history's folder comes from XDG_STATE_HOME here). */
