@@ -76,7 +76,7 @@ async function createAndHandOver(
   const keptIn: string[] = [];
   if (outputFile !== undefined) {
     try {
-      await writeKeyFile(outputFile, created.key);
+      await writeKeyFile(outputFile, created.key, deps);
       keptIn.push(outputFile);
       say(`Wrote the key to ${outputFile} (mode 0600)`);
     } catch (error) {

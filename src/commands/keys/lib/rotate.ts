@@ -206,7 +206,7 @@ function stepLine(step: RotationStep, s: RotationState): string {
 function flowTarget(deps: Deps, target: Target): RotationTarget {
   // Only over the key this rotation replaces: a concurrent rotation or login may have stored its own.
   if (target.kind === 'config') return { home: profileKeyHome(deps), replaces: target.replaces };
-  if (target.kind === 'file') return { destination: fileDestination(target.path) };
+  if (target.kind === 'file') return { destination: fileDestination(deps, target.path) };
   if (target.kind === 'stdout') return { destination: stdoutDestination(deps) };
   const destination = commandDestination(deps, target.command);
   return target.config ? { destination, home: profileKeyHome(deps), replaces: target.config.replaces } : { destination };
@@ -242,7 +242,7 @@ async function fail(deps: Deps, s: RotationState, failure: RotationFailure): Pro
     // Meant for a store run unattended (CI): its stdout is a log.
     if (s.result.unattended) {
       try {
-        s.rescueFile = await rescueKeyFile(dirname(deps.settings.store.path), newKeyPrefix(s), c.secret(), deps.clock.now());
+        s.rescueFile = await rescueKeyFile(dirname(deps.settings.store.path), newKeyPrefix(s), c.secret(), deps.clock.now(), deps);
       } catch (rescue) {
         s.rescueFailed = isCrawlError(rescue) ? rescue.message : String(rescue);
       }
