@@ -5,6 +5,7 @@ import { ExitCode } from '../../../exit-codes.js';
 import { pathSegmentProblem } from '../../../http/url.js';
 import { printTable } from '../../../io/table.js';
 import { relativeTime, rfc3339 } from '../../../text/format.js';
+import { describeCutoff, spanBefore, type Span } from '../../../text/duration.js';
 import { keyLabel } from './label.js';
 
 /**
@@ -14,7 +15,8 @@ import { keyLabel } from './label.js';
  * one that cannot be told apart from it; a key whose times cannot be read is kept and said so.
  */
 export interface PruneOptions {
-  unusedForMs: number | undefined;
+  /** --unused-for: idle at least this long (months on the calendar). */
+  unusedFor: Span | undefined;
   neverUsed: boolean;
   /** Which names may be pruned (the whole name matches); every name when undefined. */
   nameMatches: ((name: string) => boolean) | undefined;
@@ -34,17 +36,19 @@ export async function pruneKeys(deps: Deps, options: PruneOptions): Promise<numb
   const http = deps.http();
   const { keys } = await listKeys(http);
   const inUse = new Set(mayBeInUse(identifyKeyInUse(keys, deps.settings.apiKey()?.value)));
-  const { prune, kept } = select(keys, inUse, options, deps.clock.now());
+  const now = deps.clock.now();
+  const { prune, kept } = select(keys, inUse, options, now);
+  const cutoff = cutoffOf(options, now);
 
   if (options.dryRun || prune.length === 0) {
-    await report(deps, { prune, kept }, options.dryRun);
+    await report(deps, { prune, kept }, options.dryRun, cutoff);
     return ExitCode.ok;
   }
   const bad = prune.find((key) => pathSegmentProblem(key.id) !== undefined);
   if (bad) {
     throw new CrawlError(`the service lists key ${keyLabel(bad)} with an id that cannot be sent in a URL path: nothing was revoked`, ExitCode.failure);
   }
-  await confirm(deps, prune, kept, options.yes);
+  await confirm(deps, prune, kept, options.yes, cutoff);
 
   const revoked: ApiKey[] = [];
   const failed: Array<{ key: ApiKey; error: CrawlError }> = [];
@@ -68,6 +72,7 @@ export async function pruneKeys(deps: Deps, options: PruneOptions): Promise<numb
     deps.io.stdout.write(
       JSON.stringify({
         dryRun: false,
+        ...cutoffField(cutoff),
         revoked: revoked.map(view),
         failed: failed.map(({ key, error }) => ({ ...view(key), error: error.message, exitCode: error.exitCode })),
         kept: kept.map(keptView),
@@ -97,7 +102,7 @@ export function select(keys: readonly ApiKey[], inUse: ReadonlySet<ApiKey>, opti
     }
     const never = last === 'never';
     if (options.neverUsed && !never) continue;
-    if (options.unusedForMs === undefined) {
+    if (options.unusedFor === undefined) {
       due = never;
     } else {
       // Never used: idle since it was made.
@@ -106,7 +111,7 @@ export function select(keys: readonly ApiKey[], inUse: ReadonlySet<ApiKey>, opti
         kept.push({ key, reason: `its createdAt cannot be read (${describe(key.createdAt)})` });
         continue;
       }
-      due = now - since >= options.unusedForMs;
+      due = since <= spanBefore(now, options.unusedFor);
     }
     if (!due) continue;
     if (inUse.has(key)) {
@@ -141,18 +146,40 @@ function keptView({ key, reason }: Kept): Record<string, unknown> {
   return { ...view(key), reason };
 }
 
+/** --unused-for's cut-off: a key last used (or, never used, made) at or before it is idle enough. */
+interface Cutoff {
+  at: number;
+  /** For people: `2026-05-27`, with the time when the span is not whole days. */
+  text: string;
+}
+
+function cutoffOf(options: PruneOptions, now: number): Cutoff | undefined {
+  if (options.unusedFor === undefined) return undefined;
+  const at = spanBefore(now, options.unusedFor);
+  return { at, text: describeCutoff(at, options.unusedFor) };
+}
+
+function cutoffField(cutoff: Cutoff | undefined): Record<string, string> {
+  return cutoff === undefined ? {} : { notUsedSince: new Date(cutoff.at).toISOString() };
+}
+
+/** `, not used since 2026-05-27`, or nothing without --unused-for. */
+function since(cutoff: Cutoff | undefined): string {
+  return cutoff === undefined ? '' : ` not used since ${cutoff.text}`;
+}
+
 /** --dry-run, or nothing to prune: what would go (data, on stdout) and what stays. */
-async function report(deps: Deps, { prune, kept }: Selection, dryRun: boolean): Promise<void> {
+async function report(deps: Deps, { prune, kept }: Selection, dryRun: boolean, cutoff: Cutoff | undefined): Promise<void> {
   if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify({ dryRun, ...(dryRun ? { wouldRevoke: prune.map(view) } : { revoked: [] }), kept: kept.map(keptView) }) + '\n');
+    deps.io.stdout.write(JSON.stringify({ dryRun, ...cutoffField(cutoff), ...(dryRun ? { wouldRevoke: prune.map(view) } : { revoked: [] }), kept: kept.map(keptView) }) + '\n');
     return;
   }
   if (prune.length > 0) await listOnStdout(deps, prune);
   writeKept(deps, kept);
   deps.io.stderr.write(
     prune.length === 0
-      ? 'No key to prune.\n'
-      : `${prune.length} ${prune.length === 1 ? 'key' : 'keys'} would be revoked (--dry-run: nothing was).\n`,
+      ? `No key to prune${cutoff === undefined ? '' : ` (none${since(cutoff)})`}.\n`
+      : `${prune.length} ${prune.length === 1 ? 'key' : 'keys'}${since(cutoff)} would be revoked (--dry-run: nothing was).\n`,
   );
 }
 
@@ -175,7 +202,7 @@ function when(value: unknown, now: number): string {
   return typeof value === 'string' && value !== '' ? (relativeTime(value, now) ?? value) : 'never';
 }
 
-async function confirm(deps: Deps, prune: readonly ApiKey[], kept: readonly Kept[], yes: boolean): Promise<void> {
+async function confirm(deps: Deps, prune: readonly ApiKey[], kept: readonly Kept[], yes: boolean, cutoff: Cutoff | undefined): Promise<void> {
   const what = `${prune.length} ${prune.length === 1 ? 'key' : 'keys'}`;
   if (yes) return;
   if (!deps.prompter.available) {
@@ -185,6 +212,6 @@ async function confirm(deps: Deps, prune: readonly ApiKey[], kept: readonly Kept
   const now = deps.clock.now();
   for (const key of prune) deps.io.stderr.write(`  ${keyLabel(key)}, last used ${when(key.lastUsedAt, now)}\n`);
   writeKept(deps, kept);
-  const ok = await deps.prompter.confirm(`Revoke these ${what}? They stop working at once; this cannot be undone.`, 'pass --yes');
+  const ok = await deps.prompter.confirm(`Revoke these ${what}${since(cutoff)}? They stop working at once; this cannot be undone.`, 'pass --yes');
   if (!ok) throw new UsageError('not confirmed: nothing was revoked');
 }
