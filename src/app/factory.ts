@@ -56,13 +56,18 @@ export function createDeps(inputs: DepsInputs): RunDeps {
 
   /**
    * A hand-over through --jq. The key is never lost to the filter: if jq fails on the document, it
-   * goes out unfiltered, with a warning; if the filter leaves the key out, a warning says so.
+   * goes out unfiltered, with a warning; if the filter leaves out a key stdout is the only home of
+   * (`mustCarry`), so does it; if it leaves out another, a warning says so.
    */
-  const filterHandOver = (text: string): string => {
+  const filterHandOver = (text: string, mustCarry: string | undefined): string => {
     if (!inputs.jq) return text;
     const { output, error } = inputs.jq.apply(text);
     if (error) {
       io.stderr.write(`crawl: warning: ${error.message}: printed unfiltered, so that the key is not lost\n`);
+      return text;
+    }
+    if (mustCarry !== undefined && !output.includes(mustCarry)) {
+      io.stderr.write('crawl: warning: the --jq filter left out the new key, which is kept nowhere else: printed unfiltered, so that the key is not lost\n');
       return text;
     }
     if (redactor.redact(text) !== text && redactor.redact(output) === output) {
@@ -128,8 +133,8 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       stdoutStyle ??= loadStyle(io.color);
       return stdoutStyle;
     },
-    handOver(unfiltered) {
-      const text = filterHandOver(unfiltered);
+    handOver(unfiltered, options = {}) {
+      const text = filterHandOver(unfiltered, options.mustCarry);
       return new Promise((resolve, reject) => {
         const failed = (error: Error): void => {
           handledStdoutErrors.add(error);

@@ -34,6 +34,8 @@ export async function createNewKey(deps: Deps, options: CreateOptions): Promise<
   // Everything that can be refused is refused before the key exists.
   if (outputFile !== undefined) checkNewKeyFile(outputFile);
   if (save) deps.settings.store.read();
+  // With no other home, stdout is the key's only copy: a filter that would leave it out is refused now.
+  if (outputFile === undefined && !save) refuseFilterWithoutKey(deps, name);
   const http = deps.http();
   // From the POST on, an exit must wait until the key has reached the user or a file.
   return deps.guard.critical(() => createAndHandOver(deps, http, name, { outputFile, save }));
@@ -50,7 +52,8 @@ async function createAndHandOver(
 
   let notPrinted: string | undefined;
   try {
-    await deps.handOver(deps.globals.json ? rawLine(created.raw) : created.key + '\n');
+    const only = outputFile === undefined && !save;
+    await deps.handOver(deps.globals.json ? rawLine(created.raw) : created.key + '\n', only ? { mustCarry: created.key } : {});
   } catch (error) {
     notPrinted = describe(error);
   }
@@ -110,6 +113,23 @@ async function createAndHandOver(
     throw new CrawlError(`interrupted after the key was created: it was handed over first (on stdout${keptIn.length > 0 ? ` and in ${keptIn.join(' and ')}` : ''})`, code);
   }
   return ExitCode.ok;
+}
+
+/**
+ * `--jq` run on a stand-in for the service's answer (a made-up key, the name given): a filter
+ * whose output leaves that key out would leave the real one out too. A filter that fails on the
+ * stand-in is let through: one that fails on the answer prints it unfiltered, and so does one
+ * that leaves the key out after all (the hand-over's mustCarry).
+ */
+function refuseFilterWithoutKey(deps: Deps, name: string): void {
+  if (!deps.jq) return;
+  const standIn = `crk_${'0123456789abcdef'.repeat(2)}STANDIN`;
+  const doc = JSON.stringify({ success: true, key: standIn, prefix: standIn.slice(0, 12), name, warning: DEFAULT_WARNING });
+  if (deps.jq.carries(doc, standIn) !== false) return;
+  throw new UsageError(
+    'the --jq filter leaves the new key out of what it prints, and the key would be kept nowhere else: no key was created',
+    'keep .key in the filter (`--jq .key`), or give the key a home with --save or --output-file <path>',
+  );
 }
 
 /** The POST, with what an interrupt while it was out means for the message and the exit code. */
