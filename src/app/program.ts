@@ -1,4 +1,4 @@
-import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, Help, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { api, completion, groups, helpTopic, sandbox, type Exec } from '../commands/index.js';
 import { timeoutOption } from '../commands/shared/flags.js';
 import type { Env, GlobalOptions } from '../deps.js';
@@ -63,7 +63,7 @@ export function buildProgram(hooks: ProgramHooks): Program {
     .showSuggestionAfterError(true)
     // commander leaves descriptions unwrapped when fewer than 40 columns are left for them, so
     // on a 50-column terminal every line ran past the edge.
-    .configureHelp({ minWidthToWrap: 16, showGlobalOptions: true })
+    .configureHelp({ minWidthToWrap: 16, showGlobalOptions: true, visibleCommands: declaredCommands })
     .exitOverride()
     .configureOutput(output(hooks, (text) => hooks.onCommanderError(commanderError(text, reached))))
     .hook('preSubcommand', (_root, sub) => {
@@ -71,7 +71,9 @@ export function buildProgram(hooks: ProgramHooks): Program {
     });
   const exec = hooks.exec(program);
   for (const group of groups) {
-    const command = program.command(group.name).helpCommand(false).description(group.description);
+    // `crawl keys help rotate` is `crawl help keys rotate` (commander's own help command, left out
+    // of the listings: `crawl help` is the one shown).
+    const command = program.command(group.name).helpCommand(true).description(group.description);
     // `crawl job` alone would run its default command with no id: it shows the group's help instead.
     command.hook('preSubcommand', (self, sub) => {
       if (self.args.length === 0) self.help();
@@ -92,6 +94,13 @@ export function buildProgram(hooks: ProgramHooks): Program {
     });
   inheritSettings(program as CommandUnknownOpts);
   return program;
+}
+
+const listedByCommander = Help.prototype.visibleCommands;
+
+/** The commands a help lists: those declared, without the help command commander adds to a group. */
+function declaredCommands(this: Help, command: CommandUnknownOpts): CommandUnknownOpts[] {
+  return listedByCommander.call(this, command).filter((c) => command.commands.includes(c));
 }
 
 /**

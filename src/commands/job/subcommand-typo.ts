@@ -1,53 +1,40 @@
-// `crawl job <id>` reads any word as a job id, so `crawl job stauts` (or `crawl job list`) asks the
-// service for a job called "stauts". When no such job exists and the word is close to one of the
-// group's commands, the 404 says which command was probably meant.
-import type { Deps } from '../../deps.js';
-import { CrawlError } from '../../errors.js';
-import { ExitCode } from '../../exit-codes.js';
+// `crawl job <id>` reads any word as a job id, so `crawl job wtach demo-small` (or `crawl job
+// list`) would ask the service for a job called "wtach". A first word near one of the group's
+// commands, a synonym of one, or a word for what the service cannot do is refused before anything
+// is sent, with the command probably meant; a job with such an id is still `crawl job status <id>`.
+import { UsageError } from '../../errors.js';
 import { closestWord } from '../../text/similar.js';
-import { crawlCommand } from '../shared/suggest.js';
+import { shellQuote } from '../../text/shell.js';
 
 const COMMANDS = ['status', 'watch', 'pages', 'cancel'] as const;
 
 /** Words people reach for from other tools, and the command that does it here. */
 const SYNONYMS: Readonly<Record<string, (typeof COMMANDS)[number]>> = {
-  show: 'status', view: 'status', get: 'status', info: 'status', describe: 'status',
-  follow: 'watch', wait: 'watch', tail: 'watch',
-  export: 'pages', download: 'pages', dump: 'pages',
-  delete: 'cancel', rm: 'cancel', stop: 'cancel', kill: 'cancel', abort: 'cancel',
+  show: 'status', view: 'status', get: 'status', info: 'status', describe: 'status', stat: 'status',
+  follow: 'watch', wait: 'watch', tail: 'watch', monitor: 'watch',
+  export: 'pages', download: 'pages', dump: 'pages', page: 'pages', fetch: 'pages',
+  delete: 'cancel', del: 'cancel', remove: 'cancel', rm: 'cancel', stop: 'cancel', kill: 'cancel', abort: 'cancel', terminate: 'cancel',
 };
 
 /** Words for what the service cannot do: there is no command to suggest, so the hint says so. */
 const NO_SUCH = new Set(['list', 'ls', 'all', 'create', 'new', 'start', 'run', 'submit']);
 
 /**
- * `run` (the default command's), with a 404 for an id that looks like a mistyped command turned
- * into one that says so. `viaDefault` tells whether the id came through `crawl job <id>`: after
- * `crawl job status <id>` a suggestion of `crawl job status` would make no sense.
+ * Throws a UsageError when the words after `crawl job` (`args`, as commander gathered them: the
+ * would-be ids and any flags) begin with a mistyped command rather than a job id.
  */
-export function withTypoHint<O>(
-  run: (deps: Deps, options: O) => Promise<number>,
-  idsOf: (options: O) => readonly string[],
-  viaDefault: () => boolean,
-): (deps: Deps, options: O) => Promise<number> {
-  return async (deps, options) => {
-    try {
-      return await run(deps, options);
-    } catch (error) {
-      const id = idsOf(options)[0];
-      const hint = viaDefault() && id !== undefined && error instanceof CrawlError && error.exitCode === ExitCode.notFound ? typoHint(deps, id) : undefined;
-      if (hint === undefined || !(error instanceof CrawlError)) throw error;
-      throw new CrawlError(error.message, error.exitCode, { ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }), hint, cause: error });
-    }
-  };
-}
-
-function typoHint(deps: Deps, word: string): string | undefined {
+export function refuseMistypedCommand(args: readonly string[]): void {
+  const at = args.findIndex((word) => !word.startsWith('-'));
+  const word = at === -1 ? undefined : args[at];
+  if (word === undefined) return;
   const lower = word.toLowerCase();
+  const asId = `for a job with this id: \`crawl job status ${shellQuote(word)}\``;
   if (NO_SUCH.has(lower)) {
-    return `\`${word}\` was read as a job id: \`crawl job\` has no ${lower} command; its commands are ${COMMANDS.join(', ')}`;
+    throw new UsageError(`unknown command '${word}' for \`crawl job\``, `\`crawl job\` has no ${lower} command; its commands are ${COMMANDS.join(', ')} (${asId})`);
   }
   const meant = SYNONYMS[lower] ?? closestWord(lower, COMMANDS);
-  if (meant === undefined) return undefined;
-  return `\`${word}\` was read as a job id: did you mean \`${crawlCommand(deps, ['job', meant])}\`?`;
+  if (meant === undefined) return;
+  const rest = args.filter((_, i) => i !== at);
+  const suggestion = ['crawl', 'job', meant, ...rest].map(shellQuote).join(' ');
+  throw new UsageError(`unknown command '${word}' for \`crawl job\``, `did you mean \`${suggestion}\`? (${asId})`);
 }

@@ -20,7 +20,7 @@ afterAll(async () => {
   await fx.close();
 });
 
-const posts = (): number => fx.sandbox.requests.filter((q) => q.method === 'POST' && q.path.startsWith('/api/keys')).length;
+const posts = (): number => fx.sandbox.requests.filter((q) => q.method === 'POST' && q.url.startsWith('/api/keys')).length;
 
 describe('keys create --jq: the key is never lost to the filter', () => {
   it.each([['.name'], ['.prefix'], ['.key[0:8]'], ['{name}'], ['empty']])('--jq %s with stdout the only home: exit 2, no key created', async (filter) => {
