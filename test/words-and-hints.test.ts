@@ -116,7 +116,7 @@ describe('a profile the config file does not have is unknown, not empty', () => 
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       `crawl: unknown profile "cii" (from ${from}): the profiles in ${config.file} are "default", "ci", "nokey", "stale", "nourl"\n` +
-        'hint: to create it: `crawl --profile cii config set base-url <url>`, then `crawl --profile cii auth login`\n',
+        `hint: did you mean "ci" (${from === '--profile' ? '--profile ci' : 'CRAWL_PROFILE=ci'})? To create "cii": \`crawl --profile cii config set base-url <url>\`, then \`crawl --profile cii auth login\`\n`,
     );
   });
 

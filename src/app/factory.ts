@@ -1,6 +1,7 @@
 import { Settings } from '../config/settings.js';
 import type { Deps, Env, GlobalOptions } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { ENV_KEY_UNAUTHORIZED_HINT } from '../http/errors.js';
 import { HttpClient } from '../http/client.js';
 import { proxyFromEnv } from '../http/proxy-env.js';
 import { parseBaseUrl } from '../http/url.js';
@@ -97,6 +98,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       if (configured !== undefined) redactor.add(configured);
       const base = parseBaseUrl(deps.settings.requireBaseUrl().value);
       const apiKey = options.apiKey ?? deps.settings.requireApiKey().value;
+      const fromEnvironment = options.apiKey === undefined && readable(() => deps.settings.apiKey()?.source) === 'env';
       // Settings already refuse such a key naming its source; this covers a key given directly
       // (typed at `auth login`, made by the service), which undici would fail on deep inside.
       const defect = keyDefect(apiKey);
@@ -118,6 +120,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         redactor,
         clock,
         proxy: proxyFromEnv(env),
+        unauthorizedHint: fromEnvironment ? ENV_KEY_UNAUTHORIZED_HINT : undefined,
       });
       clients.set(id, client);
       return client;

@@ -1,5 +1,6 @@
 import { Command, Help, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { api, completion, groups, helpTopic, sandbox, type Exec } from '../commands/index.js';
+import { withExamples, withNotes } from '../commands/shared/examples.js';
 import { timeoutOption } from '../commands/shared/flags.js';
 import type { Env, GlobalOptions } from '../deps.js';
 import { colorEnabled, type RawStreams } from '../io/io.js';
@@ -93,7 +94,24 @@ export function buildProgram(hooks: ProgramHooks): Program {
       hooks.setExitCode(helpTopic(program as CommandUnknownOpts, topic, { write: (text) => streams.writeHelp(text), width: helpWidth() }));
     });
   inheritSettings(program as CommandUnknownOpts);
+  gettingStarted(program);
   return program;
+}
+
+/** What `crawl --help` (and a bare `crawl`) says after the flags: the first steps, then examples. */
+function gettingStarted(program: Program): void {
+  withNotes(program, 'Getting started', [
+    '1. Point crawl at the service: `crawl config set base-url https://crawl.example.com` (or set CRAWL_BASE_URL).',
+    '2. Log in: `crawl auth login` asks for an API key, checks it with the service and stores it; `crawl auth status` shows what is in use.',
+    '3. No service yet? `crawl sandbox` runs a local one with demo jobs, and prints the two lines to export in another shell.',
+    'Help on any command: `crawl <command> --help` or `crawl help <command>`; `crawl help exit-codes`, `crawl help environment`.',
+  ]);
+  withExamples(program, [
+    ['a job, its fields aligned', 'crawl job "$JOB_ID"'],
+    ['follow a job until it finishes, then export its pages as NDJSON', 'crawl job watch "$JOB_ID" && crawl job pages "$JOB_ID" --output pages.ndjson'],
+    ['the API keys of the account', 'crawl keys list'],
+    ['try everything against a local sandbox', 'crawl sandbox'],
+  ]);
 }
 
 const listedByCommander = Help.prototype.visibleCommands;
@@ -111,10 +129,13 @@ function commanderError(text: string, reached: CommandUnknownOpts): { message: s
   const [first = '', ...rest] = text.trim().split('\n');
   const message = first.replace(/^error:\s*/i, '').trim();
   const suggestion = /\(Did you mean (.+)\?\)/.exec(rest.join(' '))?.[1];
-  if (suggestion === undefined) return { message, hint: undefined };
-  if (suggestion.startsWith('-')) return { message, hint: `did you mean ${suggestion}?` };
   const path: string[] = [];
   for (let c: CommandUnknownOpts | null = reached; c; c = c.parent) path.unshift(c.name());
+  // `-v` is the version in many tools, and the verbose flag in others: crawl has both, spelled out.
+  if (/^unknown option '-v'$/.test(message)) return { message, hint: 'the version is -V (--version); an HTTP trace is --verbose' };
+  // The help of the command reached: its arguments and flags are what was missing or mistyped.
+  if (suggestion === undefined) return { message, hint: `run \`${path.join(' ')} --help\` for usage` };
+  if (suggestion.startsWith('-')) return { message, hint: `did you mean ${suggestion}?` };
   return { message, hint: `did you mean \`${[...path, suggestion].join(' ')}\`?` };
 }
 

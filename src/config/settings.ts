@@ -2,6 +2,7 @@ import type { Env } from '../platform/env.js';
 import { UsageError } from '../errors.js';
 import { keyDefect, trimKeyText } from '../text/keys.js';
 import { commandLine, suggestionFlags } from '../text/shell.js';
+import { closestWord } from '../text/similar.js';
 import { configFile } from './paths.js';
 import { ConfigStore, type ConfigStoreOptions, type Profile } from './store.js';
 
@@ -58,9 +59,11 @@ export class Settings {
     if (name === 'default') return {};
     const known = Object.keys(profiles);
     const from = source === 'flag' ? '--profile' : 'CRAWL_PROFILE';
+    const create = `\`${this.command(['config', 'set', 'base-url'])} <url>\`, then \`${this.command(['auth', 'login'])}\``;
+    const meant = closestWord(name, known);
     throw new UsageError(
       `unknown profile "${name}" (from ${from}): ${known.length === 0 ? `no profile is configured yet (${this.store.path})` : `the profiles in ${this.store.path} are ${known.map((k) => `"${k}"`).join(', ')}`}`,
-      `to create it: \`${this.command(['config', 'set', 'base-url'])} <url>\`, then \`${this.command(['auth', 'login'])}\``,
+      meant === undefined ? `to create it: ${create}` : `did you mean "${meant}" (${from === '--profile' ? `--profile ${meant}` : `CRAWL_PROFILE=${meant}`})? To create "${name}": ${create}`,
     );
   }
 

@@ -65,6 +65,8 @@ export interface HttpClientOptions {
   clock?: Clock | undefined;
   /** HTTP(S)_PROXY and NO_PROXY as the run's environment says (empty: none); else undici reads process.env. */
   proxy?: { httpProxy: string; httpsProxy: string; noProxy: string } | undefined;
+  /** A 401's hint when the default (check or store the key with `crawl auth ...`) cannot help. */
+  unauthorizedHint?: string | undefined;
 }
 
 export interface RequestSpec {
@@ -146,7 +148,7 @@ export class HttpClient {
       try {
         const response = await this.#followRedirects(spec, url);
         if (response.status >= 200 && response.status < 300) return response;
-        const statusFailure = statusError(response, label, this.#clock.now());
+        const statusFailure = statusError(response, label, this.#clock.now(), this.#options.unauthorizedHint);
         failure = statusFailure;
         const last = !retryable || !RETRY_STATUSES.has(response.status) || attempt >= MAX_ATTEMPTS;
         if (last && spec.anyStatus) return response;
@@ -391,13 +393,13 @@ function formatMiB(bytes: number): string {
 }
 
 /** The error for a non-2xx answer: the status, the server's own message, the hint, Retry-After. */
-export function statusError(response: HttpResponse, label: string, now: number): HttpStatusError {
+export function statusError(response: HttpResponse, label: string, now: number, unauthorizedHint?: string): HttpStatusError {
   const contentType = headerValue(response.headers['content-type']);
   const message = serverMessage(response.text, contentType);
   const omitted = response.bodyOmitted ? ` (its body is larger than ${formatMiB(MAX_ERROR_BODY_BYTES)} and was not read)` : '';
   const text = `${label} failed: HTTP ${response.status}${message ? `: ${message}` : ''}${omitted}`;
   const retryAfter = parseRetryAfter(response.headers['retry-after'], now);
-  return new HttpStatusError(text, response.status, message, hintForStatus(response.status), retryAfter);
+  return new HttpStatusError(text, response.status, message, hintForStatus(response.status, unauthorizedHint), retryAfter);
 }
 
 export function parseJsonBody(response: HttpResponse, method: Method): unknown {

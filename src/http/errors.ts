@@ -74,7 +74,12 @@ export function exitCodeForStatus(status: number): number {
   return ExitCode.failure;
 }
 
-export function hintForStatus(status: number): string | undefined {
+/** A 401's hint while the key comes from CRAWL_API_KEY: no stored key is used, whatever `auth login` stores. */
+export const ENV_KEY_UNAUTHORIZED_HINT =
+  'the key in use is the one in CRAWL_API_KEY (it wins over any stored key), and the service refused it: check its value, or unset CRAWL_API_KEY to use the profile\'s key';
+
+export function hintForStatus(status: number, unauthorizedHint?: string): string | undefined {
+  if (status === 401 && unauthorizedHint !== undefined) return unauthorizedHint;
   if (status === 401) return 'the key is missing, invalid or revoked: check it with `crawl auth status`, or store a new one with `crawl auth login`';
   if (status === 403) return 'the key is not allowed to do this: check it with `crawl auth status`';
   return undefined;

@@ -10,8 +10,10 @@ export function command(runF: (options: LoginOptions) => Promise<void>) {
     new Command('login')
       .description('store a key after checking it with the service')
       .addOption(new Option('--with-key', 'read the key from standard input'))
+      // gh's spelling, for the hands that type it.
+      .addOption(new Option('--with-token', 'the same as --with-key').hideHelp())
       .addOption(new Option('--no-verify', 'save the key without asking the service whether it accepts it'))
-      .action((flags) => runF({ withKey: flags.withKey === true, verify: flags.verify })),
+      .action((flags) => runF({ withKey: flags.withKey === true || flags.withToken === true, verify: flags.verify })),
     [
       ['paste the key at a hidden prompt; it is checked, then stored', 'crawl auth login'],
       ['CI: the key from a secret, on stdin', 'printf \'%s\' "$CRAWL_KEY" | crawl auth login --with-key --profile ci'],
