@@ -1,10 +1,12 @@
 import { Settings } from '../config/settings.js';
+import type { SecureContext } from 'node:tls';
 import type { Deps, Env, GlobalOptions } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { ENV_KEY_UNAUTHORIZED_HINT } from '../http/errors.js';
 import { HttpClient } from '../http/client.js';
 import { proxyFromEnv } from '../http/proxy-env.js';
 import { parseBaseUrl } from '../http/url.js';
+import { nodeAuthorities, secureContextFor, trustedAuthorities } from '../http/trust.js';
 import { createIO, type RawStreams } from '../io/io.js';
 import type { JsonFilter } from '../io/jq.js';
 import { Prompter } from '../io/prompt.js';
@@ -54,6 +56,16 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   let settings: Settings | undefined;
   let stdoutStyle: Promise<Style> | undefined;
   let broken = false;
+  // The authorities https:// trusts, read once a run, and only for an https:// service.
+  let secureContext: { context: SecureContext | undefined } | undefined;
+  const trustFor = (base: URL): { context: SecureContext | undefined } => {
+    const trust = trustedAuthorities(env, nodeAuthorities(inputs.nodeVersion));
+    if (globals.verbose) {
+      io.stderr.write(`* TLS to ${base.host}: trusting ${trust.sources.join(', ')}\n`);
+      if (trust.systemStoreNote !== undefined) io.stderr.write(`* TLS: ${trust.systemStoreNote}\n`);
+    }
+    return { context: secureContextFor(trust) };
+  };
 
   /**
    * A hand-over through --jq. The key is never lost to the filter: if jq fails on the document, it
@@ -106,6 +118,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       const id = options.evenIfInterrupted ? `${apiKey}\u0000after-interrupt` : apiKey;
       const known = clients.get(id);
       if (known) return known;
+      secureContext ??= base.protocol === 'https:' ? trustFor(base) : { context: undefined };
       redactor.add(apiKey);
       const client = new HttpClient({
         baseUrl: base,
@@ -121,6 +134,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         clock,
         proxy: proxyFromEnv(env),
         unauthorizedHint: fromEnvironment ? ENV_KEY_UNAUTHORIZED_HINT : undefined,
+        secureContext: secureContext.context,
       });
       clients.set(id, client);
       return client;

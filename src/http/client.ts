@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { SecureContext } from 'node:tls';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatSeconds } from '../text/format.js';
@@ -65,6 +66,8 @@ export interface HttpClientOptions {
   clock?: Clock | undefined;
   /** HTTP(S)_PROXY and NO_PROXY as the run's environment says (empty: none); else undici reads process.env. */
   proxy?: { httpProxy: string; httpsProxy: string; noProxy: string } | undefined;
+  /** The certificate authorities to trust (http/trust.ts); Node's defaults when undefined. */
+  secureContext?: SecureContext | undefined;
   /** A 401's hint when the default (check or store the key with `crawl auth ...`) cannot help. */
   unauthorizedHint?: string | undefined;
 }
@@ -325,10 +328,14 @@ export class HttpClient {
   #getDispatcher(undici: UndiciParts): Dispatcher {
     if (!this.#dispatcher) {
       const timeout = this.#options.timeoutMs;
+      const tlsOptions = this.#options.secureContext === undefined ? {} : { secureContext: this.#options.secureContext };
       // EnvHttpProxyAgent is a plain keep-alive Agent unless HTTP(S)_PROXY is set, and honours NO_PROXY.
       this.#dispatcher = new undici.EnvHttpProxyAgent({
         ...this.#options.proxy,
-        connect: { timeout: Math.min(timeout, 10_000) },
+        connect: { timeout: Math.min(timeout, 10_000), ...tlsOptions },
+        // Through a proxy: the tunnel's TLS to the service, and to an https:// proxy itself.
+        requestTls: tlsOptions,
+        proxyTls: tlsOptions,
         headersTimeout: timeout,
         bodyTimeout: timeout,
         keepAliveTimeout: 10_000,

@@ -141,6 +141,12 @@ export function describeNetworkFailure(error: unknown): { reason: string; sent: 
       hint: 'the server does not seem to speak TLS on that port: check the base URL (https:// or http://, and the port)',
     };
   }
+  const untrusted = code === undefined ? undefined : UNTRUSTED[code];
+  if (untrusted !== undefined) return { reason: `TLS error (${code}): ${untrusted}`, sent, code, hint: UNTRUSTED_HINT };
+  if (code === 'CERT_HAS_EXPIRED') return { reason: `TLS error (${code}): the server's certificate has expired`, sent, code };
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return { reason: `TLS error (${code}): the server's certificate is for another host name`, sent, code, hint: 'check the base URL\'s host: it must be a name the certificate names' };
+  }
   let reason: string;
   switch (code) {
     case 'ECONNREFUSED':
@@ -173,6 +179,20 @@ export function describeNetworkFailure(error: unknown): { reason: string; sent: 
   }
   return { reason, sent, code };
 }
+
+/** OpenSSL's words for a certificate no authority crawl trusts vouches for, in ours. */
+const UNTRUSTED: Readonly<Record<string, string>> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's certificate is self-signed, and crawl does not trust it",
+  SELF_SIGNED_CERT_IN_CHAIN: "the server's certificate comes from a certificate authority crawl does not trust (a self-signed root)",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's certificate comes from a certificate authority crawl does not know",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the server's certificate comes from a certificate authority crawl does not know",
+  UNABLE_TO_GET_ISSUER_CERT: "the server's certificate comes from a certificate authority crawl does not know",
+  CERT_UNTRUSTED: "the server's certificate comes from a certificate authority crawl does not trust",
+};
+
+/** A company proxy that inspects TLS, or a test service with a certificate of its own: the fix. */
+const UNTRUSTED_HINT =
+  "if you trust it (a company proxy, a service with an authority of its own), give crawl the authority's certificate in a PEM file: NODE_EXTRA_CA_CERTS=<file> adds it; SSL_CERT_FILE=<file> or SSL_CERT_DIR=<folder> trusts those in place of the bundled ones; on Node 22.15 or later the operating system's store is trusted too (see docs/tls.md)";
 
 function isTlsCode(code: string): boolean {
   return /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_INVALID_CERT)/.test(code);
