@@ -76,7 +76,7 @@ export function exitCodeForStatus(status: number): number {
 
 /** A 401's hint while the key comes from CRAWL_API_KEY: no stored key is used, whatever `auth login` stores. */
 export const ENV_KEY_UNAUTHORIZED_HINT =
-  'the key in use is the one in CRAWL_API_KEY (it wins over any stored key), and the service refused it: check its value, or unset CRAWL_API_KEY to use the profile\'s key';
+  'the key in use is the one in CRAWL_API_KEY (it wins over any stored key), and the service refused it: check its value (`crawl auth status` shows the key in use), or unset CRAWL_API_KEY to use the profile\'s key';
 
 export function hintForStatus(status: number, unauthorizedHint?: string): string | undefined {
   if (status === 401 && unauthorizedHint !== undefined) return unauthorizedHint;

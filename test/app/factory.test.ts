@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 const ENV_HINT =
-  "hint: the key in use is the one in CRAWL_API_KEY (it wins over any stored key), and the service refused it: check its value, or unset CRAWL_API_KEY to use the profile's key\n";
+  "hint: the key in use is the one in CRAWL_API_KEY (it wins over any stored key), and the service refused it: check its value (`crawl auth status` shows the key in use), or unset CRAWL_API_KEY to use the profile's key\n";
 
 describe('401 with CRAWL_API_KEY set', () => {
   it.each([[['job', 'demo-small']], [['keys', 'list']], [['api', '/api/keys']], [['job', 'watch', 'demo-small']]])('crawl %j names the environment\'s key', async (argv) => {
