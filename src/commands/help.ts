@@ -15,7 +15,9 @@ export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['FORCE_COLOR', 'colour on a terminal even with TERM=dumb ("0" turns it off); plain output has none'],
   ['HTTPS_PROXY, HTTP_PROXY', 'proxy for https:// and http:// requests'],
   ['NO_PROXY', 'hosts reached without the proxy'],
-  ['CRAWL_SANDBOX_KEY', '`crawl sandbox`: the bootstrap key to use instead of a random one'],
+  ['CRAWL_SANDBOX_KEY', '`crawl sandbox`: the bootstrap key to use instead of the one kept for its port'],
+  ['SSL_CERT_FILE, SSL_CERT_DIR', 'certificate authorities (a PEM file; folders of them) trusted for https:// in place of the bundled ones'],
+  ['NODE_EXTRA_CA_CERTS', 'a PEM file of certificate authorities trusted for https:// besides the others'],
 ];
 
 /** Where help goes, and how wide it may be (the terminal's width; 80 off a terminal). */

@@ -2,8 +2,9 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
 import { CrawlError, UsageError } from '../errors.js';
 import { isLoopbackHost, parseBaseUrl } from '../http/url.js';
+import { keptSandboxKey } from '../config/sandbox-key.js';
 import { parseInteger } from './shared/flags.js';
-import { withExamples } from './shared/examples.js';
+import { withExamples, withNotes } from './shared/examples.js';
 
 export interface SandboxOptions {
   port: number;
@@ -18,8 +19,7 @@ export interface SandboxOptions {
 }
 
 export function command(runF: (options: SandboxOptions) => Promise<void>) {
-  return withExamples(
-    new Command('sandbox')
+  const sandbox = new Command('sandbox')
       .description('run a local server that behaves like the service; --reset restores the demo jobs of one that runs')
       .addOption(new Option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)').argParser(parseInteger('--port', 0, 65_535)).default(8787, '8787'))
       .addOption(new Option('--log', 'print each request received (method, path, status, which key; keys redacted) on stderr'))
@@ -42,33 +42,51 @@ export function command(runF: (options: SandboxOptions) => Promise<void>) {
           log: flags.log === true,
           reset,
         });
-      }),
+      });
+  withNotes(sandbox, 'The bootstrap key', [
+    'The sandbox prints a key that works with it. On a given port it is the same key at every start (kept in $XDG_STATE_HOME/crawl/sandbox-keys.json, else ~/.local/state/crawl/), so `crawl auth login` against the sandbox keeps working after a restart; with --port 0 it is new each time.',
+    'CRAWL_SANDBOX_KEY=<key> makes the sandbox use that key instead (crk_ and letters or digits), the same wherever and however it starts.',
+  ]);
+  return withExamples(
+    sandbox,
     [
       ['a sandbox on port 8787, every request logged', 'crawl sandbox --log'],
       ['try a script against a flaky service', 'crawl sandbox --port 0 --fail-every 3 --latency 200'],
       ['put the demo jobs back, in a sandbox that runs', 'crawl sandbox --reset'],
+      ['a key of your choosing, in a script that starts its own sandbox', 'CRAWL_SANDBOX_KEY=crk_TestKeyForMyScript0123456789 crawl sandbox --port 8799'],
     ],
   );
 }
 
 /** `crawl sandbox`: the local stand-in for the service (see src/sandbox). Runs until Ctrl-C. */
 export async function run(deps: Deps, options: SandboxOptions): Promise<number> {
-  const fail = (message: string, exitCode: number): number => deps.report(new CrawlError(message, exitCode));
+  const fail = (message: string, exitCode: number, hint?: string): number => deps.report(new CrawlError(message, exitCode, hint === undefined ? {} : { hint }));
   if (options.reset) {
     const { resetSandbox } = await import('../sandbox/cli.js');
     return resetSandbox({ url: sandboxUrl(deps, options), stdout: deps.io.stdout, stderr: deps.io.stderr, json: deps.globals.json, fail });
   }
   const { runSandbox } = await import('../sandbox/cli.js');
   const { portGiven: _portGiven, reset: _reset, ...serving } = options;
+  const { key, keyNote } = bootstrapKey(deps, options.port);
   return runSandbox({
     ...serving,
     stdout: deps.io.stdout,
     stderr: deps.io.stderr,
     json: deps.globals.json,
     fail,
-    key: deps.env.CRAWL_SANDBOX_KEY || undefined,
+    key,
+    keyNote,
     stop: deps.signal,
   });
+}
+
+/** CRAWL_SANDBOX_KEY, else the key kept for the port (none for --port 0, whose port changes anyway). */
+function bootstrapKey(deps: Deps, port: number): { key: string | undefined; keyNote: string | undefined } {
+  if (deps.env.CRAWL_SANDBOX_KEY) return { key: deps.env.CRAWL_SANDBOX_KEY, keyNote: 'The key is CRAWL_SANDBOX_KEY\'s.' };
+  if (port === 0) return { key: undefined, keyNote: 'A new key at every start on a random port (--port 0); CRAWL_SANDBOX_KEY sets one.' };
+  const kept = keptSandboxKey(deps.env, port);
+  if (kept.key === undefined) return { key: undefined, keyNote: `A new key at every start: ${kept.why}; CRAWL_SANDBOX_KEY sets one.` };
+  return { key: kept.key, keyNote: `The key stays the same at every start on port ${port} (kept in ${kept.file}): a saved login keeps working.` };
 }
 
 /**
