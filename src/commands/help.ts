@@ -16,7 +16,8 @@ export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['HTTPS_PROXY, HTTP_PROXY', 'proxy for https:// and http:// requests'],
   ['NO_PROXY', 'hosts reached without the proxy'],
   ['CRAWL_SANDBOX_KEY', '`crawl sandbox`: the bootstrap key to use instead of the one kept for its port'],
-  ['SSL_CERT_FILE, SSL_CERT_DIR', 'certificate authorities (a PEM file; folders of them) trusted for https:// in place of the bundled ones'],
+  ['SSL_CERT_FILE', 'a PEM file of certificate authorities trusted for https:// in place of the bundled ones'],
+  ['SSL_CERT_DIR', 'folders (:-separated) of PEM files, trusted the same way'],
   ['NODE_EXTRA_CA_CERTS', 'a PEM file of certificate authorities trusted for https:// besides the others'],
 ];
 

@@ -41,7 +41,7 @@ export interface ApiOptions {
 const REMEMBERED_NEXTS = 1024;
 
 export async function callApi(deps: Deps, options: ApiOptions): Promise<number> {
-  const http = deps.http();
+  const http = await deps.http();
   const url = targetUrl(http, options.path);
   const bodyLess = options.input === undefined && options.fields.length === 0;
   // --paginate reads pages: its fields are a query (?limit=...), as a GET's are.
@@ -198,9 +198,6 @@ function isJson(text: string): boolean {
 
 /** Whether the key this run sends is CRAWL_API_KEY's (a 401 then says so). */
 function keyFromEnvironment(deps: Deps): boolean {
-  try {
-    return deps.settings.apiKey()?.source === 'env';
-  } catch {
-    return false;
-  }
+  // Only the environment is looked at: whichever store holds the profile's key, that one loses to it.
+  return (deps.env.CRAWL_API_KEY ?? '').trim() !== '';
 }

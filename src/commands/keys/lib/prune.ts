@@ -33,9 +33,9 @@ interface Selection {
 }
 
 export async function pruneKeys(deps: Deps, options: PruneOptions): Promise<number> {
-  const http = deps.http();
+  const http = await deps.http();
   const { keys } = await listKeys(http);
-  const inUse = new Set(mayBeInUse(identifyKeyInUse(keys, deps.settings.apiKey()?.value)));
+  const inUse = new Set(mayBeInUse(identifyKeyInUse(keys, (await deps.settings.apiKey(deps.signal))?.value)));
   const now = deps.clock.now();
   const { prune, kept } = select(keys, inUse, options, now);
   const cutoff = cutoffOf(options, now);
