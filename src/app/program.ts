@@ -101,7 +101,7 @@ export function buildProgram(hooks: ProgramHooks): Program {
 /** What `crawl --help` (and a bare `crawl`) says after the flags: the first steps, then examples. */
 function gettingStarted(program: Program): void {
   withNotes(program, 'Getting started', [
-    '1. Point crawl at the service: `crawl config set base-url https://crawl.example.com` (or set CRAWL_BASE_URL).',
+    '1. Point crawl at the service: `crawl config set base-url <url>` (or set CRAWL_BASE_URL).',
     '2. Log in: `crawl auth login` asks for an API key, checks it with the service and stores it; `crawl auth status` shows what is in use.',
     '3. No service yet? `crawl sandbox` runs a local one with demo jobs, and prints the two lines to export in another shell.',
     'Help on any command: `crawl <command> --help` or `crawl help <command>`; `crawl help exit-codes`, `crawl help environment`.',

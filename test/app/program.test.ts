@@ -45,7 +45,7 @@ describe('crawl --help: getting started, then examples', () => {
     expect(r.code).toBe(0);
     const text = r.stdout.replace(/\s+/g, ' ');
     expect(r.stdout).toMatch(/\nGetting started:\n/);
-    expect(text).toContain('`crawl config set base-url https://crawl.example.com`');
+    expect(text).toContain('`crawl config set base-url <url>`');
     expect(text).toContain('`crawl auth login`');
     expect(text).toContain('`crawl sandbox`');
     expect(r.stdout.indexOf('Getting started:')).toBeLessThan(r.stdout.indexOf('Examples:'));
