@@ -57,14 +57,24 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   let stdoutStyle: Promise<Style> | undefined;
   let broken = false;
   // The authorities https:// trusts, read once a run, and only for an https:// service.
-  let secureContext: { context: SecureContext | undefined } | undefined;
-  const trustFor = (base: URL): { context: SecureContext | undefined } => {
+  type TlsTrust = { context: SecureContext | undefined; widen?: (() => SecureContext | undefined) | undefined };
+  let secureContext: TlsTrust | undefined;
+  const trace = (line: string): void => {
+    if (globals.verbose) io.stderr.write(`* ${line}\n`);
+  };
+  const trustFor = (base: URL): TlsTrust => {
     const trust = trustedAuthorities(env, nodeAuthorities(inputs.nodeVersion));
-    if (globals.verbose) {
-      io.stderr.write(`* TLS to ${base.host}: trusting ${trust.sources.join(', ')}\n`);
-      if (trust.systemStoreNote !== undefined) io.stderr.write(`* TLS: ${trust.systemStoreNote}\n`);
-    }
-    return { context: secureContextFor(trust) };
+    trace(`TLS to ${base.host}: trusting ${trust.sources.join(', ')}`);
+    if (trust.systemStoreNote !== undefined) trace(`TLS: ${trust.systemStoreNote}`);
+    const widened = trust.widened;
+    return {
+      context: secureContextFor(trust.ca),
+      widen: widened === undefined ? undefined : () => {
+        const wider = widened();
+        trace(`TLS: trusting ${wider.source} as well`);
+        return secureContextFor(wider.ca);
+      },
+    };
   };
 
   /**
@@ -151,7 +161,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         clock,
         proxy: proxyFromEnv(env),
         unauthorizedHint: fromEnvironment ? ENV_KEY_UNAUTHORIZED_HINT : undefined,
-        secureContext: secureContext.context,
+        tls: secureContext,
       });
       clients.set(id, client);
       return client;

@@ -8,6 +8,7 @@ import { realClock, type Clock } from '../platform/clock.js';
 import { Redactor } from '../text/redact.js';
 import { looksLikeHtml, serverMessage } from './error-body.js';
 import { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus } from './errors.js';
+import { isUnknownAuthority } from './trust.js';
 import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
 import type { UndiciParts } from './undici.js';
 import { buildUrl, checkTransport, displayUrl, sameOrigin } from './url.js';
@@ -66,8 +67,12 @@ export interface HttpClientOptions {
   clock?: Clock | undefined;
   /** HTTP(S)_PROXY and NO_PROXY as the run's environment says (empty: none); else undici reads process.env. */
   proxy?: { httpProxy: string; httpsProxy: string; noProxy: string } | undefined;
-  /** The certificate authorities to trust (http/trust.ts); Node's defaults when undefined. */
-  secureContext?: SecureContext | undefined;
+  /**
+   * The certificate authorities to trust (http/trust.ts): `context` first (Node's defaults when
+   * undefined); `widen`, once, when a server's authority is unknown to it (the connection is tried
+   * again: a failed handshake sent nothing).
+   */
+  tls?: { context: SecureContext | undefined; widen?: (() => SecureContext | undefined) | undefined } | undefined;
   /** A 401's hint when the default (check or store the key with `crawl auth ...`) cannot help. */
   unauthorizedHint?: string | undefined;
 }
@@ -118,6 +123,8 @@ export class HttpClient {
   readonly #redactor: Redactor;
   readonly #clock: Clock;
   #dispatcher: Dispatcher | undefined;
+  #tlsContext: SecureContext | undefined;
+  #widened = false;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
@@ -125,6 +132,7 @@ export class HttpClient {
     checkTransport(options.baseUrl, options.allowHttp);
     this.#redactor = options.redactor ?? new Redactor();
     this.#clock = options.clock ?? realClock;
+    this.#tlsContext = options.tls?.context;
     if (options.apiKey !== undefined) this.#redactor.add(options.apiKey);
   }
 
@@ -266,7 +274,7 @@ export class HttpClient {
     // Date.now, not performance.now: the latter loads perf_hooks' internals, for a trace in ms.
     const started = Date.now();
     let status = 0;
-    const settled = mutation ? this.#options.onMutation?.(started + this.#options.timeoutMs) : undefined;
+    let settled = mutation ? this.#options.onMutation?.(started + this.#options.timeoutMs) : undefined;
     try {
       const response = await undici.request.call(this.#getDispatcher(undici), {
         origin: url.origin,
@@ -317,7 +325,19 @@ export class HttpClient {
           true,
         );
       }
-      const { reason, sent, hint } = describeNetworkFailure(error);
+      const { reason, sent, hint, code } = describeNetworkFailure(error);
+      const widen = this.#widened ? undefined : this.#options.tls?.widen;
+      if (widen !== undefined && isUnknownAuthority(code)) {
+        this.#trace(`failed after ${ms} ms: ${reason}; trying again with a wider set of certificate authorities`);
+        this.#widened = true;
+        this.#tlsContext = widen();
+        const old = this.#dispatcher;
+        this.#dispatcher = undefined;
+        void old?.destroy().catch(() => undefined);
+        settled?.();
+        settled = undefined;
+        return this.#send(spec, url);
+      }
       this.#trace(`failed after ${ms} ms: ${reason}`);
       throw new NetworkError(`${reason}: ${method} ${displayUrl(url)}`, sent || status !== 0, hint);
     } finally {
@@ -328,7 +348,7 @@ export class HttpClient {
   #getDispatcher(undici: UndiciParts): Dispatcher {
     if (!this.#dispatcher) {
       const timeout = this.#options.timeoutMs;
-      const tlsOptions = this.#options.secureContext === undefined ? {} : { secureContext: this.#options.secureContext };
+      const tlsOptions = this.#tlsContext === undefined ? {} : { secureContext: this.#tlsContext };
       // EnvHttpProxyAgent is a plain keep-alive Agent unless HTTP(S)_PROXY is set, and honours NO_PROXY.
       this.#dispatcher = new undici.EnvHttpProxyAgent({
         ...this.#options.proxy,

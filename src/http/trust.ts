@@ -3,7 +3,10 @@
 // bundled authorities; NODE_EXTRA_CA_CERTS (a PEM file) is added to whichever set that is; and,
 // on a Node that can read it (tls.getCACertificates('system'): 22.15 and later), the operating
 // system's store is trusted beside the bundled authorities, as gh trusts it: a company's root
-// installed there works without a variable.
+// installed there works without a variable. The store is read only when a server's certificate
+// comes from an authority the others do not know (the connection is then tried once more):
+// reading and parsing hundreds of certificates at every start would cost every https:// command
+// far more than its request.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tls from 'node:tls';
@@ -11,9 +14,14 @@ import { UsageError } from '../errors.js';
 import type { Env } from '../platform/env.js';
 
 export interface Trust {
-  /** The PEM certificates to trust; undefined: Node's own defaults, nothing added. */
+  /** The PEM certificates every connection trusts first; undefined: Node's own defaults, nothing added. */
   ca: string[] | undefined;
-  /** Where they come from, for --verbose: `Node's bundled authorities, the operating system's store`. */
+  /**
+   * The wider set to try once when a server's authority is unknown to the first (the system store
+   * beside it), read when called; undefined when there is none.
+   */
+  widened: (() => { ca: string[]; source: string }) | undefined;
+  /** Where the first set comes from, for --verbose: `Node's bundled authorities`. */
   sources: string[];
   /** Why the operating system's store is not among the sources, when it is not. */
   systemStoreNote: string | undefined;
@@ -32,8 +40,14 @@ export function nodeAuthorities(nodeVersion: string): Authorities {
 }
 
 /** One context for every connection of a client: the certificates are parsed once, not at each handshake. */
-export function secureContextFor(trust: Trust): tls.SecureContext | undefined {
-  return trust.ca === undefined ? undefined : tls.createSecureContext({ ca: trust.ca });
+export function secureContextFor(ca: readonly string[] | undefined): tls.SecureContext | undefined {
+  return ca === undefined ? undefined : tls.createSecureContext({ ca: [...ca] });
+}
+
+/** OpenSSL's codes for a certificate whose authority the trusted set does not know. */
+export function isUnknownAuthority(code: string | undefined): boolean {
+  return code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' || code === 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY' || code === 'UNABLE_TO_GET_ISSUER_CERT'
+    || code === 'SELF_SIGNED_CERT_IN_CHAIN' || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'CERT_UNTRUSTED';
 }
 
 const PEM = /-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+?-----END CERTIFICATE-----/g;
@@ -42,6 +56,7 @@ export function trustedAuthorities(env: Env, node: Authorities): Trust {
   const sources: string[] = [];
   let base: string[] | undefined;
   let systemStoreNote: string | undefined;
+  let readSystem: (() => readonly string[]) | undefined;
   if (env.SSL_CERT_FILE || env.SSL_CERT_DIR) {
     base = [];
     if (env.SSL_CERT_FILE) {
@@ -58,21 +73,27 @@ export function trustedAuthorities(env: Env, node: Authorities): Trust {
     if (node.system === undefined) {
       systemStoreNote = `the operating system's store is not readable on Node ${node.nodeVersion} (tls.getCACertificates('system') needs Node 22.15 or later)`;
     } else {
-      try {
-        const system = node.system();
-        base = [...node.bundled, ...system];
-        sources.push(`the operating system's store (${system.length} ${system.length === 1 ? 'certificate' : 'certificates'})`);
-      } catch (error) {
-        systemStoreNote = `the operating system's store could not be read: ${error instanceof Error ? error.message : String(error)}`;
-      }
+      readSystem = node.system;
+      systemStoreNote = "the operating system's store is read if these do not know a server's authority";
     }
   }
+  let extra: string[] = [];
   if (env.NODE_EXTRA_CA_CERTS) {
-    const extra = certificatesInFile('NODE_EXTRA_CA_CERTS', env.NODE_EXTRA_CA_CERTS);
+    extra = certificatesInFile('NODE_EXTRA_CA_CERTS', env.NODE_EXTRA_CA_CERTS);
     base = [...(base ?? node.bundled), ...extra];
     sources.push(`NODE_EXTRA_CA_CERTS (${env.NODE_EXTRA_CA_CERTS})`);
   }
-  return { ca: base === undefined ? undefined : [...new Set(base)], sources, systemStoreNote };
+  const system = readSystem;
+  const widened = system === undefined
+    ? undefined
+    : () => {
+        const stored = system();
+        return {
+          ca: [...new Set([...node.bundled, ...stored, ...extra])],
+          source: `the operating system's store (${stored.length} ${stored.length === 1 ? 'certificate' : 'certificates'})`,
+        };
+      };
+  return { ca: base === undefined ? undefined : [...new Set(base)], widened, sources, systemStoreNote };
 }
 
 function certificatesInFile(variable: string, path: string): string[] {

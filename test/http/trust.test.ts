@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { connect } from 'node:tls';
 import * as tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient } from '../../src/http/client.js';
 import { nodeAuthorities, secureContextFor, trustedAuthorities } from '../../src/http/trust.js';
 import { tempDir } from '../helpers/cli.js';
 import { listenOnLoopback, type OnLoopback } from '../helpers/loopback.js';
@@ -93,28 +94,74 @@ describe('the variables that name authorities', () => {
 });
 
 describe("the operating system's store", () => {
-  it(hasSystemStore ? `Node ${process.versions.node}: trusted beside the bundled authorities (--verbose says so)` : `Node ${process.versions.node}: not applicable (tls.getCACertificates needs 22.15), and --verbose says so`, async () => {
-    const r = await run(signed, { SSL_CERT_FILE: certs.caCert }, ['--verbose']);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`* TLS to 127.0.0.1:${signed.port}: trusting SSL_CERT_FILE (${certs.caCert})\n`);
-    const plain = await run(signed, {}, ['--verbose']);
-    if (hasSystemStore) {
-      const count = (tls as unknown as { getCACertificates(type: 'system'): string[] }).getCACertificates('system').length;
-      expect(plain.stderr).toContain(`trusting Node's bundled authorities, the operating system's store (${count} ${count === 1 ? 'certificate' : 'certificates'})\n`);
-    } else {
-      expect(plain.stderr).toContain(`* TLS: the operating system's store is not readable on Node ${process.versions.node} (tls.getCACertificates('system') needs Node 22.15 or later)\n`);
-    }
-  });
+  it(
+    hasSystemStore
+      ? `Node ${process.versions.node}: read when the bundled authorities do not know the server's, and the handshake tried again (--verbose says so)`
+      : `Node ${process.versions.node}: not applicable (tls.getCACertificates('system') needs 22.15), and --verbose says so`,
+    async () => {
+      const r = await run(signed, { SSL_CERT_FILE: certs.caCert }, ['--verbose']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`* TLS to 127.0.0.1:${signed.port}: trusting SSL_CERT_FILE (${certs.caCert})\n`);
+      expect(r.stderr).not.toContain('trying again');
+      // The test's authority is in no system store: the second try fails too, and the run says why.
+      const plain = await run(signed, {}, ['--verbose']);
+      expect(plain.code).toBe(5);
+      expect(plain.stderr).toContain(`* TLS to 127.0.0.1:${signed.port}: trusting Node's bundled authorities\n`);
+      if (hasSystemStore) {
+        const count = (tls as unknown as { getCACertificates(type: 'system'): string[] }).getCACertificates('system').length;
+        expect(plain.stderr).toContain("* TLS: the operating system's store is read if these do not know a server's authority\n");
+        expect(plain.stderr).toContain('(UNABLE_TO_VERIFY_LEAF_SIGNATURE)');
+        expect(plain.stderr).toContain('; trying again with a wider set of certificate authorities\n');
+        expect(plain.stderr).toContain(`* TLS: trusting the operating system's store (${count} ${count === 1 ? 'certificate' : 'certificates'}) as well\n`);
+        expect(plain.stderr.match(/trying again with a wider set/g)).toHaveLength(1);
+      } else {
+        expect(plain.stderr).toContain(`* TLS: the operating system's store is not readable on Node ${process.versions.node} (tls.getCACertificates('system') needs Node 22.15 or later)\n`);
+        expect(plain.stderr).not.toContain('trying again with a wider set');
+      }
+    },
+  );
 
   it('an authority of the system store (here, the test\'s own, given as that store) vouches for the server in a real handshake', async () => {
-    const ownCa = trustedAuthorities({}, { bundled: tls.rootCertificates, system: () => [readPem(certs.caCert)], nodeVersion: '22.15.0' });
-    expect(ownCa.sources).toEqual(["Node's bundled authorities", "the operating system's store (1 certificate)"]);
-    await expect(handshake(signed.port, secureContextFor(ownCa))).resolves.toBe(true);
-    const without = trustedAuthorities({}, { bundled: tls.rootCertificates, system: () => [], nodeVersion: '22.15.0' });
-    await expect(handshake(signed.port, secureContextFor(without))).rejects.toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-    // With SSL_CERT_FILE, the store is not read at all.
+    let reads = 0;
+    const trust = trustedAuthorities({}, { bundled: tls.rootCertificates, system: () => (reads++, [readPem(certs.caCert)]), nodeVersion: '22.15.0' });
+    expect(trust.sources).toEqual(["Node's bundled authorities"]);
+    // Not read until a server's authority is unknown: a start pays nothing for it.
+    expect(reads).toBe(0);
+    expect(trust.ca).toBeUndefined();
+    await expect(handshake(signed.port, secureContextFor(trust.ca))).rejects.toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+    const wider = trust.widened?.();
+    expect(wider?.source).toBe("the operating system's store (1 certificate)");
+    expect(reads).toBe(1);
+    await expect(handshake(signed.port, secureContextFor(wider?.ca))).resolves.toBe(true);
+    // With SSL_CERT_FILE, the store is never read.
     const replaced = trustedAuthorities({ SSL_CERT_FILE: certs.otherCaCert }, { bundled: [], system: () => { throw new Error('read'); }, nodeVersion: '24.0.0' });
     expect(replaced.sources).toEqual([`SSL_CERT_FILE (${certs.otherCaCert})`]);
+    expect(replaced.widened).toBeUndefined();
+  });
+
+  it('the HTTP client tries the handshake once more with the wider set, and the request goes through', async () => {
+    const traced: string[] = [];
+    let widened = 0;
+    const client = new HttpClient({
+      baseUrl: new URL(httpsUrl(signed)),
+      apiKey: KEY,
+      timeoutMs: 10_000,
+      allowHttp: false,
+      userAgent: 'crawl-test',
+      trace: (line) => traced.push(line),
+      tls: { context: undefined, widen: () => (widened++, secureContextFor([readPem(certs.caCert)])) },
+    });
+    try {
+      const response = await client.request({ method: 'GET', path: ['api', 'crawl', 'tls-job'] });
+      expect(response.status).toBe(200);
+      expect(widened).toBe(1);
+      expect(traced.filter((line) => line.includes('trying again with a wider set'))).toHaveLength(1);
+      // Once widened, later requests use the wider set at once.
+      await client.request({ method: 'GET', path: ['api', 'crawl', 'tls-job'] });
+      expect(widened).toBe(1);
+    } finally {
+      await client.close();
+    }
   });
 });
 
