@@ -6,7 +6,6 @@ import { ENV_KEY_UNAUTHORIZED_HINT } from '../http/errors.js';
 import { HttpClient } from '../http/client.js';
 import { proxyFromEnv } from '../http/proxy-env.js';
 import { parseBaseUrl } from '../http/url.js';
-import { nodeAuthorities, secureContextFor, trustedAuthorities } from '../http/trust.js';
 import { createIO, type RawStreams } from '../io/io.js';
 import type { JsonFilter } from '../io/jq.js';
 import { Prompter } from '../io/prompt.js';
@@ -62,7 +61,9 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   const trace = (line: string): void => {
     if (globals.verbose) io.stderr.write(`* ${line}\n`);
   };
-  const trustFor = (base: URL): TlsTrust => {
+  // Loaded for an https:// service only: node:tls is undici's to load, and a plain http:// run loads none of it.
+  const trustFor = async (base: URL): Promise<TlsTrust> => {
+    const { nodeAuthorities, secureContextFor, trustedAuthorities } = await import('../http/trust.js');
     const trust = trustedAuthorities(env, nodeAuthorities(inputs.nodeVersion));
     trace(`TLS to ${base.host}: trusting ${trust.sources.join(', ')}`);
     if (trust.systemStoreNote !== undefined) trace(`TLS: ${trust.systemStoreNote}`);
@@ -145,7 +146,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       const id = options.evenIfInterrupted ? `${apiKey}\u0000after-interrupt` : apiKey;
       const known = clients.get(id);
       if (known) return known;
-      secureContext ??= base.protocol === 'https:' ? trustFor(base) : { context: undefined };
+      secureContext ??= base.protocol === 'https:' ? await trustFor(base) : { context: undefined };
       redactor.add(apiKey);
       const client = new HttpClient({
         baseUrl: base,

@@ -2,7 +2,6 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { Deps } from '../deps.js';
 import { CrawlError, UsageError } from '../errors.js';
 import { isLoopbackHost, parseBaseUrl } from '../http/url.js';
-import { keptSandboxKey } from '../config/sandbox-key.js';
 import { parseInteger } from './shared/flags.js';
 import { withExamples, withNotes } from './shared/examples.js';
 
@@ -67,7 +66,7 @@ export async function run(deps: Deps, options: SandboxOptions): Promise<number> 
   }
   const { runSandbox } = await import('../sandbox/cli.js');
   const { portGiven: _portGiven, reset: _reset, ...serving } = options;
-  const { key, keyNote } = bootstrapKey(deps, options.port);
+  const { key, keyNote } = await bootstrapKey(deps, options.port);
   return runSandbox({
     ...serving,
     stdout: deps.io.stdout,
@@ -81,9 +80,11 @@ export async function run(deps: Deps, options: SandboxOptions): Promise<number> 
 }
 
 /** CRAWL_SANDBOX_KEY, else the key kept for the port (none for --port 0, whose port changes anyway). */
-function bootstrapKey(deps: Deps, port: number): { key: string | undefined; keyNote: string | undefined } {
+async function bootstrapKey(deps: Deps, port: number): Promise<{ key: string | undefined; keyNote: string | undefined }> {
   if (deps.env.CRAWL_SANDBOX_KEY) return { key: deps.env.CRAWL_SANDBOX_KEY, keyNote: 'The key is CRAWL_SANDBOX_KEY\'s.' };
   if (port === 0) return { key: undefined, keyNote: 'A new key at every start on a random port (--port 0); CRAWL_SANDBOX_KEY sets one.' };
+  // Loaded when a sandbox starts: declaring the command (for help) must not load node:crypto.
+  const { keptSandboxKey } = await import('../config/sandbox-key.js');
   const kept = keptSandboxKey(deps.env, port);
   if (kept.key === undefined) return { key: undefined, keyNote: `A new key at every start: ${kept.why}; CRAWL_SANDBOX_KEY sets one.` };
   return { key: kept.key, keyNote: `The key stays the same at every start on port ${port} (kept in ${kept.file}): a saved login keeps working.` };

@@ -194,6 +194,12 @@ const UNTRUSTED: Readonly<Record<string, string>> = {
 const UNTRUSTED_HINT =
   "if you trust it (a company proxy, a service with an authority of its own), give crawl the authority's certificate in a PEM file: NODE_EXTRA_CA_CERTS=<file> adds it; SSL_CERT_FILE=<file> or SSL_CERT_DIR=<folder> trusts those in place of the bundled ones; on Node 22.15 or later the operating system's store is trusted too (see docs/tls.md)";
 
+/** OpenSSL's codes for a certificate whose authority the trusted set does not know. */
+export function isUnknownAuthority(code: string | undefined): boolean {
+  return code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' || code === 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY' || code === 'UNABLE_TO_GET_ISSUER_CERT'
+    || code === 'SELF_SIGNED_CERT_IN_CHAIN' || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'CERT_UNTRUSTED';
+}
+
 function isTlsCode(code: string): boolean {
   return /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_INVALID_CERT)/.test(code);
 }

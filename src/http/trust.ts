@@ -44,11 +44,6 @@ export function secureContextFor(ca: readonly string[] | undefined): tls.SecureC
   return ca === undefined ? undefined : tls.createSecureContext({ ca: [...ca] });
 }
 
-/** OpenSSL's codes for a certificate whose authority the trusted set does not know. */
-export function isUnknownAuthority(code: string | undefined): boolean {
-  return code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' || code === 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY' || code === 'UNABLE_TO_GET_ISSUER_CERT'
-    || code === 'SELF_SIGNED_CERT_IN_CHAIN' || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'CERT_UNTRUSTED';
-}
 
 const PEM = /-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+?-----END CERTIFICATE-----/g;
 
