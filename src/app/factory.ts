@@ -58,24 +58,12 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   // The authorities https:// trusts, read once a run, and only for an https:// service.
   type TlsTrust = { context: SecureContext | undefined; widen?: (() => SecureContext | undefined) | undefined };
   let secureContext: TlsTrust | undefined;
-  const trace = (line: string): void => {
-    if (globals.verbose) io.stderr.write(`* ${line}\n`);
-  };
   // Loaded for an https:// service only: node:tls is undici's to load, and a plain http:// run loads none of it.
   const trustFor = async (base: URL): Promise<TlsTrust> => {
-    const { nodeAuthorities, secureContextFor, trustedAuthorities } = await import('../http/trust.js');
-    const trust = trustedAuthorities(env, nodeAuthorities(inputs.nodeVersion));
-    trace(`TLS to ${base.host}: trusting ${trust.sources.join(', ')}`);
-    if (trust.systemStoreNote !== undefined) trace(`TLS: ${trust.systemStoreNote}`);
-    const widened = trust.widened;
-    return {
-      context: secureContextFor(trust.ca),
-      widen: widened === undefined ? undefined : () => {
-        const wider = widened();
-        trace(`TLS: trusting ${wider.source} as well`);
-        return secureContextFor(wider.ca);
-      },
-    };
+    const { tlsOptionsFor } = await import('../http/trust.js');
+    return tlsOptionsFor(env, inputs.nodeVersion, base.host, (line) => {
+      if (globals.verbose) io.stderr.write(`* ${line}\n`);
+    });
   };
 
   /**

@@ -123,3 +123,25 @@ function certificatesInDir(dir: string): string[] {
   }
   return found;
 }
+
+/** What HttpClient takes (its `tls` option): the first context, and the wider one to try once. */
+export interface TlsOptions {
+  context: tls.SecureContext | undefined;
+  widen: (() => tls.SecureContext | undefined) | undefined;
+}
+
+/** The trust of `env`, as HttpClient takes it; `trace` hears which sets are trusted, and when. */
+export function tlsOptionsFor(env: Env, nodeVersion: string, host: string, trace: (line: string) => void = () => undefined): TlsOptions {
+  const trust = trustedAuthorities(env, nodeAuthorities(nodeVersion));
+  trace(`TLS to ${host}: trusting ${trust.sources.join(', ')}`);
+  if (trust.systemStoreNote !== undefined) trace(`TLS: ${trust.systemStoreNote}`);
+  const widened = trust.widened;
+  return {
+    context: secureContextFor(trust.ca),
+    widen: widened === undefined ? undefined : () => {
+      const wider = widened();
+      trace(`TLS: trusting ${wider.source} as well`);
+      return secureContextFor(wider.ca);
+    },
+  };
+}

@@ -8,10 +8,12 @@ import { mkdirSync } from 'node:fs';
 import { connect } from 'node:tls';
 import * as tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeClient } from '../../src/client/client.js';
 import { HttpClient } from '../../src/http/client.js';
 import { nodeAuthorities, secureContextFor, trustedAuthorities } from '../../src/http/trust.js';
 import { tempDir } from '../helpers/cli.js';
 import { listenOnLoopback, type OnLoopback } from '../helpers/loopback.js';
+import { fakeClock } from '../support/fake-clock.js';
 import { crawl } from '../support/harness.js';
 import { makeTestCertificates, type TestCertificates } from '../support/tls-certs.js';
 
@@ -161,6 +163,22 @@ describe("the operating system's store", () => {
       expect(widened).toBe(1);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('the Node client trusts what the CLI trusts', () => {
+  it('NODE_EXTRA_CA_CERTS from its environment: the job is read; without it, the TLS error and its hint', async () => {
+    const system = (env: Record<string, string>) => ({ env: { CRAWL_BASE_URL: httpsUrl(signed), CRAWL_API_KEY: KEY, ...env }, clock: fakeClock(), nodeVersion: process.versions.node });
+    const trusted = makeClient({}, system({ NODE_EXTRA_CA_CERTS: certs.caCert }));
+    const untrusted = makeClient({}, system({}));
+    try {
+      const job = await trusted.jobs.get('tls-job');
+      expect(job.id).toBe('tls-job');
+      await expect(untrusted.jobs.get('tls-job')).rejects.toMatchObject({ exitCode: 5, message: expect.stringContaining('crawl does not know') });
+    } finally {
+      await trusted.close();
+      await untrusted.close();
     }
   });
 });
