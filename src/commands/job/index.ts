@@ -1,4 +1,4 @@
-// The `job` group: its commands, each with its typed flags and its run(deps, options).
+// The `job` group: its commands, each with its typed flags, and the work each runs (commands/work.ts).
 import type { Command } from '@commander-js/extra-typings';
 import type { Exec } from '../shared/exec.js';
 import * as cancel from './cancel.js';
@@ -13,8 +13,9 @@ export function register(group: Command, exec: Exec): void {
     // mistyped command, refused before its flags are checked or anything is sent.
     if (self.args[0] !== sub.name()) refuseMistypedCommand(self.args);
   });
-  group.addCommand(status.command((o) => exec(status.run, o)), { isDefault: true });
-  group.addCommand(watch.command((o) => exec(watch.run, o)));
-  group.addCommand(pages.command((o) => exec(pages.run, o)));
-  group.addCommand(cancel.command((o) => exec(cancel.run, o)));
+  // `crawl job <id>` runs status.
+  group.addCommand(status.command(exec('jobStatusRun')), { isDefault: true });
+  group.addCommand(watch.command(exec('jobWatchRun')));
+  group.addCommand(pages.command(exec('jobPagesRun')));
+  group.addCommand(cancel.command(exec('jobCancelRun')));
 }

@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import type { StatusOptions } from './lib/status.js';
 import { withExamples } from '../shared/examples.js';
 
@@ -22,10 +21,4 @@ export function command(runF: (options: StatusOptions) => Promise<void>) {
       ['CI: the status alone (jq built in, as gh --jq)', "crawl job status \"$JOB_ID\" --jq .job.status"],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: StatusOptions): Promise<number> {
-  const { showStatus } = await import('../work.js');
-  return showStatus(deps, options);
 }

@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { DURATION_UNITS, parseSpan, type Span } from '../../text/duration.js';
 import { globMatcher } from '../../text/glob.js';
@@ -45,10 +44,4 @@ function span(value: string): Span {
     throw new UsageError(`ambiguous --unused-for "${value}": m could be minutes or months`, `write ${count}min for minutes or ${count}mo for months`);
   }
   throw new UsageError(`invalid --unused-for "${value}": give a duration such as 30d, 6mo, 1y, 12h or 1d12h`, `units: ${DURATION_UNITS}`);
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: PruneOptions): Promise<number> {
-  const { pruneKeys } = await import('../work.js');
-  return pruneKeys(deps, options);
 }

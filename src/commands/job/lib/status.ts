@@ -11,7 +11,8 @@ export interface StatusOptions {
   exitStatus: boolean;
 }
 
-export async function showStatus(deps: Deps, options: StatusOptions): Promise<number> {
+/** A mistyped command read as an id (`crawl job wtach`) never gets here: job/subcommand-typo.ts refuses it first. */
+export async function jobStatusRun(deps: Deps, options: StatusOptions): Promise<number> {
   const [id, ...more] = options.ids;
   if (id === undefined || more.length > 0) return showStatuses(deps, options.ids, options.exitStatus);
   const http = await deps.http();

@@ -1,0 +1,64 @@
+import type { Deps } from '../../../deps.js';
+import { CrawlError, UsageError } from '../../../errors.js';
+import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
+import { keptSandboxKey } from '../../../config/sandbox-key.js';
+
+export interface SandboxOptions {
+  port: number;
+  /** --port given on the command line (not its default): for --reset, it names the sandbox. */
+  portGiven: boolean;
+  latency: number | undefined;
+  failEvery: number | undefined;
+  rateLimitEvery: number | undefined;
+  dropEvery: number | undefined;
+  log: boolean;
+  reset: boolean;
+}
+
+/** `crawl sandbox`: the local stand-in for the service (see src/sandbox). Runs until Ctrl-C. */
+export async function sandboxRun(deps: Deps, options: SandboxOptions): Promise<number> {
+  const fail = (message: string, exitCode: number, hint?: string): number => deps.report(new CrawlError(message, exitCode, hint === undefined ? {} : { hint }));
+  if (options.reset) {
+    const { resetSandbox } = await import('../../../sandbox/cli.js');
+    return resetSandbox({ url: sandboxUrl(deps, options), stdout: deps.io.stdout, stderr: deps.io.stderr, json: deps.globals.json, fail });
+  }
+  const { runSandbox } = await import('../../../sandbox/cli.js');
+  const { portGiven: _portGiven, reset: _reset, ...serving } = options;
+  const { key, keyNote } = bootstrapKey(deps, options.port);
+  return runSandbox({
+    ...serving,
+    stdout: deps.io.stdout,
+    stderr: deps.io.stderr,
+    json: deps.globals.json,
+    fail,
+    key,
+    keyNote,
+    stop: deps.signal,
+  });
+}
+
+/** CRAWL_SANDBOX_KEY, else the key kept for the port (none for --port 0, whose port changes anyway). */
+function bootstrapKey(deps: Deps, port: number): { key: string | undefined; keyNote: string | undefined } {
+  if (deps.env.CRAWL_SANDBOX_KEY) return { key: deps.env.CRAWL_SANDBOX_KEY, keyNote: 'The key is CRAWL_SANDBOX_KEY\'s.' };
+  if (port === 0) return { key: undefined, keyNote: 'A new key at every start on a random port (--port 0); CRAWL_SANDBOX_KEY sets one.' };
+  const kept = keptSandboxKey(deps.env, port);
+  if (kept.key === undefined) return { key: undefined, keyNote: `A new key at every start: ${kept.why}; CRAWL_SANDBOX_KEY sets one.` };
+  return { key: kept.key, keyNote: `The key stays the same at every start on port ${port} (kept in ${kept.file}): a saved login keeps working.` };
+}
+
+/**
+ * The sandbox --reset talks to: the one at --port when given, else the one the other commands use
+ * (--base-url, CRAWL_BASE_URL, the profile), else the default port. Control requests go to this
+ * machine only: a base URL elsewhere is a real service, and is refused.
+ */
+function sandboxUrl(deps: Deps, options: SandboxOptions): URL {
+  const local = new URL(`http://127.0.0.1:${options.port}/`);
+  if (options.portGiven) return local;
+  const base = deps.settings.baseUrl();
+  if (base === undefined) return local;
+  const url = parseBaseUrl(base.value);
+  if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname)) {
+    throw new UsageError(`--reset restores a sandbox on this machine, and the base URL in use is ${url.origin}`, 'name the sandbox with --port <n>');
+  }
+  return url;
+}
