@@ -1,5 +1,5 @@
-// The bootstrap key of `crawl sandbox`, kept per port in the XDG state folder
-// ($XDG_STATE_HOME/crawl/sandbox-keys.json, else ~/.local/state/crawl/): a login saved against a
+// The bootstrap key of `crawl sandbox`, kept per port in the state folder (platform/folders.ts:
+// $XDG_STATE_HOME/crawl/sandbox-keys.json, else ~/.local/state/crawl/, on Windows %LOCALAPPDATA%): a login saved against a
 // sandbox still works after the sandbox restarts on the same port. It guards made-up jobs on
 // 127.0.0.1 only, so a file of mode 0600 is home enough. Best effort: a key that cannot be kept is
 // a new one at each start, and the caller says so.
@@ -7,8 +7,9 @@ import { randomInt } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../platform/env.js';
+import { stateDir } from '../platform/folders.js';
 import { processId } from '../platform/host.js';
-import { stateDir } from './job-history.js';
+import type { Platform } from '../platform/platform.js';
 
 const FILE = 'sandbox-keys.json';
 /** What the sandbox issues: crk_ and 40 letters and digits. */
@@ -18,9 +19,9 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 export type KeptKey = { key: string; file: string; made: boolean } | { key: undefined; why: string };
 
 /** The key kept for `port` (made and kept now if there is none yet). */
-export function keptSandboxKey(env: Env, port: number): KeptKey {
-  const dir = stateDir(env);
-  if (dir === undefined) return { key: undefined, why: 'no home folder to keep it in (HOME and XDG_STATE_HOME are unset)' };
+export function keptSandboxKey(env: Env, platform: Platform, port: number): KeptKey {
+  const dir = stateDir(env, platform);
+  if (dir === undefined) return { key: undefined, why: 'no home folder to keep it in' };
   const file = join(dir, FILE);
   const keys = readKeys(file);
   const known = keys[String(port)];

@@ -1,7 +1,6 @@
 import type { Deps } from '../../../deps.js';
 import { CrawlError, UsageError } from '../../../errors.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
-import { keptSandboxKey } from '../../../config/sandbox-key.js';
 
 export interface SandboxOptions {
   port: number;
@@ -24,7 +23,7 @@ export async function sandboxRun(deps: Deps, options: SandboxOptions): Promise<n
   }
   const { runSandbox } = await import('../../../sandbox/cli.js');
   const { portGiven: _portGiven, reset: _reset, ...serving } = options;
-  const { key, keyNote } = bootstrapKey(deps, options.port);
+  const { key, keyNote } = await bootstrapKey(deps, options.port);
   return runSandbox({
     ...serving,
     stdout: deps.io.stdout,
@@ -38,10 +37,12 @@ export async function sandboxRun(deps: Deps, options: SandboxOptions): Promise<n
 }
 
 /** CRAWL_SANDBOX_KEY, else the key kept for the port (none for --port 0, whose port changes anyway). */
-function bootstrapKey(deps: Deps, port: number): { key: string | undefined; keyNote: string | undefined } {
+async function bootstrapKey(deps: Deps, port: number): Promise<{ key: string | undefined; keyNote: string | undefined }> {
   if (deps.env.CRAWL_SANDBOX_KEY) return { key: deps.env.CRAWL_SANDBOX_KEY, keyNote: 'The key is CRAWL_SANDBOX_KEY\'s.' };
   if (port === 0) return { key: undefined, keyNote: 'A new key at every start on a random port (--port 0); CRAWL_SANDBOX_KEY sets one.' };
-  const kept = keptSandboxKey(deps.env, port);
+  // Loaded when a sandbox starts: the work of every command is one chunk, and a status read must not load node:crypto.
+  const { keptSandboxKey } = await import('../../../config/sandbox-key.js');
+  const kept = keptSandboxKey(deps.env, deps.platform, port);
   if (kept.key === undefined) return { key: undefined, keyNote: `A new key at every start: ${kept.why}; CRAWL_SANDBOX_KEY sets one.` };
   return { key: kept.key, keyNote: `The key stays the same at every start on port ${port} (kept in ${kept.file}): a saved login keeps working.` };
 }
