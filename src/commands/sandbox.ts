@@ -54,15 +54,18 @@ export function command(runF: (options: SandboxOptions) => Promise<void>) {
 /** `crawl sandbox`: the local stand-in for the service (see src/sandbox). Runs until Ctrl-C. */
 export async function run(deps: Deps, options: SandboxOptions): Promise<number> {
   const fail = (message: string, exitCode: number): number => deps.report(new CrawlError(message, exitCode));
+  // With --json the sandbox writes one document to stdout, laid out as every command's is.
+  const { writeJson } = await import('../io/json.js');
+  const stdout = deps.globals.json ? { write: (text: string) => writeJson(deps.io, text.trimEnd()) } : deps.io.stdout;
   if (options.reset) {
     const { resetSandbox } = await import('../sandbox/cli.js');
-    return resetSandbox({ url: sandboxUrl(deps, options), stdout: deps.io.stdout, stderr: deps.io.stderr, json: deps.globals.json, fail });
+    return resetSandbox({ url: sandboxUrl(deps, options), stdout, stderr: deps.io.stderr, json: deps.globals.json, fail });
   }
   const { runSandbox } = await import('../sandbox/cli.js');
   const { portGiven: _portGiven, reset: _reset, ...serving } = options;
   return runSandbox({
     ...serving,
-    stdout: deps.io.stdout,
+    stdout,
     stderr: deps.io.stderr,
     json: deps.globals.json,
     fail,

@@ -9,6 +9,7 @@ import { keyDefect } from '../../../text/keys.js';
 import { describeBaseUrlChange, storeProfileKey } from '../../shared/profile-key.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { keyAccepted } from './check.js';
+import { writeJson } from '../../../io/json.js';
 
 /**
  * Stores a key for the profile with the base URL it belongs to, once the service (at that base
@@ -63,7 +64,8 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
   }
   const { profile, baseUrlChange } = await storeProfileKey(deps, key, { withBaseUrl: true });
   if (deps.globals.json) {
-    deps.io.stdout.write(
+    writeJson(
+      deps.io,
       JSON.stringify({
         profile,
         baseUrl: baseUrl.href,
@@ -72,7 +74,7 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
         verified: verify,
         accepted: verify ? true : null,
         baseUrlChangedFrom: baseUrlChange?.from ?? null,
-      }) + '\n',
+      }),
     );
   } else {
     deps.io.stderr.write(

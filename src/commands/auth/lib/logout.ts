@@ -1,5 +1,6 @@
 import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
+import { writeJson } from '../../../io/json.js';
 
 /** Forgets the profile's stored key (the key stays valid at the service; revoke it with `crawl keys revoke`). */
 export type LogoutOptions = Record<string, never>;
@@ -13,7 +14,7 @@ export async function logOut(deps: Deps, _options: LogoutOptions): Promise<numbe
     });
   }
   if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify({ profile, removed: had }) + '\n');
+    writeJson(deps.io, JSON.stringify({ profile, removed: had }));
   } else {
     deps.io.stderr.write(had ? `Removed the key of profile "${profile}"\n` : `No key was stored for profile "${profile}"\n`);
     if (deps.env.CRAWL_API_KEY) deps.io.stderr.write('note: CRAWL_API_KEY is still set in the environment\n');

@@ -4,6 +4,7 @@ import { CrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { shown } from './setting.js';
+import { writeJson } from '../../../io/json.js';
 
 export interface GetOptions {
   key: ConfigKey;
@@ -17,7 +18,7 @@ export async function getSetting(deps: Deps, { key }: GetOptions): Promise<numbe
       hint: key === 'api-key' ? `run \`${crawlCommand(deps, ['auth', 'login'])}\`` : `run \`${crawlCommand(deps, ['config', 'set', key])} <value>\``,
     });
   }
-  if (deps.globals.json) deps.io.stdout.write(JSON.stringify({ profile, key, value: shown(key, value) }) + '\n');
+  if (deps.globals.json) writeJson(deps.io, JSON.stringify({ profile, key, value: shown(key, value) }));
   else deps.io.stdout.write(shown(key, value) + '\n');
   return ExitCode.ok;
 }

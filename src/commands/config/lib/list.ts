@@ -3,6 +3,7 @@ import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { printFields } from '../../../io/table.js';
 import { shown } from './setting.js';
+import { writeJson } from '../../../io/json.js';
 
 export type ListOptions = Record<string, never>;
 
@@ -11,7 +12,7 @@ export async function listSettings(deps: Deps, _options: ListOptions): Promise<n
   const values = deps.settings.stored();
   const entries = CONFIG_KEYS.filter((k) => values[k] !== undefined).map((k) => [k, shown(k, values[k] ?? '')] as const);
   if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify({ profile, ...Object.fromEntries(entries) }) + '\n');
+    writeJson(deps.io, JSON.stringify({ profile, ...Object.fromEntries(entries) }));
   } else if (entries.length === 0) {
     deps.io.stderr.write(`profile "${profile}" has no settings in ${deps.settings.store.path}\n`);
   } else {

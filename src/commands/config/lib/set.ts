@@ -3,6 +3,7 @@ import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
 import { sanitize } from '../../../text/sanitize.js';
+import { writeJson } from '../../../io/json.js';
 
 export interface SetOptions {
   key: ConfigKey;
@@ -23,7 +24,7 @@ export async function setSetting(deps: Deps, { key, value: given }: SetOptions):
     ? `commands will refuse to send the API key over plain http:// to ${sanitize(url.host)} unless given --allow-http: the key would cross the network in clear; use https:// if the service has it`
     : undefined;
   if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify({ profile, key, value, ...(warning === undefined ? {} : { warning }) }) + '\n');
+    writeJson(deps.io, JSON.stringify({ profile, key, value, ...(warning === undefined ? {} : { warning }) }));
   } else {
     deps.io.stderr.write(`Set ${key} of profile "${profile}" to ${value}\n`);
     if (warning !== undefined) deps.io.stderr.write(`crawl: warning: ${warning}\n`);

@@ -1,6 +1,7 @@
 import type { ConfigKey } from '../../../config/store.js';
 import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
+import { writeJson } from '../../../io/json.js';
 
 export interface UnsetOptions {
   key: ConfigKey;
@@ -14,7 +15,7 @@ export async function unsetSetting(deps: Deps, { key }: UnsetOptions): Promise<n
       delete p[key];
     });
   }
-  if (deps.globals.json) deps.io.stdout.write(JSON.stringify({ profile, key, removed: had }) + '\n');
+  if (deps.globals.json) writeJson(deps.io, JSON.stringify({ profile, key, removed: had }));
   else deps.io.stderr.write(had ? `Removed ${key} from profile "${profile}"\n` : `${key} was not set in profile "${profile}"\n`);
   return ExitCode.ok;
 }

@@ -6,7 +6,7 @@ import type { HttpClient } from '../../../http/client.js';
 import { answeredUnread, HttpStatusError } from '../../../http/errors.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { followJob } from './follow.js';
-import { writeNdjson, writeRaw } from '../../../io/json.js';
+import { writeJson, writeNdjson } from '../../../io/json.js';
 import { printJob } from './view.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { rememberJob } from '../../shared/job-history.js';
@@ -29,11 +29,11 @@ export async function cancelJob(deps: Deps, options: CancelOptions): Promise<num
   if (!options.wait) {
     // --json shows the DELETE's answer when it has one: then the job is not fetched at all.
     if (json && deleteRaw !== undefined) {
-      writeRaw(deps.io.stdout, deleteRaw);
+      writeJson(deps.io, deleteRaw);
       return ExitCode.ok;
     }
     const current = fromDelete ?? (await getJob(http, options.id));
-    if (json) writeRaw(deps.io.stdout, current.raw);
+    if (json) writeJson(deps.io, current.raw);
     else await report(deps, current);
     return ExitCode.ok;
   }

@@ -8,7 +8,7 @@ import { sanitize } from '../../../text/sanitize.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './key-file.js';
 import { describeBaseUrlChange, storeProfileKey } from '../../shared/profile-key.js';
-import { rawLine } from '../../../io/json.js';
+import { jsonDocument } from '../../../io/json.js';
 
 const DEFAULT_WARNING = 'This key will not be shown again. Store it securely.';
 
@@ -50,7 +50,7 @@ async function createAndHandOver(
 
   let notPrinted: string | undefined;
   try {
-    await deps.handOver(deps.globals.json ? rawLine(created.raw) : created.key + '\n');
+    await deps.handOver(deps.globals.json ? jsonDocument(deps.io, created.raw) : created.key + '\n');
   } catch (error) {
     notPrinted = describe(error);
   }
