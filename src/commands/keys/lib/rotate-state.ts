@@ -115,7 +115,7 @@ export function where(target: Target): string {
   if (target.kind === 'config') return `the config file ${target.path} (profile "${target.profile}")`;
   if (target.kind === 'stdout') return 'standard output';
   if (target.kind === 'command') {
-    return target.config ? `the --to-command command, then the config file ${target.config.path} (profile "${target.config.profile}")` : 'the --to-command command';
+    return target.config ? `the --to-command destination, then the config file ${target.config.path} (profile "${target.config.profile}")` : 'the --to-command destination';
   }
   return target.path;
 }
