@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SETTINGS } from '../../../src/config/setting-names.js';
+import { SETTINGS, type SettingSpec } from '../../../src/config/setting-names.js';
 import { maskKey } from '../../../src/text/mask.js';
 import { tempDir } from '../../helpers/cli.js';
 import { crawl } from '../../support/harness.js';
@@ -64,14 +64,15 @@ describe('config list', () => {
   });
 
   it('every setting of the table is listed when its variable sets it, a secret masked', async () => {
-    const vars = Object.fromEntries(SETTINGS.flatMap((s) => ('env' in s && s.env ? [[s.env, s.secret ? ENV_KEY : `value-of-${s.name}`]] : [])));
+    const specs: readonly SettingSpec[] = SETTINGS;
+    const vars = Object.fromEntries(specs.flatMap((s) => (s.env ? [[s.env, s.secret ? ENV_KEY : `value-of-${s.name}`]] : [])));
     const r = await crawl(['config', 'list', '--json', '--profile', 'ci'], { env: { ...env, ...vars } });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as { sources: Record<string, string> } & Record<string, unknown>;
-    for (const s of SETTINGS) {
-      if (!('env' in s)) continue;
+    for (const s of specs) {
+      if (!s.env) continue;
       expect(doc.sources[s.name], s.name).toBe('env');
-      expect(doc[s.name], s.name).toBe('secret' in s && s.secret ? maskKey(ENV_KEY) : `value-of-${s.name}`);
+      expect(doc[s.name], s.name).toBe(s.secret ? maskKey(ENV_KEY) : `value-of-${s.name}`);
     }
     expect(r.stdout).not.toContain(ENV_KEY);
   });
