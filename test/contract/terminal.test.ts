@@ -29,7 +29,7 @@ afterAll(async () => {
 const HIDE = '\u001b[?25l';
 const SHOW = '\u001b[?25h';
 const CTRL_C = '\u0003';
-const DRAW = '\r\u001b[J';
+const DRAW = '\r\u001b[2K';
 
 /** The cursor is shown again after the last time it was hidden (and it was hidden at all). */
 function cursorRestored(screen: string): boolean {

@@ -201,7 +201,7 @@ class ExportProgress {
   private constructor(deps: Deps, path: string, expected: number | undefined, text: TerminalText | undefined) {
     this.#deps = deps;
     this.#text = text;
-    this.#line = text ? new LiveLine(deps.io.stderr) : undefined;
+    this.#line = text ? new LiveLine(deps.io.stderr, { columns: () => deps.io.stderrColumns, width: (line) => text.width(line) }) : undefined;
     this.#label = sanitize(path);
     this.#expected = expected;
     this.#count = groupDigits(deps.env);
