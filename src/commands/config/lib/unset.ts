@@ -13,6 +13,8 @@ export async function unsetSetting(deps: Deps, { key }: UnsetOptions): Promise<n
   if (had) {
     await deps.settings.store.update(profile, (p) => {
       delete p[key];
+      // Without its command, a command store holds nothing: the profile has no key (`auth login` gives it one).
+      if (key === 'key-command' && p['key-store'] === 'command') delete p['key-store'];
     });
   }
   if (deps.globals.json) writeJson(deps.io, JSON.stringify({ profile, key, removed: had }));
