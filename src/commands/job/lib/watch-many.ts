@@ -189,8 +189,7 @@ class MultiDisplay {
     const job = w.job;
     if (!job) return;
     const elapsed = formatElapsed(this.#deps.clock.now() - this.#started);
-    const idWidth = Math.max(...this.#watched.map((one) => sanitize(one.id).length));
-    this.#deps.io.stderr.write(`[${elapsed}] ${sanitize(w.id).padEnd(idWidth)} ${sanitize(job.status)} ${formatProgress(job.pagesFinished, job.pagesTotal)}\n`);
+    this.#deps.io.stderr.write(`[${elapsed}] ${sanitize(w.id)} ${sanitize(job.status)} ${formatProgress(job.pagesFinished, job.pagesTotal)}\n`);
   }
 
   warn(message: string): void {
