@@ -9,6 +9,8 @@ import { followJob } from './follow.js';
 import { writeJson, writeNdjson } from '../../../io/json.js';
 import { printJob } from './view.js';
 import { crawlCommand } from '../../shared/suggest.js';
+import { fitCommandHint } from '../../shared/examples.js';
+import { loadTerminalText } from '../../../io/terminal-text.js';
 import { rememberJob } from '../../shared/job-history.js';
 
 export interface CancelOptions {
@@ -109,8 +111,13 @@ async function report(deps: Deps, current: JobResponse): Promise<void> {
   const { job } = current;
   await printJob(deps, job, { pagesHint: false });
   if (!isTerminal(job.status)) {
-    deps.io.stderr.write(
-      `Cancellation requested; the job is still ${sanitize(job.status)}. Follow it with \`${crawlCommand(deps, ['job', 'watch'], [job.id])}\`.\n`,
-    );
+    const command = crawlCommand(deps, ['job', 'watch'], [job.id]);
+    const prose = `Cancellation requested; the job is still ${sanitize(job.status)}.`;
+    const line = `${prose} Follow it with \`${command}\`.`;
+    // On a terminal narrower than the line, fitted to it as the job view above is.
+    const width = deps.io.stderrIsTTY ? deps.io.stderrColumns : Infinity;
+    const { width: measure } = width === Infinity ? { width: (text: string) => text.length } : await loadTerminalText();
+    const lines = measure(line) <= width ? [line] : fitCommandHint(`${prose} Follow it with:`, command, width, measure);
+    deps.io.stderr.write(lines.join('\n') + '\n');
   }
 }
