@@ -36,6 +36,8 @@ const commands: Array<[string, string[]]> = [
   ['keys list', ['keys', 'list']],
   ['config path', ['config', 'path']],
   ['auth status', ['auth', 'status']],
+  ['config list', ['config', 'list']],
+  ['sandbox --reset', ['sandbox', '--reset']],
 ];
 
 describe('--json on a terminal is pretty-printed, in a pipe as received', () => {
