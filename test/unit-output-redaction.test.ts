@@ -54,7 +54,7 @@ describe('LiveLine', () => {
     expect(c.writes).toHaveLength(4);
     expect(findKey(c.stderr(), KEY)).toBeUndefined();
     expect(c.writes[0]).toBe('\u001b[?25l\r\u001b[2Kstatus [redacted]\r');
-    expect(c.writes[1]).toBe('\r\u001b[2Kwarning [redacted]\n\u001b[2Kstatus [redacted]\r');
+    expect(c.writes[1]).toBe('\r\u001b[2K\rwarning [redacted]\n\r\u001b[2Kstatus [redacted]\r');
     expect(c.writes[3]).toBe('\r\u001b[2Kdone\n\u001b[?25h');
   });
 });

@@ -62,8 +62,9 @@ export class LiveLine {
     }
     const owned = this.#ownedRows();
     this.#show(this.#lines);
-    // The message takes the block's first row and stays there: the block starts a row lower.
-    this.#stream.write(paint([line, ...this.#lines], owned, 1));
+    // The rows owned are erased first: a message is not fitted to the width, and one that wraps
+    // must not leave the end of an old row beside it. It stays; the block is drawn below it.
+    this.#stream.write(`${paint([], owned, 0)}${line}\n${paint(this.#lines, 0, 0)}`);
   }
 
   /** Leaves the last state on screen (keep) or erases it, and restores the cursor. Once. */

@@ -49,6 +49,16 @@ describe('LiveLine', () => {
     expect(screen.rows).toEqual(['before 1', 'before 2', 'a warning', 'only', 'after']);
   });
 
+  it('a message wider than the terminal wraps over the rows the block had, leaving nothing of them', async () => {
+    const { line, output } = live(40);
+    line.update(`${'a'.repeat(39)}\n${'b'.repeat(39)}`);
+    line.message(`crawl: warning: ${'w'.repeat(44)}`);
+    line.update('block');
+    line.done(true);
+    const screen = await screenOf(output(), 40);
+    expect(screen.rows).toEqual([`crawl: warning: ${'w'.repeat(24)}`, 'w'.repeat(20), 'block']);
+  });
+
   it('a block that shrinks leaves no stale row; erased on done(false)', async () => {
     const { line, output } = live(60);
     line.update('a\nb\nc\nd');

@@ -52,7 +52,7 @@ export function formatExamples(examples: readonly Example[], width: number): str
 export function fitCommandHint(prose: string, command: string, width: number, measure: (text: string) => number = (t) => t.length): string[] {
   const one = `${prose} ${command}`;
   if (measure(one) <= width) return [one];
-  return [...wrapWords(prose, Math.max(20, width), measure), ...breakCommand(command, width, ' ')];
+  return [...wrapWords(prose, Math.max(20, width), measure), ...breakCommand(command, width, '   ')];
 }
 
 /** `  $ words...`, continued on lines indented by six with ` \` at the end of each but the last. */

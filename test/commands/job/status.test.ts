@@ -42,7 +42,7 @@ describe('the hint under job status', () => {
   it('an id wider than the terminal: on a line of its own, whole (the terminal wraps it, nothing cuts it)', async () => {
     const id = 'a-job-with-a-rather-long-identifier';
     const r = await crawl(['job', 'status', id, '--no-color'], { env: fx.env, tty: true, columns: 30 });
-    expect(r.stdout.trimEnd().split('\n').slice(-3)).toEqual(['Export the pages with:', '  crawl job pages \\', `      ${id}`]);
+    expect(r.stdout.trimEnd().split('\n').slice(-3)).toEqual(['Export the pages with:', '    crawl job pages \\', `      ${id}`]);
   });
 
   it('wide enough: one line, as before', async () => {
