@@ -124,6 +124,22 @@ describe('a key in the system keyring (GNOME Keyring, Secret Service)', () => {
     });
   });
 
+  it('concurrent logins to one profile: the config and the keyring entry agree on one of the keys (the lock)', async () => {
+    await withSession(async (s) => {
+      const { dir, cleanup } = tempDir();
+      const keys = [1, 2, 3, 4].map((i) => fx.sandbox.addKey(`race-${i}`).key);
+      const runs = await Promise.all(keys.map((key) => runCli(['auth', 'login', '--with-key', '--no-verify'], { process: true, env: { CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: dir, ...s.env }, input: key })));
+      for (const r of runs) expect(r.code, r.stderr).toBe(0);
+      const profile = profileOf(dir);
+      const stored = await s.secretTool(['lookup', 'service', profile['keyring-service'] ?? '', 'username', profile['keyring-account'] ?? '']);
+      expect(keys).toContain(stored);
+      expect((await crawl(s, dir, ['auth', 'token'])).stdout).toBe(stored + '\n');
+      // One entry for the profile, not one per login.
+      expect((await s.secretTool(['search', '--all', 'service', profile['keyring-service'] ?? ''])).match(/^\[/gm)?.length).toBe(1);
+      cleanup();
+    });
+  });
+
   it('keys rotate puts the new key into the keyring entry, then revokes the old key', async () => {
     await withSession(async (s) => {
       const { dir, cleanup } = tempDir();
