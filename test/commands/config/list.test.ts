@@ -51,6 +51,14 @@ describe('config list', () => {
     ]);
   });
 
+  it('on a terminal, the default profile and a value from the config file', async () => {
+    const r = await crawl(['config', 'list'], { env, tty: true, columns: 200 });
+    expect(r.stdout.trimEnd().split('\n').slice(0, 2)).toEqual([
+      expect.stringMatching(/^profile {2,}default \(the default\)$/),
+      expect.stringMatching(/^base-url {2,}https:\/\/file\.example\/ \(from the config file\)$/),
+    ]);
+  });
+
   it('--json: the values, their sources, and what the profile has underneath', async () => {
     const r = await crawl(['config', 'list', '--json'], { env: { ...env, CRAWL_PROFILE: 'default', CRAWL_BASE_URL: 'http://127.0.0.1:9/' } });
     expect(r.code).toBe(0);

@@ -46,7 +46,11 @@ export async function listSettings(deps: Deps, _options: ListOptions): Promise<n
   } else {
     await printFields(
       deps.io,
-      rows.map((row) => [row.name, `${sanitize(row.value)} (from ${row.name === 'profile' ? describeProfileSource(row.source) : describeSource(row.source, row.name)}${row.shadowed === undefined ? '' : `; the profile has ${sanitize(row.shadowed)}`})`]),
+      rows.map((row) => {
+        const from = row.source === 'default' ? 'the default' : `from ${row.name === 'profile' ? describeProfileSource(row.source) : describeSource(row.source, row.name)}`;
+        const under = row.shadowed === undefined ? '' : `; the profile has ${sanitize(row.shadowed)}`;
+        return [row.name, `${sanitize(row.value)} (${from}${under})`];
+      }),
     );
   }
   if (rows.length === 1) deps.io.stderr.write(`profile "${profile.value}" has no settings in ${deps.settings.store.path}\n`);
@@ -54,7 +58,5 @@ export async function listSettings(deps: Deps, _options: ListOptions): Promise<n
 }
 
 function describeProfileSource(source: Source): string {
-  if (source === 'flag') return 'the --profile flag';
-  if (source === 'env') return 'CRAWL_PROFILE';
-  return 'the default';
+  return source === 'flag' ? 'the --profile flag' : 'CRAWL_PROFILE';
 }
