@@ -10,7 +10,7 @@ import { writeJson } from '../../../io/json.js';
  */
 export type LogoutOptions = Record<string, never>;
 
-export async function logOut(deps: Deps, _options: LogoutOptions): Promise<number> {
+export async function authLogoutRun(deps: Deps, _options: LogoutOptions): Promise<number> {
   const { profile, kind, description, removed } = await forgetProfileKey(deps.settings, deps.signal);
   if (deps.globals.json) {
     writeJson(deps.io, JSON.stringify({ profile, removed: kind !== undefined, keyStore: kind ?? null, keyLocation: description ?? null }));

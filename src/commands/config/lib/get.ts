@@ -16,7 +16,7 @@ export interface GetOptions {
  * is said (a note on stderr; `overriddenBy` with --json), with the value commands use instead:
  * what `get` prints is then not what they send.
  */
-export async function getSetting(deps: Deps, { key }: GetOptions): Promise<number> {
+export async function configGetRun(deps: Deps, { key }: GetOptions): Promise<number> {
   const profile = deps.settings.profile().value;
   const value = deps.settings.stored()[key];
   const overriddenBy = deps.settings.overriddenBy(key);

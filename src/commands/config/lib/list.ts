@@ -22,7 +22,7 @@ interface Row {
  * config file, default), as `auth status` says it: the profile first, then each setting the
  * table in config/setting-names.ts has that something sets. A secret is masked.
  */
-export async function listSettings(deps: Deps, _options: ListOptions): Promise<number> {
+export async function configListRun(deps: Deps, _options: ListOptions): Promise<number> {
   const profile = deps.settings.profile();
   const stored = deps.settings.stored();
   const rows: Row[] = [{ name: 'profile', value: profile.value, source: profile.source }];

@@ -5,7 +5,7 @@ import { writeJson } from '../../../io/json.js';
 export type PathOptions = Record<string, never>;
 
 /** The config file's path (it may not exist yet); with --json, `{"path": ...}`. */
-export async function printPath(deps: Deps, _options: PathOptions): Promise<number> {
+export async function configPathRun(deps: Deps, _options: PathOptions): Promise<number> {
   const path = deps.settings.store.path;
   if (deps.globals.json) writeJson(deps.io, JSON.stringify({ path }));
   else deps.io.stdout.write(path + '\n');
