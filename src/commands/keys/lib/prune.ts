@@ -7,6 +7,7 @@ import { pathSegmentProblem } from '../../../http/url.js';
 import { printTable } from '../../../io/table.js';
 import { relativeTime, rfc3339 } from '../../../text/format.js';
 import { keyLabel } from '../../../api/key-label.js';
+import { writeJson } from '../../../io/json.js';
 
 /**
  * Revokes the keys nobody has used for a while: those whose last use (or, never used, whose
@@ -56,13 +57,14 @@ export async function keysPruneRun(deps: Deps, options: PruneOptions): Promise<n
   const revoked = outcomes.flatMap((o) => (o.ok ? [o.key] : []));
   const failed = outcomes.flatMap((o) => (o.ok ? [] : [{ key: o.key, error: o.error }]));
   if (deps.globals.json) {
-    deps.io.stdout.write(
+    writeJson(
+      deps.io,
       JSON.stringify({
         dryRun: false,
         revoked: revoked.map(view),
         failed: failed.map(({ key, error }) => ({ ...view(key), error: error.message, exitCode: error.exitCode })),
         kept: kept.map(keptView),
-      }) + '\n',
+      }),
     );
   } else {
     writeKept(deps, kept);
@@ -135,7 +137,7 @@ function keptView({ key, reason }: Kept): Record<string, unknown> {
 /** --dry-run, or nothing to prune: what would go (data, on stdout) and what stays. */
 async function report(deps: Deps, { prune, kept }: Selection, dryRun: boolean): Promise<void> {
   if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify({ dryRun, ...(dryRun ? { wouldRevoke: prune.map(view) } : { revoked: [] }), kept: kept.map(keptView) }) + '\n');
+    writeJson(deps.io, JSON.stringify({ dryRun, ...(dryRun ? { wouldRevoke: prune.map(view) } : { revoked: [] }), kept: kept.map(keptView) }));
     return;
   }
   if (prune.length > 0) await listOnStdout(deps, prune);
