@@ -32,11 +32,10 @@ export function completeCommand(runF: (options: CompleteOptions) => Promise<void
     .argument('[words...]')
     .helpOption(false)
     .allowUnknownOption()
-    .action((words, _flags, self) => {
+    .action((args, _flags, self) => {
       let root: CommandUnknownOpts = self as CommandUnknownOpts;
       while (root.parent) root = root.parent;
-      // PowerShell before 7.3 cannot pass an empty argument: its script sends "" for the empty word.
-      return runF({ words: words.length === 0 ? [''] : words.map((w) => (w === '""' ? '' : w)), tree: treeOf(root) });
+      return runF({ args, tree: treeOf(root) });
     });
 }
 
