@@ -113,7 +113,8 @@ fi
     case 'fish':
       return `# crawl completion for fish. Load it with: crawl completion fish | source (in ~/.config/fish/config.fish)
 function __crawl_complete
-    set -l token (commandline -ct)
+    # The token as the command gets it: the user's quotes and backslashes gone (an open quote too).
+    set -l token (string unescape -- (commandline -ct))
     set -l words (commandline -opc)[2..-1] "$token"
     set -l out (crawl __complete (count $words) ":"$words 2>/dev/null)
     if string match -qr '^:(files|commands)\\t' -- "$out[1]"
