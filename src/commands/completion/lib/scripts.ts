@@ -14,11 +14,12 @@ export function completionScript(shell: Shell): string {
     case 'bash':
       return `# crawl completion for bash (3.2 and later). Load it with: eval "$(crawl completion bash)" (in ~/.bashrc)
 _crawl_complete() {
-  local line="\${COMP_LINE:0:COMP_POINT}" piece="" cur="" pre="" out="" own="" action="" name="" tab=$'\\t' i n glued
+  local line="\${COMP_LINE:0:COMP_POINT}" piece="" cur="" pre="" out="" own="" action="" name="" dir="" word="" quote="" plain="" c="" tab=$'\\t' i j n glued
   local -a words=() asked=()
-  # The words as typed: bash splits --flag=value and a:b at the = and : of COMP_WORDBREAKS, so a
-  # piece with no blank before it that is, or follows, an = or : is glued back onto its word.
-  # The last word ends at the cursor; bash replaces only its last piece (none after an = or :).
+  # The words as typed: bash splits --flag=value, a:b and name=@file at the =, : and @ of
+  # COMP_WORDBREAKS, so a piece with no blank before it that is, or follows, an =, : or @ is glued
+  # back onto its word. The last word ends at the cursor; bash replaces only its last piece (none
+  # after an =, : or @).
   for ((i = 0; i <= COMP_CWORD; i++)); do
     piece="\${COMP_WORDS[i]}"
     glued=1
@@ -28,7 +29,7 @@ _crawl_complete() {
     fi
     ((i == COMP_CWORD)) && piece="$line"
     n=\${#words[@]}
-    if ((glued && n > 0)) && [[ "$piece" == [=:]* || "\${words[n - 1]}" == *[=:] ]]; then
+    if ((glued && n > 0)) && [[ "$piece" == [=:@]* || "\${words[n - 1]}" == *[=:@] ]]; then
       words[n - 1]+="$piece"
     elif ((i > 0)); then
       words+=("$piece")
@@ -36,9 +37,33 @@ _crawl_complete() {
     line="\${line#"$piece"}"
   done
   cur="\${words[\${#words[@]} - 1]}"
-  [[ "$piece" == *[!=:]* ]] || piece=""
+  [[ "$piece" == *[!=:@]* ]] || piece=""
   pre="\${cur%"$piece"}"
-  for ((i = 0; i < \${#words[@]}; i++)); do asked+=(":\${words[i]}"); done
+  # An @ just before the piece is replaced with it (bash keeps it in the text, as it does for a host name).
+  pre="\${pre%@}"
+  for ((i = 0; i < \${#words[@]}; i++)); do
+    word="\${words[i]}"
+    # The user's quotes and backslashes are not part of the word crawl is asked about.
+    if [[ "$word" == *[\\'\\"\\\\]* ]]; then
+      quote=""
+      plain=""
+      for ((j = 0; j < \${#word}; j++)); do
+        c="\${word:j:1}"
+        if [[ "$c" == "$quote" ]]; then
+          quote=""
+        elif [[ -z "$quote" && ( "$c" == "'" || "$c" == '"' ) ]]; then
+          quote="$c"
+        elif [[ "$c" == '\\' && "$quote" != "'" ]]; then
+          j=$((j + 1))
+          plain+="\${word:j:1}"
+        else
+          plain+="$c"
+        fi
+      done
+      word="$plain"
+    fi
+    asked+=(":$word")
+  done
   out=$(crawl __complete "\${#words[@]}" "\${asked[@]}" 2>/dev/null) || return 0
   COMPREPLY=()
   case "\${out%%$tab*}" in
@@ -53,11 +78,11 @@ _crawl_complete() {
     if [[ "$action" == file && "$pre" == "$own" ]] && compopt -o default 2>/dev/null; then return 0; fi
     while IFS= read -r name; do
       [[ -n "$name" ]] || continue
-      if [[ "$action" == file && -d "$name" ]]; then
-        name+="/"
-        compopt -o nospace 2>/dev/null
-      fi
-      name="$own$name"
+      dir=""
+      [[ "$action" == file && -d "$name" ]] && dir="/" && compopt -o nospace 2>/dev/null
+      # Quoted for the line, as bash's own file names are (a blank would end the word).
+      printf -v name '%q' "$name"
+      name="$own$name$dir"
       COMPREPLY+=("\${name#"$pre"}")
     done <<< "$(compgen -A "$action" -- "\${cur#"$own"}")"
     return 0
