@@ -254,7 +254,7 @@ describe('config get|set|unset|list|path', () => {
     expect(notUrl.code).toBe(2);
     expect(notUrl.stderr).toMatch(/^crawl: invalid base URL "crawl\.example\.com"/);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^crawl: unknown config key "colour"\nhint: known keys: base-url, api-key\n$/);
+    expect(unknown.stderr).toMatch(/^crawl: unknown config key "colour"\nhint: known keys: base-url, api-key, key-store, keyring-service, keyring-account, key-command, key-store-command\n$/);
   });
 
   it.concurrent('unset removes one setting and says so when there was none', async ({ expect }) => {
@@ -306,7 +306,13 @@ describe('auth login', () => {
     const r = await runCli(['auth', 'login', '--with-key'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }), input: `  ${key}\n` });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`Logged in to ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}): the service accepts the key\n`);
+    // This process has no session bus: no keyring can be reached, so the key goes to the file, and that is said.
+    const file = join(dir, 'config.json');
+    expect(r.stderr).toBe(
+      `crawl: no system keyring is available (no session bus (DBUS_SESSION_BUS_ADDRESS is not set)): the key is stored in plaintext in ${file} (mode 0600)\n` +
+        `Logged in to ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}): the service accepts the key\n` +
+        `The key is stored in the config file, plaintext: ${file}\n`,
+    );
     expect(readConfig(dir)).toEqual({ profiles: { default: { 'api-key': key, 'base-url': fx.sandbox.url + '/' } } });
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
     // The check happened against the service with that very key.
@@ -383,6 +389,7 @@ describe('auth status, token, logout', () => {
         'base-url-source\tenv',
         `api-key\t${maskKey(fx.sandbox.key)}`,
         'api-key-source\tenv',
+        'key-location\tCRAWL_API_KEY',
         'accepted\ttrue',
         '',
       ].join('\n'),
@@ -435,7 +442,7 @@ describe('auth status, token, logout', () => {
     const env = envOf({ CRAWL_CONFIG_DIR: dir });
     const out = await runCli(['auth', 'logout'], { env });
     expect(out.code, out.stderr).toBe(0);
-    expect(out.stderr).toBe('Removed the key of profile "default"\n');
+    expect(out.stderr).toBe(`Removed the key of profile "default" from the config file, plaintext: ${join(dir, 'config.json')}\n`);
     expect(readConfig(dir).profiles).toEqual({
       default: { 'base-url': fx.sandbox.url },
       work: { 'base-url': fx.sandbox.url, 'api-key': BAD_KEY },
