@@ -3,6 +3,8 @@
 // from elsewhere (profiles, key ids) are asked of `sources`, which fail silently: completion never
 // prints an error into a prompt.
 
+import type { ConfigKey } from '../../../config/setting-names.js';
+
 export interface OptionNode {
   /** `--interval`, and `-i` when it has a short form. */
   long: string | undefined;
@@ -41,7 +43,7 @@ const FILE_OPTIONS = new Set(['--output', '--output-file', '--input']);
 /** Options whose value is a command line run through the shell: its first word is a command. */
 const COMMAND_OPTIONS = new Set(['--to-command']);
 /** Settings (`crawl config set <name> <value>`) whose value is a command line, as for COMMAND_OPTIONS. */
-const COMMAND_SETTINGS = new Set(['key-command', 'key-store-command']);
+const COMMAND_SETTINGS: ReadonlySet<string> = new Set<ConfigKey>(['key-command', 'key-store-command']);
 /** `crawl api -F name=@file`: a typed field whose value is read from a file. */
 const FIELD_FROM_FILE = /^(?:--field|-F)$/;
 
