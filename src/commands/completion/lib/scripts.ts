@@ -123,7 +123,10 @@ _crawl() {
   # Matched in either case: crawl offers GET for -X g.
   _describe crawl candidates -M 'm:{a-zA-Z}={A-Za-z}'
 }
-if (( $+functions[compdef] )); then
+if [[ "\${funcstack[1]}" == _crawl ]]; then
+  # Loaded by compinit from a file named _crawl on $fpath, at the first Tab: complete it.
+  _crawl "$@"
+elif (( $+functions[compdef] )); then
   compdef _crawl crawl
 else
   # No compinit yet (macOS runs none unless ~/.zshrc does): no error at start-up; if compinit has
