@@ -94,6 +94,13 @@ module.exports = {
       to: { path: '^src/(build|bench|demo)/' },
     },
     { name: 'undici-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/http/undici\\.ts$' }, to: { path: 'node_modules/undici/', dependencyTypesNot: ['type-only'] } },
+    {
+      name: 'keyring-binding-adapter',
+      comment: 'the native keyring binding loads in one module, only when a key lives in the macOS Keychain or the Windows Credential Manager',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/config/key-stores/native-keyring\\.ts$' },
+      to: { path: 'node_modules/@napi-rs/keyring' },
+    },
     { name: 'conf-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/config/conf-writer\\.ts$' }, to: { path: 'node_modules/conf/' } },
     { name: 'chalk-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/io/style\\.ts$' }, to: { path: 'node_modules/chalk/' } },
     { name: 'string-width-adapter', severity: 'error', from: { path: '^src/', pathNot: '^src/io/string-width\\.ts$' }, to: { path: 'node_modules/string-width/' } },

@@ -7,6 +7,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkCodeCache } from '../build/cache-check.js';
 import { benchEnv, startSandboxProcess } from './common.js';
+import { benchKeyring, KEYRING_MAX_EXTRA_MS } from './keyring-bench.js';
 import { benchPages } from './pages-bench.js';
 import { benchStartup } from './startup-bench.js';
 import { profileStatus } from './status-profile.js';
@@ -62,6 +63,20 @@ async function main(argv: string[]): Promise<number> {
           result: `${r.ratio.toFixed(2)}x`,
           target: r.target === undefined ? '-' : `<= ${r.target}`,
           ok: r.target === undefined || r.ratio <= r.target,
+        });
+      }
+      const keyring = await benchKeyring(sandbox, work, runs, log);
+      if (keyring) {
+        const extra = keyring.keyringMs - keyring.envMs;
+        rows.push({
+          pair: 'status, key in the keyring',
+          a: 'crawl job demo-small --json (GNOME Keyring)',
+          b: 'the same with CRAWL_API_KEY',
+          aValue: `${keyring.keyringMs.toFixed(0)} ms`,
+          bValue: `${keyring.envMs.toFixed(0)} ms`,
+          result: `${extra >= 0 ? '+' : ''}${extra.toFixed(1)} ms`,
+          target: `<= +${KEYRING_MAX_EXTRA_MS} ms`,
+          ok: extra <= KEYRING_MAX_EXTRA_MS,
         });
       }
       log('status: where a status read spends its time, profiled ...');

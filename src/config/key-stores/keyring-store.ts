@@ -8,6 +8,9 @@ import { DBusError } from '../../platform/dbus/connection.js';
 import { sanitize } from '../../text/sanitize.js';
 import { bounded, KeyringUnavailableError, KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
 import { entryAttributes, type KeyringEntry } from './keyring-entry.js';
+import type * as NativeKeyringModule from './native-keyring.js';
+
+type NativeKeyring = typeof NativeKeyringModule;
 
 export interface KeyringContext {
   env: Env;
@@ -148,7 +151,7 @@ export class KeyringStore implements KeyStore {
     return error;
   }
 
-  async #native<T>(what: 'read' | 'write' | 'remove', runSignal: AbortSignal, work: (n: typeof import('./native-keyring.js'), signal: AbortSignal) => Promise<T>): Promise<T> {
+  async #native<T>(what: 'read' | 'write' | 'remove', runSignal: AbortSignal, work: (n: NativeKeyring, signal: AbortSignal) => Promise<T>): Promise<T> {
     const ctx = this.#ctx;
     const name = this.describe();
     const bound = ctx.interactive ? ctx.bounds.unlockMs : ctx.bounds.callMs;
