@@ -5,7 +5,7 @@
 // way bash 3.2 runs it (no compopt), in a real bash 3.2 where the machine has one (CRAWL_TEST_BASH32,
 // or `bash32` on PATH), else in this bash with compopt failing as it does there.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionWorld, limiter, PROMPT, ptyTab, type CompletionWorld } from '../support/completion-shells.js';
@@ -13,7 +13,9 @@ import { completionWorld, limiter, PROMPT, ptyTab, type CompletionWorld } from '
 let world: CompletionWorld;
 let script: string;
 let rcfile: string;
-/** The same, with compopt failing as in bash 3.2, which has none. */
+/** The same, keeping what the completion function offered (bash 3.2's bind -x has no READLINE_LINE). */
+let rcfileOffered: string;
+/** That, with compopt failing as in bash 3.2, which has none. */
 let rcfileNoCompopt: string;
 let tabs = 0;
 const atOnce = limiter(4);
@@ -26,20 +28,36 @@ beforeAll(async () => {
     rcfile,
     [`PS1='${PROMPT}'`, `source '${script}'`, `bind -x '"\\C-t": printf "%s" "$READLINE_LINE" >"$TAB_OUT.line"; printf "\\nLINE-SAVED\\n"'`, ''].join('\n'),
   );
+  rcfileOffered = join(world.dir, 'bashrc-offered');
+  writeFileSync(
+    rcfileOffered,
+    [
+      `source '${rcfile}'`,
+      'f=$(declare -f _crawl_complete); eval "_crawl_under_test${f#_crawl_complete}"',
+      `_crawl_complete() { _crawl_under_test; local s=$?; printf '%s\\n' "\${COMPREPLY[@]}" >"$TAB_OUT.offered"; return $s; }`,
+      '',
+    ].join('\n'),
+  );
   rcfileNoCompopt = join(world.dir, 'bashrc-no-compopt');
-  writeFileSync(rcfileNoCompopt, `compopt() { return 2; }\nsource '${rcfile}'\n`);
+  writeFileSync(rcfileNoCompopt, `compopt() { return 2; }\nsource '${rcfileOffered}'\n`);
   writeFileSync(join(world.dir, 'inputrc'), '');
 });
 afterAll(() => world.cleanup());
 
 /** The line after typing `line` and a Tab in an interactive bash. */
 async function tab(line: string, bash?: { path: string; rc: string }): Promise<string> {
+  return (await tabOffered(line, bash)).line;
+}
+
+/** The line, and what the completion function offered (with an rc file that keeps it). */
+async function tabOffered(line: string, bash?: { path: string; rc: string }): Promise<{ line: string; offered: string[] }> {
   const out = join(world.dir, `tab-${++tabs}`);
   const env = world.env({ INPUTRC: join(world.dir, 'inputrc') });
   const command = `${bash?.path ?? 'bash'} --noprofile --rcfile '${bash?.rc ?? rcfile}' -i`;
   const r = await atOnce(() => ptyTab(command, line, { cwd: world.files, env, out }));
   expect(r.startup).not.toMatch(/error|not found/i);
-  return r.line;
+  const offered = existsSync(`${out}.offered`) ? readFileSync(`${out}.offered`, 'utf8').split('\n').filter((l) => l !== '') : [];
+  return { line: r.line, offered };
 }
 
 describe('bash completion', () => {
@@ -125,21 +143,22 @@ describe('bash 3.2 (macOS\'s /bin/bash)', () => {
 
   const bash32 = process.env.CRAWL_TEST_BASH32 ?? whichBash32();
   it(`as bash 3.2 runs it (${bash32 === undefined ? 'this bash, compopt failing' : bash32}): commands, values, flags=values, file names`, async () => {
-    const bash = bash32 === undefined ? { path: 'bash', rc: rcfileNoCompopt } : { path: bash32, rc: rcfile };
+    const bash = bash32 === undefined ? { path: 'bash', rc: rcfileNoCompopt } : { path: bash32, rc: rcfileOffered };
     if (bash32 !== undefined) expect(execFileSync(bash32, ['-c', 'echo $BASH_VERSION']).toString()).toMatch(/^3\.2\./);
-    const lines = await Promise.all(
-      ['crawl jo', 'crawl --profile=c', "crawl 'job' 'st", 'crawl api api/keys -X g', 'crawl job pages demo --output pages-', 'crawl job pages demo --output=di', 'crawl api api/keys -F body=@pages-'].map((line) => tab(line, bash)),
-    );
-    expect(lines).toEqual([
-      'crawl job ',
-      'crawl --profile=ci ',
-      "crawl 'job' 'status' ",
-      'crawl api api/keys -X GET ',
-      'crawl job pages demo --output pages-old.ndjson ',
+    const cases: Array<[string, string[], string]> = [
+      ['crawl jo', ['job'], 'crawl job '],
+      ['crawl --profile=c', ['ci'], 'crawl --profile=ci '],
+      ["crawl 'job' 'st", ['status'], "crawl 'job' 'status' "],
+      ['crawl api api/keys -X g', ['GET'], 'crawl api api/keys -X GET '],
+      ['crawl job pages demo --output pages-', ['pages-old.ndjson'], 'crawl job pages demo --output pages-old.ndjson '],
       // Without compopt, no way to keep the space off after a folder.
-      'crawl job pages demo --output=dist/ ',
-      'crawl api api/keys -F body=@pages-old.ndjson ',
-    ]);
+      ['crawl job pages demo --output=di', ['dist/'], 'crawl job pages demo --output=dist/ '],
+      ['crawl api api/keys -F body=@pages-', ['@pages-old.ndjson'], 'crawl api api/keys -F body=@pages-old.ndjson '],
+    ];
+    const tabs = await Promise.all(cases.map(([line]) => tabOffered(line, bash)));
+    expect(tabs.map((t) => t.offered)).toEqual(cases.map(([, offered]) => offered));
+    // bash 3.2's bind -x cannot read the line back (no READLINE_LINE): the line is checked in this bash.
+    if (bash32 === undefined) expect(tabs.map((t) => t.line)).toEqual(cases.map(([, , line]) => line));
   });
 });
 

@@ -1,11 +1,12 @@
 // Process: zsh completion in a real interactive zsh (test/support/completion-shells.ts), with
-// compinit run before the script (as the docs say), not at all (macOS's default), and after it.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// compinit run before the script (as the docs say), not at all (macOS's default), and after it;
+// and the script as a file named _crawl on $fpath, which compinit loads at the first Tab.
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionWorld, limiter, PROMPT, ptyTab, type CompletionWorld, type PtyTab } from '../support/completion-shells.js';
 
-type Rc = 'compinit-first' | 'no-compinit' | 'compinit-after';
+type Rc = 'compinit-first' | 'no-compinit' | 'compinit-after' | 'fpath';
 
 let world: CompletionWorld;
 const zdotdirs = new Map<Rc, string>();
@@ -17,10 +18,14 @@ beforeAll(async () => {
   const script = await world.script('zsh');
   const load = `eval "$(crawl completion zsh)"`;
   const compinit = 'autoload -Uz compinit && compinit -D';
+  const functions = join(world.dir, 'zsh-functions');
+  mkdirSync(functions);
+  copyFileSync(script, join(functions, '_crawl'));
   const rcs: Record<Rc, string[]> = {
     'compinit-first': [compinit, `source '${script}'`, `source '${script}'`],
     'no-compinit': [load],
     'compinit-after': [load, compinit],
+    fpath: [`fpath=('${functions}' $fpath)`, compinit],
   };
   for (const [rc, lines] of Object.entries(rcs) as Array<[Rc, string[]]>) {
     const dir = join(world.dir, `zdotdir-${rc}`);
@@ -116,12 +121,18 @@ describe('zsh completion (compinit first, the script sourced twice)', () => {
   });
 });
 
-describe('zsh without compinit (the default on macOS)', () => {
+describe('zsh loaded other ways: without compinit (macOS\'s default), as a file on $fpath, before compinit', () => {
   it.concurrent('the script loads without an error at start-up; zsh completes nothing of crawl\'s', async () => {
     const r = await tab('crawl jo', 'no-compinit');
     expect(r.startup).toContain('CRAWL-FUNCTION:1');
     expect(r.startup).not.toMatch(/compdef|not found/);
     expect(r.line).toBe('crawl jo');
+  });
+
+  it.concurrent('the script as _crawl on $fpath: the first Tab completes', async () => {
+    const [partial, job] = await Promise.all([tab('crawl jo', 'fpath'), tab('crawl job w', 'fpath')]);
+    expect(partial.line).toBe('crawl job ');
+    expect(job.line).toBe('crawl job watch ');
   });
 
   it.concurrent('compinit run later in ~/.zshrc: crawl completes from the first prompt on', async () => {

@@ -14,7 +14,7 @@ export function completionScript(shell: Shell): string {
     case 'bash':
       return `# crawl completion for bash (3.2 and later). Load it with: eval "$(crawl completion bash)" (in ~/.bashrc)
 _crawl_complete() {
-  local line="\${COMP_LINE:0:COMP_POINT}" piece="" cur="" pre="" out="" own="" action="" name="" dir="" word="" quote="" plain="" c="" tab=$'\\t' i j n glued
+  local line="\${COMP_LINE:0:COMP_POINT}" piece="" cur="" pre="" out="" own="" action="" name="" dir="" breaks="" word="" quote="" plain="" c="" tab=$'\\t' i j n glued
   local -a words=() asked=()
   # The words as typed: bash splits --flag=value, a:b and name=@file at the =, : and @ of
   # COMP_WORDBREAKS, so a piece with no blank before it that is, or follows, an =, : or @ is glued
@@ -38,6 +38,12 @@ _crawl_complete() {
   done
   cur="\${words[\${#words[@]} - 1]}"
   [[ "$piece" == *[!=:@]* ]] || piece=""
+  # bash 3.2 does not split COMP_WORDS at the =, : and @ of COMP_WORDBREAKS, but readline replaces
+  # only what follows the last of them all the same (outside quotes).
+  if ((BASH_VERSINFO[0] < 4)) && [[ "$cur" != *[\\'\\"\\\\]* ]]; then
+    breaks="\${COMP_WORDBREAKS//[!=:@]/}"
+    [[ -n "$breaks" ]] && piece="\${cur##*[$breaks]}"
+  fi
   pre="\${cur%"$piece"}"
   # An @ just before the piece is replaced with it (bash keeps it in the text, as it does for a host name).
   pre="\${pre%@}"
