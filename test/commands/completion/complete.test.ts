@@ -101,3 +101,30 @@ describe('values typed in another case', () => {
     expect(await complete('api', 'api/keys', '-X', 'x')).toEqual([]);
   });
 });
+
+/** What npm's crawl.ps1 (PowerShell calling a script) and PowerShell before 7.3 do to the arguments on the way: a bare `--` and empty ones are dropped. */
+function throughPowerShell(args: readonly string[]): string[] {
+  return args.filter((arg) => arg !== '--' && arg !== '');
+}
+
+describe('PowerShell', () => {
+  it('a request through crawl.ps1 gets the answer it would get direct', async () => {
+    for (const words of [['--profile', ''], ['api', 'x', '--', ''], ['job', '--help'], ['--profile=', ''], ['']]) {
+      const request = [String(words.length), ...words.map((w) => `:${w}`)];
+      expect(throughPowerShell(request)).toEqual(request);
+      expect(await ask(...throughPowerShell(request))).toEqual(await ask(...request));
+    }
+    expect(await ask(...throughPowerShell(['2', ':--profile', ':']))).toEqual(['Prod', 'ci', 'default']);
+  });
+
+  it('the script sends the words counted behind colons, leaves out those after the cursor, and takes the quotes off', async () => {
+    const r = await crawl(['completion', 'powershell'], { env: {} });
+    expect(r.stdout).toContain('& crawl __complete $words.Count @asked 2>$null');
+    expect(r.stdout).toContain("ForEach-Object { ':' + $_ }");
+    expect(r.stdout).toContain('if ($extent.StartOffset -ge $cursorPosition) { break }');
+    // A quoted word's value, not its text; the word at the cursor cut there, an opening quote dropped.
+    expect(r.stdout).toMatch(/StringConstantExpressionAst\][\s\S]*\$element\.Value/);
+    expect(r.stdout).toContain('$cursorPosition - $extent.StartOffset');
+    expect(r.stdout).not.toContain('__complete --');
+  });
+});
