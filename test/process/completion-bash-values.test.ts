@@ -128,8 +128,8 @@ const BASH4_ONLY: Array<[string, RegExp]> = [
 ];
 
 describe('bash 3.2 (macOS\'s /bin/bash)', () => {
-  it('the script uses nothing bash 4 added; compopt (bash 4) only where its failure is handled', async () => {
-    const text = (await import('node:fs')).readFileSync(script, 'utf8');
+  it('the script uses nothing bash 4 added; compopt (bash 4) only where its failure is handled', () => {
+    const text = readFileSync(script, 'utf8');
     for (const [what, pattern] of BASH4_ONLY) expect({ what, found: text.match(pattern)?.[0] }).toEqual({ what, found: undefined });
     const compopts = text.split('\n').filter((l) => /\bcompopt\b/.test(l) && !l.trim().startsWith('#'));
     expect(compopts.length).toBeGreaterThan(0);
