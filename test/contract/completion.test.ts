@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
 import { startSilentTcp } from '../helpers/hostile-server.js';
 import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { CONFIG_KEYS, SETTABLE_KEYS } from '../../src/config/setting-names.js';
 import { crawl } from '../support/harness.js';
 
 let fx: SandboxFixture;
@@ -191,11 +190,9 @@ describe('bash completion', () => {
     expect(short.offered).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
     expect(long.line).toBe('crawl api api/keys --method DELETE ');
     expect(assigned.offered).toEqual(['POST', 'PUT', 'PATCH']);
-    expect(get.offered).toEqual([...CONFIG_KEYS]);
-    // api-key is refused by config set (keys are stored with auth login): not offered.
-    expect(set.offered).toEqual([...SETTABLE_KEYS]);
-    expect(set.offered).toContain('base-url');
-    expect(set.offered).not.toContain('api-key');
+    expect(get.offered).toEqual(['base-url', 'api-key', 'key-store', 'keyring-service', 'keyring-account', 'key-command', 'key-store-command']);
+    // What config set refuses (the key, and what crawl records where it stores the key): not offered.
+    expect(set.offered).toEqual(['base-url', 'key-command', 'key-store-command']);
     expect(unset.line).toBe('crawl config unset api-key ');
   });
 
