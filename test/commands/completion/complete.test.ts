@@ -2,23 +2,23 @@
 // counted, each behind a colon (src/commands/completion/lib/protocol.ts). What a dropped `--` or
 // empty argument (PowerShell calling npm's crawl.ps1) would do to the request; what the earlier
 // form of the scripts still gets; the values that are files or commands, and methods in either case.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers/cli.js';
 import { crawl } from '../../support/harness.js';
 
-let tmp: { dir: string; cleanup: () => void };
+let dir: string;
 beforeAll(() => {
-  tmp = tempDir('crawl-complete-protocol-');
-  mkdirSync(join(tmp.dir, 'config'));
-  writeFileSync(join(tmp.dir, 'config', 'config.json'), JSON.stringify({ profiles: { default: {}, ci: {}, Prod: {} } }), { mode: 0o600 });
+  dir = mkdtempSync(join(tmpdir(), 'crawl-complete-protocol-'));
+  mkdirSync(join(dir, 'config'));
+  writeFileSync(join(dir, 'config', 'config.json'), JSON.stringify({ profiles: { default: {}, ci: {}, Prod: {} } }), { mode: 0o600 });
 });
-afterAll(() => tmp.cleanup());
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What `crawl __complete <args>` prints, line by line (`value<TAB>description` cut to the value, or the whole line when it starts with a colon). */
 async function ask(...args: string[]): Promise<string[]> {
-  const r = await crawl(['__complete', ...args], { env: { CRAWL_CONFIG_DIR: join(tmp.dir, 'config'), CRAWL_JOB_HISTORY: 'off' } });
+  const r = await crawl(['__complete', ...args], { env: { CRAWL_CONFIG_DIR: join(dir, 'config'), CRAWL_JOB_HISTORY: 'off' } });
   expect(r.code).toBe(0);
   expect(r.stderr).toBe('');
   return r.stdout
