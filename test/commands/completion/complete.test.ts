@@ -128,3 +128,11 @@ describe('PowerShell', () => {
     expect(r.stdout).not.toContain('__complete --');
   });
 });
+
+describe('what the line may hold', () => {
+  it('a part before the file name with a control character in it is not handed back (it would break the answer\'s line)', async () => {
+    expect(await complete('api', 'api/keys', '-F', 'a\tb=@x')).toEqual([]);
+    expect(await complete('api', 'api/keys', '-F', 'a\nb=@x')).toEqual([]);
+    expect(await complete('api', 'api/keys', '-F', 'ab=@x')).toEqual([':files\tab=@']);
+  });
+});

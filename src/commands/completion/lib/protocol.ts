@@ -36,6 +36,9 @@ export type ShellOwn = { kind: 'files' | 'commands'; own: string };
 
 /** The line that hands the word to the shell's own completion; undefined when a legacy script cannot use it. */
 export function shellOwnLine(request: Request, answer: ShellOwn): string | undefined {
+  // The part comes from the line as typed: one that would break the answer's line is not handed on.
+  // eslint-disable-next-line no-control-regex -- control characters are what it keeps out
+  if (/[\u0000-\u001f\u007f]/.test(answer.own)) return undefined;
   if (!request.legacy) return `:${answer.kind}\t${answer.own}`;
   // Earlier scripts knew `:files` for a whole word or after --flag=, and nothing else.
   return answer.kind === 'files' && (answer.own === '' || /^-[^=]*=$/.test(answer.own)) ? ':files' : undefined;
