@@ -22,8 +22,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/helpers/umask.ts'],
     // Forks, not threads: a few tests set the umask, which workers may not. Most files run the CLI
-    // in this process and wait on loopback I/O, so three workers keep two cores busy (two or four
-    // were 4-6 s slower); files share a worker's module cache (no per-file isolation: nothing here
+    // in this process and wait on loopback I/O, so three workers keep two cores busy (`npm test` on
+    // two cores was slower with two or with four); files share a worker's module cache (no per-file isolation: nothing here
     // keeps state between files).
     pool: 'forks',
     maxWorkers: 3,

@@ -8,6 +8,7 @@ import type { JsonFilter } from './io/jq.js';
 import type { Prompter } from './io/prompt.js';
 import type { Style } from './io/style.js';
 import type { Clock } from './platform/clock.js';
+import type { Platform } from './platform/platform.js';
 import type { Redactor } from './text/redact.js';
 
 import type { Env } from './platform/env.js';
@@ -41,6 +42,8 @@ export interface ExitGuard {
 export interface Deps {
   io: IO;
   env: Env;
+  /** The system the run is on (platform/platform.ts decides everything that depends on it). */
+  platform: Platform;
   globals: GlobalOptions;
   /** Settings by the contract's precedence; the config file is read on first use. */
   readonly settings: Settings;

@@ -3,7 +3,7 @@ import { OutputClosedError } from '../io/write-error.js';
 import { ExitCode } from '../exit-codes.js';
 import type { IO } from '../io/io.js';
 import { sanitize } from '../text/sanitize.js';
-import { withSuggestionFlags } from '../text/shell.js';
+import { withSuggestionFlags, type Quoting } from '../text/shell.js';
 
 export interface ReportOptions {
   json: boolean;
@@ -11,6 +11,8 @@ export interface ReportOptions {
   redact: (text: string) => string;
   /** The global flags (--profile ...) that every `crawl` command a hint names must carry. */
   suggestionFlags?: readonly string[];
+  /** How the flags are written into the hint's commands: for the user's system's shells. */
+  quoting?: Quoting;
 }
 
 /**
@@ -31,7 +33,7 @@ export function reportError(io: IO, error: unknown, options: ReportOptions): num
   const exitCode = known ? error.exitCode : ExitCode.failure;
   const raw = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
   const message = options.redact(sanitize(raw));
-  const hint = known && error.hint ? options.redact(sanitize(withSuggestionFlags(error.hint, options.suggestionFlags ?? []))) : undefined;
+  const hint = known && error.hint ? options.redact(sanitize(withSuggestionFlags(error.hint, options.suggestionFlags ?? [], options.quoting))) : undefined;
   if (options.json) {
     const httpStatus = known && error.httpStatus !== undefined ? error.httpStatus : null;
     io.stderr.write(JSON.stringify({ error: { message, httpStatus, exitCode } }) + '\n');

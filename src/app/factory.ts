@@ -10,15 +10,18 @@ import { Prompter } from '../io/prompt.js';
 import { loadStyle, type Style } from '../io/style.js';
 import { writeError } from '../io/write-error.js';
 import type { Clock } from '../platform/clock.js';
+import type { Platform } from '../platform/platform.js';
 import { keyDefect } from '../text/keys.js';
 import { Redactor } from '../text/redact.js';
 import { sanitize } from '../text/sanitize.js';
+import { quotingFor } from '../text/shell.js';
 import { VERSION } from '../version.js';
 import { reportError } from './exit.js';
 import type { Guard } from './guard.js';
 
 export interface DepsInputs {
   env: Env;
+  platform: Platform;
   streams: RawStreams;
   clock: Clock;
   globals: GlobalOptions;
@@ -44,7 +47,7 @@ export interface RunDeps extends Deps {
  * one HTTP client per key, the prompter, colour. Nothing here reads `process`.
  */
 export function createDeps(inputs: DepsInputs): RunDeps {
-  const { env, globals, signal, guard, clock } = inputs;
+  const { env, platform, globals, signal, guard, clock } = inputs;
   const redactor = new Redactor();
   const io = createIO(inputs.streams, redactor, { env, noColor: globals.noColor, noInput: globals.noInput, filter: inputs.jq });
   const clients = new Map<string, HttpClient>();
@@ -74,6 +77,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   const deps: RunDeps = {
     io,
     env,
+    platform,
     globals,
     get settings() {
       settings ??= new Settings(
@@ -88,7 +92,9 @@ export function createDeps(inputs: DepsInputs): RunDeps {
           notice: (line) => io.stderr.write(`crawl: ${line}\n`),
           onCommandStderr: (text) => io.stderr.write(text),
           onSecret: (key) => redactor.add(key),
+          platform: platform.os,
         },
+        platform,
       );
       return settings;
     },
@@ -161,6 +167,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         verbose: globals.verbose,
         redact: (text) => redactor.redact(text),
         suggestionFlags: [...deps.settings.suggestionFlags(), ...(globals.allowHttp ? ['--allow-http'] : [])],
+        quoting: quotingFor(platform),
       });
     },
     userAgent,

@@ -6,8 +6,11 @@ import { createIO, type RawStreams } from '../io/io.js';
 import type { JsonFilter } from '../io/jq.js';
 import { isClosedPipe, OutputClosedError, writeError } from '../io/write-error.js';
 import type { Clock } from '../platform/clock.js';
+import { hostPlatform } from '../platform/host.js';
+import type { Platform } from '../platform/platform.js';
 import { Redactor } from '../text/redact.js';
-import { suggestionFlags } from '../text/shell.js';
+import { quotingFor, suggestionFlags } from '../text/shell.js';
+import type { Entry } from '../commands/shared/exec.js';
 import { quietExitCode, reportError } from './exit.js';
 import type { RunDeps } from './factory.js';
 import { Guard } from './guard.js';
@@ -24,6 +27,8 @@ export interface System {
   guard?: Guard;
   /** For the User-Agent: `node/<version>`. */
   nodeVersion: string;
+  /** The system the run is on; this process's by default (a test gives another to run its branch). */
+  platform?: Platform;
 }
 
 /**
@@ -33,6 +38,7 @@ export interface System {
  */
 export async function runCli(argv: readonly string[], system: System): Promise<number> {
   const { streams, env } = system;
+  const platform = system.platform ?? hostPlatform();
   const guard = system.guard ?? new Guard();
   // stdout failing (the reader went away, a full disk) ends the run as an interrupt would.
   const outputGone = new AbortController();
@@ -49,7 +55,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
     const globals = program ? globalsOf(program) : undefined;
     const io = createIO(streams, new Redactor(), { env, noColor: true, noInput: true });
     const flags = [...suggestionFlags(globals?.profile ?? env.CRAWL_PROFILE, globals?.baseUrl), ...(globals?.allowHttp ? ['--allow-http'] : [])];
-    return reportError(io, error, { json: globals?.json ?? false, verbose: globals?.verbose ?? false, redact: (text) => text, suggestionFlags: flags });
+    return reportError(io, error, { json: globals?.json ?? false, verbose: globals?.verbose ?? false, redact: (text) => text, suggestionFlags: flags, quoting: quotingFor(platform) });
   };
 
   streams.onError({
@@ -76,14 +82,17 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
       setExitCode: (code) => {
         exitCode = code;
       },
-      exec: (root) => async (run, options) => {
-        // Loaded only when a command runs: help, the version and usage errors never build Deps.
-        const { createDeps } = await import('./factory.js');
+      exec: (root) => (name) => async (options) => {
+        // Loaded only when a command runs: help, the version and usage errors never build Deps,
+        // and no command's work (one chunk, commands/work.ts) loads before its flags are read.
+        const [{ createDeps }, work] = await Promise.all([import('./factory.js'), import('../commands/work.js')]);
         const globals = globalsOf(root);
         // Compiled before anything is sent: a filter jq cannot read is a usage error (exit 2).
         // What the filter prints itself (debug) is redacted like all else on stderr: it runs once deps exist.
         const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (text) => void deps?.io.stderr.write(text + '\n'));
-        deps = createDeps({ env, streams, clock: system.clock, globals, signal, guard, nodeVersion: system.nodeVersion, jq });
+        deps = createDeps({ env, platform, streams, clock: system.clock, globals, signal, guard, nodeVersion: system.nodeVersion, jq });
+        // The entry point of that name takes the options its registration was checked against.
+        const run = work[name] as Entry<typeof name>;
         const code = await run(deps, options);
         exitCode = typeof code === 'number' ? code : ExitCode.ok;
       },

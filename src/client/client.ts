@@ -16,7 +16,7 @@ import type { ClientOptions, CrawlClient } from './types.js';
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 export function makeClient(options: ClientOptions, system: ClientSystem): CrawlClient {
-  const settings = new Settings(system.env, { ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }), ...(options.profile === undefined ? {} : { profile: options.profile }) });
+  const settings = new Settings(system.env, { ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }), ...(options.profile === undefined ? {} : { profile: options.profile }) }, {}, {}, system.platform);
   const base = parseBaseUrl(settings.requireBaseUrl().value);
   // Refused now, as the CLI refuses it before any request, not at the first call.
   checkTransport(base, options.allowHttp ?? false);

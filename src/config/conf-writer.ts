@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
+import { withoutByteOrderMark } from '../text/byte-order-mark.js';
 
 /**
  * Replaces the config file with a document through `conf` (the project's config store), which
@@ -12,7 +13,7 @@ import { basename, dirname, extname } from 'node:path';
  */
 export type ConfigWriter = (link: string, document: object, mode: number) => void;
 
-/** Loads conf (~130 ms cold) before the caller takes the config lock, so the lock is held briefly. */
+/** Loads conf (its import is the slow part of a config write) before the caller takes the config lock, so the lock is held only while writing. */
 export async function loadConfigWriter(): Promise<ConfigWriter> {
   const { default: Conf } = await import('conf');
   return (link, document, mode) => {
@@ -27,7 +28,10 @@ export async function loadConfigWriter(): Promise<ConfigWriter> {
       accessPropertiesByDotNotation: false,
       clearInvalidConfig: false,
       serialize: (value) => JSON.stringify(value, null, 2) + '\n',
-      deserialize: (text) => (text.trim() === '' ? {} : (JSON.parse(text) as Record<string, unknown>)),
+      deserialize: (marked) => {
+        const text = withoutByteOrderMark(marked);
+        return text.trim() === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+      },
     });
     conf.store = document as Record<string, unknown>;
   };

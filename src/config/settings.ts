@@ -1,8 +1,10 @@
 import type { Env } from '../platform/env.js';
 import { UsageError } from '../errors.js';
 import { keyDefect, trimKeyText } from '../text/keys.js';
-import { commandLine, suggestionFlags } from '../text/shell.js';
-import { configFile } from './paths.js';
+import { commandLine, quotingFor, suggestionFlags, withFileOnStdin } from '../text/shell.js';
+import { hostPlatform } from '../platform/host.js';
+import type { Platform } from '../platform/platform.js';
+import { locateConfig, movedNotice } from './paths.js';
 import { ConfigStore, type ConfigStoreOptions, type Profile } from './store.js';
 import type { KeyStore } from './key-stores/key-store.js';
 import { openKeyStore, type KeyStoreOptions } from './key-stores/open.js';
@@ -32,13 +34,24 @@ export class Settings {
   readonly store: ConfigStore;
   readonly #env: Env;
   readonly #flags: GlobalFlags;
+  readonly #platform: Platform;
   readonly #keyOptions: KeyStoreOptions;
   #key: Promise<ResolvedKey | undefined> | undefined;
 
-  constructor(env: Env, flags: GlobalFlags, storeOptions: ConfigStoreOptions = {}, keyOptions: Partial<KeyStoreOptions> = {}) {
+  constructor(
+    env: Env,
+    flags: GlobalFlags,
+    storeOptions: ConfigStoreOptions = {},
+    keyOptions: Partial<KeyStoreOptions> = {},
+    platform: Platform = hostPlatform(),
+  ) {
     this.#env = env;
     this.#flags = flags;
-    this.store = new ConfigStore(configFile(env), storeOptions);
+    this.#platform = platform;
+    const config = locateConfig(env, platform);
+    this.store = new ConfigStore(config.path, storeOptions);
+    const moved = movedNotice(config);
+    if (moved !== undefined) storeOptions.notice?.(moved);
     this.#keyOptions = { env, command: (words) => this.command(words), ...keyOptions };
   }
 
@@ -97,7 +110,7 @@ export class Settings {
 
   /** A `crawl` command line for a hint, with this run's profile (and --base-url) in it. */
   command(words: readonly string[]): string {
-    return commandLine({ command: ['crawl', ...this.suggestionFlags(), ...words] });
+    return commandLine({ command: ['crawl', ...this.suggestionFlags(), ...words] }, quotingFor(this.#platform));
   }
 
   /**
@@ -167,7 +180,7 @@ export class Settings {
     if (defect) {
       throw new UsageError(
         `the API key of profile "${profile}" in ${store.kind === 'file' ? this.store.path : `the ${store.describe()}`} ${defect}; refusing to send it`,
-        `store the key again with \`${this.command(['auth', 'login', '--with-key'])} < keyfile\``,
+        `store the key again with \`${withFileOnStdin(this.command(['auth', 'login', '--with-key']), 'keyfile', quotingFor(this.#platform))}\``,
       );
     }
     return { value: key, source: 'config', store };

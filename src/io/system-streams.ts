@@ -1,8 +1,8 @@
 // The process's standard streams, each built the first time something uses it.
 //
 // Node builds process.stdin, stdout and stderr on first access, and building one loads Node's
-// stream code, and for a pipe its network code as well: 2 to 7 ms each, against ~35 ms for all
-// of `node -e 0`. A command that prints a JSON body needs stdout only; help piped to a pager or
+// stream code, and for a pipe its network code as well: a cost of the same order as Node's own
+// start-up (`npm run bench` measures both). A command that prints a JSON body needs stdout only; help piped to a pager or
 // a file needs none of them. So nothing here touches a stream until it is written to, and help
 // goes straight to the file descriptor when that is not a terminal.
 //
@@ -12,6 +12,8 @@
 // With src/main.ts, the only module that touches `process`.
 import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { RawStreams, Stdin } from './io.js';
+import { hostPlatform } from '../platform/host.js';
+import { pipeBufferSize } from '../platform/platform.js';
 import { alignLines, type LineAlignment } from './line-pipe.js';
 
 type ErrorHandler = (error: NodeJS.ErrnoException) => void;
@@ -163,5 +165,5 @@ function alignIfPipe(s: NodeJS.WriteStream): LineAlignment | undefined {
   if (!pipe && !socket) return undefined;
   // Node gives a UNIX socket a Pipe handle and TCP a TCP one: only the former takes small writes whole.
   const handle = (s as { _handle?: { constructor?: { name?: string } } })._handle;
-  return alignLines(s, { atomic: pipe || handle?.constructor?.name === 'Pipe' });
+  return alignLines(s, { atomic: pipe || handle?.constructor?.name === 'Pipe', pipeBuf: pipeBufferSize(hostPlatform()) });
 }

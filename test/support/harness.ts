@@ -4,7 +4,9 @@
 import { runCli } from '../../src/app/run-cli.js';
 import { InterruptedError } from '../../src/errors.js';
 import { testStreams, type TestStreams, type TestStreamsOptions } from '../../src/io/test-streams.js';
+import { fileURLToPath } from 'node:url';
 import type { Clock } from '../../src/platform/clock.js';
+import type { Platform } from '../../src/platform/platform.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';
 
 export interface CrawlOptions {
@@ -23,7 +25,12 @@ export interface CrawlOptions {
   signal?: AbortSignal;
   /** Called with the run's streams before it starts: to resize the terminal or type into it mid-run. */
   onStreams?: (streams: TestStreams) => void;
+  /** The system the run is on: this one by default, with a home folder of the tests' own (never the user's). */
+  platform?: Platform;
 }
+
+/** The home folder runs get by default: files that go into a home go here, not into the user's. */
+export const TEST_HOME = fileURLToPath(new URL('../../.vitest-tmp/home', import.meta.url));
 
 export interface CrawlResult {
   code: number;
@@ -53,6 +60,7 @@ export async function crawl(argv: string[], options: CrawlOptions = {}): Promise
     clock,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     nodeVersion: process.versions.node,
+    platform: options.platform ?? { os: process.platform, home: TEST_HOME },
   });
   return { code, stdout: streams.stdoutText(), stderr: streams.stderrText(), output: streams.outputText(), clock: clock as FakeClock };
 }

@@ -1,7 +1,6 @@
 import { Argument, Command } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { SETTABLE_KEYS } from '../../config/setting-names.js';
-import { settingArgument } from './lib/setting.js';
+import { settingArgument } from './setting-argument.js';
 import { UsageError } from '../../errors.js';
 import type { SetOptions } from './lib/set.js';
 import { withExamples } from '../shared/examples.js';
@@ -16,7 +15,7 @@ export function command(runF: (options: SetOptions) => Promise<void>) {
       .addArgument(new Argument('<value>', 'the value'))
       .action((key, value) => {
         if (key === 'api-key') {
-          throw new UsageError('keys are never taken on the command line', 'store one with `crawl auth login --with-key < keyfile`');
+          throw new UsageError('keys are never taken on the command line', 'store one with `crawl auth login`, or `crawl auth login --with-key` with the key on standard input');
         }
         if (!SETTABLE_KEYS.includes(key)) {
           throw new UsageError(`${key} is recorded by crawl where it stores the key, not set by hand`, 'choose the store with `crawl auth login --store keyring|file`, or `crawl config set key-command <command>`');
@@ -30,10 +29,4 @@ export function command(runF: (options: SetOptions) => Promise<void>) {
       ['and store a new one there (keys rotate), the key on its stdin', "crawl config set key-store-command 'vault kv put secret/crawl key=-'"],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: SetOptions): Promise<number> {
-  const { setSetting } = await import('../work.js');
-  return setSetting(deps, options);
 }

@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import type { RotateOptions } from './lib/rotate.js';
 import { withExamples } from '../shared/examples.js';
@@ -9,7 +8,7 @@ export type { RotateOptions };
 export function command(runF: (options: RotateOptions) => Promise<void>) {
   const command = new Command('rotate')
     .description('replace the key in use without losing access')
-    .addOption(new Option('--to-command <command>', 'store the new key by running <command> (through the shell) with the key on its stdin; the old key is revoked only if it exits 0, else the new key is revoked'))
+    .addOption(new Option('--to-command <command>', 'store the new key by running <command> (through /bin/sh; cmd.exe on Windows, even from PowerShell) with the key on its stdin; the old key is revoked only if it exits 0, else the new key is revoked'))
     .addOption(new Option('--output-file <path>', 'where to store the new key when it does not come from the config file (- for stdout)'))
     .addOption(new Option('--keep-old', 'leave the old key active (for keys rolled over a window); retire it later with keys revoke'))
     .addOption(new Option('--name <name>', 'name of the new key (default: old name and the date)'))
@@ -24,10 +23,4 @@ export function command(runF: (options: RotateOptions) => Promise<void>) {
     ['keys rolled over a window: the old one stays active until keys revoke or keys prune retires it', "crawl keys rotate --yes --keep-old --to-command 'vault kv put secret/crawl api-key=-'"],
     ['a key kept in the config file (by auth login), on a terminal', 'crawl keys rotate --profile ci'],
   ]);
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: RotateOptions): Promise<number> {
-  const { rotateKey } = await import('../work.js');
-  return rotateKey(deps, options);
 }

@@ -4,7 +4,9 @@ import { CrawlError, UsageError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { CrossOriginAnswerError } from '../../../http/errors.js';
 import { checkTransport, parseBaseUrl } from '../../../http/url.js';
+import { endOfInputKeys } from '../../../platform/platform.js';
 import { maskKey } from '../../../text/mask.js';
+import { quotingFor, withFileOnStdin } from '../../../text/shell.js';
 import { keyDefect } from '../../../text/keys.js';
 import { describeBaseUrlChange, storeProfileKey } from '../../shared/profile-key.js';
 import { crawlCommand } from '../../shared/suggest.js';
@@ -22,7 +24,7 @@ export interface LoginOptions {
   store?: 'keyring' | 'file';
 }
 
-export async function logIn(deps: Deps, options: LoginOptions): Promise<number> {
+export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<number> {
   const verify = options.verify;
   // A base URL that would be refused, or a config file that cannot be read or parsed, is reported
   // before the user pastes a key for nothing.
@@ -34,7 +36,7 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
     // On a terminal the read waits for the end of input, which nothing else would tell the user.
     if (deps.io.stdinIsTTY && !deps.globals.json) {
       deps.io.stderr.write(
-        `Reading the key from standard input: paste it, press Enter, then Ctrl-D. It shows as you type; \`${crawlCommand(deps, ['auth', 'login'])}\` alone asks for it without showing it.\n`,
+        `Reading the key from standard input: paste it, press Enter, then ${endOfInputKeys(deps.platform)}. It shows as you type; \`${crawlCommand(deps, ['auth', 'login'])}\` alone asks for it without showing it.\n`,
       );
     }
     key = await readAllStdin(deps.io, deps.signal);
@@ -96,5 +98,5 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
 }
 
 function pipeHint(deps: Deps): string {
-  return `pipe the key in with \`${crawlCommand(deps, ['auth', 'login', '--with-key'])} < keyfile\``;
+  return `pipe the key in with \`${withFileOnStdin(crawlCommand(deps, ['auth', 'login', '--with-key']), 'keyfile', quotingFor(deps.platform))}\``;
 }

@@ -19,6 +19,7 @@ import { OutputClosedError, OutputWriteError } from '../../../io/write-error.js'
 import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { withinDeadline } from '../../../platform/deadline.js';
+import { pipeBufferSize } from '../../../platform/platform.js';
 import { followJob, stillRunning } from './follow.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { rememberJob } from '../../shared/job-history.js';
@@ -38,7 +39,7 @@ export interface PagesOptions {
 const LIVE_REDRAW_MS = 100;
 const PLAIN_LINE_MS = 5_000;
 
-export async function exportPagesOf(deps: Deps, options: PagesOptions): Promise<number> {
+export async function jobPagesRun(deps: Deps, options: PagesOptions): Promise<number> {
   // --max-wait counts from the start: a first answer that never comes is waited for no longer.
   const deadline = options.wait && options.maxWaitMs !== undefined ? deps.clock.now() + options.maxWaitMs : undefined;
   const http = await deps.http();
@@ -56,7 +57,7 @@ export async function exportPagesOf(deps: Deps, options: PagesOptions): Promise<
     throw error;
   }
   // Records go out unredacted and fast: the HTTP layer has already redacted every body they come from.
-  const sink = file ? await RecordSink.toFile(file, deps.signal) : RecordSink.toStream(deps.io.rawStdout, deps.signal);
+  const sink = file ? await RecordSink.toFile(file, deps.signal, pipeBufferSize(deps.platform)) : RecordSink.toStream(deps.io.rawStdout, deps.signal);
   sink.filter = deps.jq;
   return exportPages(deps, http, response, sink, options, file);
 }
