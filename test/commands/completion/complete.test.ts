@@ -136,3 +136,17 @@ describe('what the line may hold', () => {
     expect(await complete('api', 'api/keys', '-F', 'ab=@x')).toEqual([':files\tab=@']);
   });
 });
+
+describe('crawl completion --help', () => {
+  it('gives the line for each shell, what zsh needs first, and what Windows PowerShell needs to run it', async () => {
+    const r = await crawl(['completion', '--help'], { env: {} });
+    expect(r.code).toBe(0);
+    // A comment fitted to the width goes on after `# ` on the next line.
+    const text = r.stdout.replace(/\n\s*# /g, ' ');
+    for (const line of ['eval "$(crawl completion bash)"', 'eval "$(crawl completion zsh)"', 'crawl completion fish | source', 'crawl completion powershell | Out-String | Invoke-Expression']) {
+      expect(r.stdout).toContain(line);
+    }
+    expect(text).toContain('after the line `autoload -Uz compinit && compinit`');
+    expect(text).toContain('Set-ExecutionPolicy -Scope CurrentUser RemoteSigned');
+  });
+});
