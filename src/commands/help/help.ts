@@ -1,6 +1,6 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
-import { exitCodeTable, ExitCode, filterHaltRule, severalJobsRule } from '../../exit-codes.js';
+import { cancelRule, exitCodeTable, ExitCode, filterHaltRule, severalJobsRule } from '../../exit-codes.js';
 import { wrapWords } from '../../text/wrap.js';
 
 export const environmentTable: ReadonlyArray<readonly [string, string]> = [
@@ -32,7 +32,7 @@ export function helpTopic(program: CommandUnknownOpts, topic: string[], out: Hel
   const name = topic.join(' ');
   if (name === 'exit-codes') {
     out.write(renderTable(['CODE', 'MEANING'], exitCodeTable.map(([c, m]) => [String(c), m]), out.width));
-    for (const rule of [severalJobsRule, filterHaltRule]) out.write('\n' + wrapWords(rule, Math.max(20, out.width)).join('\n') + '\n');
+    for (const rule of [severalJobsRule, cancelRule, filterHaltRule]) out.write('\n' + wrapWords(rule, Math.max(20, out.width)).join('\n') + '\n');
     return ExitCode.ok;
   }
   if (name === 'environment') {

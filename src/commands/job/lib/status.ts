@@ -1,7 +1,7 @@
 import { getJob, terminalExitCode } from '../../../api/jobs.js';
 import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
-import { writeRaw } from '../../../io/json.js';
+import { writeJson } from '../../../io/json.js';
 import { showStatuses } from './status-many.js';
 import { printJob } from './view.js';
 import { rememberJob } from '../../shared/job-history.js';
@@ -18,7 +18,7 @@ export async function jobStatusRun(deps: Deps, options: StatusOptions): Promise<
   const http = await deps.http();
   const { job, raw } = await getJob(http, id);
   rememberJob(deps, id);
-  if (deps.globals.json) writeRaw(deps.io.stdout, raw);
+  if (deps.globals.json) writeJson(deps.io, raw);
   else await printJob(deps, job, { pagesHint: true });
   if (!options.exitStatus) return ExitCode.ok;
   // Pending, running or a status we do not know: not finished, which is what exit 7 means elsewhere.

@@ -8,7 +8,7 @@ import { sanitize } from '../../../text/sanitize.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './key-file.js';
 import { describeBaseUrlChange, storeProfileKey } from '../../shared/profile-key.js';
-import { rawLine } from '../../../io/json.js';
+import { jsonDocument } from '../../../io/json.js';
 
 const DEFAULT_WARNING = 'This key will not be shown again. Store it securely.';
 
@@ -63,7 +63,7 @@ async function createAndHandOver(
   const handOver = async (): Promise<boolean> => {
     try {
       // Handed over only where stdout is the key's place (no destination, or none took it): a filter may not drop it.
-      await deps.handOver(deps.globals.json ? rawLine(created.raw) : created.key + '\n', { mustCarry: created.key });
+      await deps.handOver(deps.globals.json ? jsonDocument(deps.io, created.raw) : created.key + '\n', { mustCarry: created.key });
       return true;
     } catch (error) {
       notPrinted = describe(error);
@@ -100,7 +100,7 @@ async function createAndHandOver(
   let printed = !hasDestination && notPrinted === undefined;
   if (hasDestination && keptIn.length > 0 && deps.globals.json) {
     // The service's document as received, but for the key: it went where it was asked to go.
-    deps.io.stdout.write(withKeyMasked(rawLine(created.raw), created.key));
+    deps.io.stdout.write(withKeyMasked(jsonDocument(deps.io, created.raw), created.key));
   }
   if (hasDestination && keptIn.length === 0) {
     // Every destination failed: stdout is the last place the key can go, rather than nowhere.

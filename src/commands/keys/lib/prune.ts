@@ -8,6 +8,7 @@ import { printTable } from '../../../io/table.js';
 import { relativeTime, rfc3339 } from '../../../text/format.js';
 import { describeCutoff, spanBefore, type Span } from '../../../text/duration.js';
 import { keyLabel } from '../../../api/key-label.js';
+import { writeJson } from '../../../io/json.js';
 
 /**
  * Revokes the keys nobody has used for a while: those whose last use (or, never used, whose
@@ -60,14 +61,15 @@ export async function keysPruneRun(deps: Deps, options: PruneOptions): Promise<n
   const revoked = outcomes.flatMap((o) => (o.ok ? [o.key] : []));
   const failed = outcomes.flatMap((o) => (o.ok ? [] : [{ key: o.key, error: o.error }]));
   if (deps.globals.json) {
-    deps.io.stdout.write(
+    writeJson(
+      deps.io,
       JSON.stringify({
         dryRun: false,
         ...cutoffField(cutoff),
         revoked: revoked.map(view),
         failed: failed.map(({ key, error }) => ({ ...view(key), error: error.message, exitCode: error.exitCode })),
         kept: kept.map(keptView),
-      }) + '\n',
+      }),
     );
   } else {
     writeKept(deps, kept);
@@ -162,7 +164,7 @@ function since(cutoff: Cutoff | undefined): string {
 /** --dry-run, or nothing to prune: what would go (data, on stdout) and what stays. */
 async function report(deps: Deps, { prune, kept }: Selection, dryRun: boolean, cutoff: Cutoff | undefined): Promise<void> {
   if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify({ dryRun, ...cutoffField(cutoff), ...(dryRun ? { wouldRevoke: prune.map(view) } : { revoked: [] }), kept: kept.map(keptView) }) + '\n');
+    writeJson(deps.io, JSON.stringify({ dryRun, ...cutoffField(cutoff), ...(dryRun ? { wouldRevoke: prune.map(view) } : { revoked: [] }), kept: kept.map(keptView) }));
     return;
   }
   if (prune.length > 0) await listOnStdout(deps, prune);

@@ -1,6 +1,7 @@
 import type { Deps } from '../../../deps.js';
 import { CrawlError, UsageError } from '../../../errors.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
+import { writeJson } from '../../../io/json.js';
 
 export interface SandboxOptions {
   port: number;
@@ -17,16 +18,18 @@ export interface SandboxOptions {
 /** `crawl sandbox`: the local stand-in for the service (see src/sandbox). Runs until Ctrl-C. */
 export async function sandboxRun(deps: Deps, options: SandboxOptions): Promise<number> {
   const fail = (message: string, exitCode: number, hint?: string): number => deps.report(new CrawlError(message, exitCode, hint === undefined ? {} : { hint }));
+  // With --json the sandbox writes one document to stdout, laid out as every command's is.
+  const stdout = deps.globals.json ? { write: (text: string) => writeJson(deps.io, text.trimEnd()) } : deps.io.stdout;
   if (options.reset) {
     const { resetSandbox } = await import('../../../sandbox/cli.js');
-    return resetSandbox({ url: sandboxUrl(deps, options), stdout: deps.io.stdout, stderr: deps.io.stderr, json: deps.globals.json, fail });
+    return resetSandbox({ url: sandboxUrl(deps, options), stdout, stderr: deps.io.stderr, json: deps.globals.json, fail });
   }
   const { runSandbox } = await import('../../../sandbox/cli.js');
   const { portGiven: _portGiven, reset: _reset, ...serving } = options;
   const { key, keyNote } = await bootstrapKey(deps, options.port);
   return runSandbox({
     ...serving,
-    stdout: deps.io.stdout,
+    stdout,
     stderr: deps.io.stderr,
     json: deps.globals.json,
     fail,
