@@ -32,6 +32,14 @@ describe('keys create --jq: the key is never lost to the filter', () => {
     const error = (JSON.parse(r.stderr) as { error: { message: string; exitCode: number } }).error;
     expect(error).toMatchObject({ message: 'the --jq filter leaves the new key out of what it prints, and the key would be kept nowhere else: no key was created', exitCode: 2 });
     expect(posts()).toBe(before);
+    // On a terminal, the text lines and the hint.
+    const shown = await crawl(['keys', 'create', 'lost', '--jq', filter], { env: fx.env, tty: true });
+    expect(shown.code).toBe(2);
+    expect(shown.stderr).toBe(
+      'crawl: the --jq filter leaves the new key out of what it prints, and the key would be kept nowhere else: no key was created\n' +
+        'hint: keep .key in the filter (`--jq .key`), or give the key a home with --save or --output-file <path>\n',
+    );
+    expect(posts()).toBe(before);
   });
 
   it('with --output-file the key has a home: the filter runs, and the file holds the key', async () => {
