@@ -67,8 +67,9 @@ export interface Deps {
   /**
    * Writes what must reach the user (a new key, `auth token`) to stdout, unredacted; resolves once
    * written, rejects with the reason if stdout cannot take it, so the caller can say where the key is.
+   * `mustCarry`: a key stdout is the only home of; a --jq filter that leaves it out is overruled.
    */
-  handOver(text: string): Promise<void>;
+  handOver(text: string, options?: { mustCarry?: string }): Promise<void>;
   /** Reports a failure that does not end the command (one key of several); returns its exit code. */
   report(error: unknown): number;
   /** `crawl/1.2.3 node/20.1.0`. */

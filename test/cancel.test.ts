@@ -178,6 +178,7 @@ describe('--wait', () => {
     const r = await runCli(['job', 'cancel', 'demo-errored', '--wait', ...FAST], { env: fx.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^crawl: cannot cancel job demo-errored: HTTP 409/);
-    expect(requestsOf('demo-errored', 'GET')).toHaveLength(0);
+    // One GET, to tell a job the user already cancelled (exit 0) from one that ended otherwise.
+    expect(requestsOf('demo-errored', 'GET')).toHaveLength(1);
   });
 });

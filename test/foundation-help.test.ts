@@ -31,9 +31,9 @@ describe('help topics', () => {
     const codes = entries.map((line) => Number(line.split(/\s+/)[0]));
     expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 130, 143]);
     for (const [code, meaning] of exitCodeTable) expect(entries).toContainEqual(expect.stringMatching(new RegExp(`^${code}\\s+${escape(meaning)}$`)));
-    // Then the rules the table does not show: several jobs, and a --jq filter's own halt.
+    // Then the rules the table does not show: several jobs, cancelling an ended job, and a --jq filter's own halt.
     const rules = r.stdout.split('\n\n').slice(1).map((rule) => rule.replace(/\n/g, ' ').trim());
-    expect(rules).toEqual([expect.stringMatching(/^With several ids, /), expect.stringMatching(/^A `--jq` filter that calls `halt_error\(N\)` ends crawl with N /)]);
+    expect(rules).toEqual([expect.stringMatching(/^With several ids, /), expect.stringMatching(/^`job cancel` of a job already cancelled /), expect.stringMatching(/^A `--jq` filter that calls `halt_error\(N\)` ends crawl with N /)]);
   });
 
   it('`crawl help environment` lists the variables', async () => {

@@ -54,7 +54,7 @@ describe('displays', () => {
     const out = r.stdout;
     expect(out).toContain(HIDE);
     expect(out).toMatch(/running\u001b\[39m [█░]{24} 2\/6 pages \(33%\)/);
-    expect(out).toContain('\r\u001b[J');
+    expect(out).toContain('\r\u001b[2K');
     const shown = out.lastIndexOf(SHOW);
     expect(shown).toBeGreaterThan(out.lastIndexOf(HIDE));
     expect(out.slice(shown)).toMatch(/Job\s+\S*w-tty/);

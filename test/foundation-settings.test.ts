@@ -152,7 +152,7 @@ describe('profiles: --profile > CRAWL_PROFILE > "default"', () => {
   it.concurrent('without either, the "default" profile', async ({ expect }) => {
     const r = await runCli(['config', 'list'], { env: envOf({ CRAWL_CONFIG_DIR: dir }) });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`base-url\t${fx.sandbox.url}\napi-key\t${maskKey(BAD_KEY)}\n`);
+    expect(r.stdout).toBe(`profile\tdefault\tdefault\nbase-url\t${fx.sandbox.url}\tconfig\napi-key\t${maskKey(BAD_KEY)}\tconfig\n`);
   });
 
   it.concurrent('a profile name that could escape the file is refused', async ({ expect }) => {
@@ -226,8 +226,14 @@ describe('config get|set|unset|list|path', () => {
       runCli(['config', 'get', 'base-url', '--profile', 'empty'], { env }),
     ]);
     expect(get.stdout).toBe(maskKey(fx.sandbox.key) + '\n');
-    expect(list.stdout).toBe(`base-url\thttps://a.example/\napi-key\t${maskKey(fx.sandbox.key)}\n`);
-    expect(JSON.parse(listJson.stdout)).toEqual({ profile: 'default', 'base-url': 'https://a.example/', 'api-key': maskKey(fx.sandbox.key) });
+    expect(list.stdout).toBe(`profile\tdefault\tdefault\nbase-url\thttps://a.example/\tconfig\napi-key\t${maskKey(fx.sandbox.key)}\tconfig\n`);
+    expect(JSON.parse(listJson.stdout)).toEqual({
+      profile: 'default',
+      'base-url': 'https://a.example/',
+      'api-key': maskKey(fx.sandbox.key),
+      sources: { profile: 'default', 'base-url': 'config', 'api-key': 'config' },
+      overridden: {},
+    });
     for (const r of [get, list, listJson]) {
       expect(r.code).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(fx.sandbox.key);

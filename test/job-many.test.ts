@@ -129,7 +129,7 @@ describe('job watch with several ids', () => {
     const ids = Array.from({ length: 30 }, (_, i) => job('running', 'completed', 1 + (i % 3)));
     const r = await crawl(['job', 'watch', ...ids, ...FAST], { env: fx.env, tty: true, columns: 80, rows: 10 });
     expect(r.code).toBe(0);
-    const draws = r.stderr.split('\r\u001b[J').slice(1).map((d) => d.replace(/\u001b\[\d+A\r$/, '').replace(/\n\u001b\[\?25h$/, ''));
+    const draws = r.stderr.split('\r\u001b[2K').slice(1).map((d) => d.replace(/\u001b\[\d+A\r$/, '').replace(/\n\u001b\[\?25h$/, ''));
     for (const draw of draws) expect(draw.split('\n').length).toBeLessThanOrEqual(9);
     expect(draws.at(-1)).toMatch(/\+ 22 more: 22 completed$/);
   });

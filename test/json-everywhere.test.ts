@@ -53,8 +53,14 @@ describe('--json', () => {
       crawl(['config', 'list', '--json'], { env }),
       crawl(['config', 'path', '--json'], { env }),
     ]);
-    expect(document(get)).toEqual({ profile: 'default', key: 'base-url', value: fx.sandbox.url });
-    expect(document(list)).toEqual({ profile: 'default', 'base-url': fx.sandbox.url, 'api-key': maskKey(fx.sandbox.key) });
+    expect(document(get)).toEqual({ profile: 'default', key: 'base-url', value: fx.sandbox.url, overriddenBy: null });
+    expect(document(list)).toEqual({
+      profile: 'default',
+      'base-url': fx.sandbox.url,
+      'api-key': maskKey(fx.sandbox.key),
+      sources: { profile: 'default', 'base-url': 'config', 'api-key': 'config' },
+      overridden: {},
+    });
     expect(document(path)).toEqual({ path: config.file });
   });
 

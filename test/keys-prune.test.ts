@@ -3,7 +3,7 @@
 // Never the key in use; keys whose times cannot be read are kept and reported. In this process,
 // against the sandbox with keys given their times.
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../src/text/duration.js';
+import { parseSpan } from '../src/text/duration.js';
 import { globMatcher } from '../src/text/glob.js';
 import { keyStatus } from './helpers/keys.js';
 import { sandboxFixture } from './helpers/sandbox.js';
@@ -119,12 +119,13 @@ describe('keys prune', () => {
 });
 
 describe('durations and name patterns', () => {
-  it('durations: number-unit pairs, added up', () => {
-    expect(parseDuration('30d')).toBe(30 * DAY);
-    expect(parseDuration('1d12h')).toBe(1.5 * DAY);
-    expect(parseDuration('1w')).toBe(7 * DAY);
-    expect(parseDuration('90m')).toBe(5_400_000);
-    for (const bad of ['', '30', 'd', '1.5d', '-1d', '1y', '0s', '1d 2h']) expect(parseDuration(bad), bad).toBeUndefined();
+  it('durations: number-unit pairs, added up (minutes are min; a bare m is ambiguous)', () => {
+    expect(parseSpan('30d')).toEqual({ span: { months: 0, ms: 30 * DAY } });
+    expect(parseSpan('1d12h')).toEqual({ span: { months: 0, ms: 1.5 * DAY } });
+    expect(parseSpan('1w')).toEqual({ span: { months: 0, ms: 7 * DAY } });
+    expect(parseSpan('90min')).toEqual({ span: { months: 0, ms: 5_400_000 } });
+    expect(parseSpan('90m')).toEqual({ problem: 'ambiguous-m' });
+    for (const bad of ['', '30', 'd', '1.5d', '-1d', '0s', '1d 2h']) expect(parseSpan(bad), bad).toEqual({ problem: 'invalid' });
   });
 
   it('patterns match the whole name; regex characters are themselves', () => {

@@ -129,7 +129,7 @@ describe('failures midway', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `crawl: GET /api/crawl/fail-late/pages failed: HTTP 500: Injected fault (wrote 3000 records to ${file} before the failure)\n`,
+      `crawl: GET /api/crawl/fail-late/pages failed: HTTP 500: Injected fault (wrote 3,000 records to ${file} before the failure)\n`,
     );
     expect(pageNumbers(readFileSync(file, 'utf8'))).toEqual(range(1, 3000));
   });
@@ -143,7 +143,7 @@ describe('failures midway', () => {
     expect(pageNumbers(r.stdout)).toEqual(range(1, 1000));
     expect(JSON.parse(r.stderr)).toEqual({
       error: {
-        message: 'GET /api/crawl/fail-stdout/pages failed: HTTP 404: gone (wrote 1000 records before the failure)',
+        message: 'GET /api/crawl/fail-stdout/pages failed: HTTP 404: gone (wrote 1,000 records before the failure)',
         httpStatus: 404,
         exitCode: 3,
       },

@@ -24,7 +24,7 @@ afterAll(async () => {
   await fx.close();
 });
 
-const DRAW = '\r\u001b[J';
+const DRAW = '\r\u001b[2K';
 const plain = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Each state the live line was drawn in, as text (colour and the cursor's moves taken out). */

@@ -17,8 +17,9 @@ export interface ReportOptions {
 
 /**
  * The one place errors reach the user: `crawl: <message>` (and an optional hint line) on stderr,
- * or with --json one JSON line `{"error":{message,httpStatus,exitCode}}`. Stack traces only with
- * --verbose. Returns the exit code.
+ * or with --json (and --jq), when stderr is not a terminal, one JSON line
+ * `{"error":{message,httpStatus,exitCode}}` for the script reading it; a person at a terminal gets
+ * the text lines in every mode. Stack traces only with --verbose. Returns the exit code.
  *
  * Every string is sanitised, then redacted (stderr redacts too, but the JSON line is redacted
  * before JSON.stringify, which would otherwise re-encode what a redactor must recognise).
@@ -34,7 +35,7 @@ export function reportError(io: IO, error: unknown, options: ReportOptions): num
   const raw = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
   const message = options.redact(sanitize(raw));
   const hint = known && error.hint ? options.redact(sanitize(withSuggestionFlags(error.hint, options.suggestionFlags ?? [], options.quoting))) : undefined;
-  if (options.json) {
+  if (options.json && !io.stderrIsTTY) {
     const httpStatus = known && error.httpStatus !== undefined ? error.httpStatus : null;
     io.stderr.write(JSON.stringify({ error: { message, httpStatus, exitCode } }) + '\n');
   } else {

@@ -1,6 +1,8 @@
 import { Settings } from '../config/settings.js';
+import type { SecureContext } from 'node:tls';
 import type { Deps, Env, GlobalOptions } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { ENV_KEY_UNAUTHORIZED_HINT } from '../http/errors.js';
 import { HttpClient } from '../http/client.js';
 import { proxyFromEnv } from '../http/proxy-env.js';
 import { parseBaseUrl } from '../http/url.js';
@@ -56,16 +58,31 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   let settings: Settings | undefined;
   let stdoutStyle: Promise<Style> | undefined;
   let broken = false;
+  // The authorities https:// trusts, read once a run, and only for an https:// service.
+  type TlsTrust = { context: SecureContext | undefined; widen?: (() => SecureContext | undefined) | undefined };
+  let secureContext: TlsTrust | undefined;
+  // Loaded for an https:// service only: node:tls is undici's to load, and a plain http:// run loads none of it.
+  const trustFor = async (base: URL): Promise<TlsTrust> => {
+    const { tlsOptionsFor } = await import('../http/trust.js');
+    return tlsOptionsFor(env, inputs.nodeVersion, base.host, (line) => {
+      if (globals.verbose) io.stderr.write(`* ${line}\n`);
+    });
+  };
 
   /**
    * A hand-over through --jq. The key is never lost to the filter: if jq fails on the document, it
-   * goes out unfiltered, with a warning; if the filter leaves the key out, a warning says so.
+   * goes out unfiltered, with a warning; if the filter leaves out a key stdout is the only home of
+   * (`mustCarry`), so does it; if it leaves out another, a warning says so.
    */
-  const filterHandOver = (text: string): string => {
+  const filterHandOver = (text: string, mustCarry: string | undefined): string => {
     if (!inputs.jq) return text;
     const { output, error } = inputs.jq.apply(text);
     if (error) {
       io.stderr.write(`crawl: warning: ${error.message}: printed unfiltered, so that the key is not lost\n`);
+      return text;
+    }
+    if (mustCarry !== undefined && !output.includes(mustCarry)) {
+      io.stderr.write('crawl: warning: the --jq filter left out the new key, which is kept nowhere else: printed unfiltered, so that the key is not lost\n');
       return text;
     }
     if (redactor.redact(text) !== text && redactor.redact(output) === output) {
@@ -108,7 +125,14 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         if (known !== undefined) redactor.add(known);
       }
       const base = parseBaseUrl(deps.settings.requireBaseUrl().value);
-      const apiKey = options.apiKey ?? (await deps.settings.requireApiKey(signal)).value;
+      let apiKey = options.apiKey;
+      // CRAWL_API_KEY wins over every store: a 401 says so, since `auth login` cannot help then.
+      let fromEnvironment = false;
+      if (apiKey === undefined) {
+        const resolved = await deps.settings.requireApiKey(signal);
+        apiKey = resolved.value;
+        fromEnvironment = resolved.source === 'env';
+      }
       // Settings already refuse such a key naming its source; this covers a key given directly
       // (typed at `auth login`, made by the service), which undici would fail on deep inside.
       const defect = keyDefect(apiKey);
@@ -116,6 +140,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       const id = options.evenIfInterrupted ? `${apiKey}\u0000after-interrupt` : apiKey;
       const known = clients.get(id);
       if (known) return known;
+      secureContext ??= base.protocol === 'https:' ? await trustFor(base) : { context: undefined };
       redactor.add(apiKey);
       const client = new HttpClient({
         baseUrl: base,
@@ -130,6 +155,8 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         redactor,
         clock,
         proxy: proxyFromEnv(env),
+        unauthorizedHint: fromEnvironment ? ENV_KEY_UNAUTHORIZED_HINT : undefined,
+        tls: secureContext,
       });
       clients.set(id, client);
       return client;
@@ -145,8 +172,8 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       stdoutStyle ??= loadStyle(io.color);
       return stdoutStyle;
     },
-    handOver(unfiltered) {
-      const text = filterHandOver(unfiltered);
+    handOver(unfiltered, options = {}) {
+      const text = filterHandOver(unfiltered, options.mustCarry);
       return new Promise((resolve, reject) => {
         const failed = (error: Error): void => {
           handledStdoutErrors.add(error);

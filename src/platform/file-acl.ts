@@ -3,7 +3,8 @@
 // its folder (C:\ci\ may let every user read), so, as Windows OpenSSH requires of key files, its
 // inherited entries are removed and the user alone is granted access, by icacls run without a
 // shell; its arguments hold the path and the user's name, never the key (which is written after).
-import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+// Types only: node:child_process loads when icacls runs (Windows), not in every command's start-up.
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import type { Env } from './env.js';
 import { envValue, isWindows, type Platform } from './platform.js';
 
@@ -27,12 +28,12 @@ export function restrictCommand(path: string, account: string): { file: string; 
  * creation); on Windows runs icacls and rejects with what went wrong, so that the caller writes
  * no key into a file others could read.
  */
-export function restrictToUser(path: string, options: { platform: Pick<Platform, 'os'>; env: Env; spawn?: Spawn }): Promise<void> {
-  if (!isWindows(options.platform)) return Promise.resolve();
+export async function restrictToUser(path: string, options: { platform: Pick<Platform, 'os'>; env: Env; spawn?: Spawn }): Promise<void> {
+  if (!isWindows(options.platform)) return;
   const account = windowsAccount(options.env, options.platform);
-  if (account === undefined) return Promise.reject(new Error('USERNAME is not set, so the file cannot be given to you alone'));
+  if (account === undefined) throw new Error('USERNAME is not set, so the file cannot be given to you alone');
   const { file, args } = restrictCommand(path, account);
-  const spawn: Spawn = options.spawn ?? ((f, a, o) => nodeSpawn(f, [...a], o));
+  const spawn: Spawn = options.spawn ?? (await import('node:child_process').then(({ spawn: nodeSpawn }) => (f: string, a: readonly string[], o: SpawnOptions) => nodeSpawn(f, [...a], o)));
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { shell: false, windowsHide: true, stdio: ['ignore', 'ignore', 'pipe'] });
     let said = '';

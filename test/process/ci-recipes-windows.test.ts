@@ -1,4 +1,4 @@
-// The Windows recipes of docs/ci.md (examples/*.ps1). No PowerShell runs here: the doc is checked
+// The Windows recipes of docs/ci.md (examples/rotate-github-actions.ps1). No PowerShell runs here: the doc is checked
 // to hold each script exactly, and each script's crawl line, whose single quotes PowerShell and sh
 // read alike (a literal string), is run with sh against the sandbox, the built crawl and a stand-in
 // gh that keeps what it was given: the key on its stdin, never in its arguments or environment.

@@ -11,6 +11,7 @@ import { keyDefect } from '../../../text/keys.js';
 import { describeBaseUrlChange, storeProfileKey } from '../../shared/profile-key.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { keyAccepted } from './check.js';
+import { writeJson } from '../../../io/json.js';
 
 /**
  * Stores a key for the profile with the base URL it belongs to, once the service (at that base
@@ -71,7 +72,8 @@ export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<n
   const { profile, baseUrlChange } = saved;
   const where = saved.store.describe();
   if (deps.globals.json) {
-    deps.io.stdout.write(
+    writeJson(
+      deps.io,
       JSON.stringify({
         profile,
         baseUrl: baseUrl.href,
@@ -82,7 +84,7 @@ export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<n
         verified: verify,
         accepted: verify ? true : null,
         baseUrlChangedFrom: baseUrlChange?.from ?? null,
-      }) + '\n',
+      }),
     );
   } else {
     deps.io.stderr.write(

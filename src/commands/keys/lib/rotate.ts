@@ -3,6 +3,7 @@ import { listKeys, OutcomeUnknownError, rotatedName, UnusableKeyError } from '..
 import { keyLabel } from '../../../api/key-label.js';
 import type { ResolvedKey } from '../../../config/settings.js';
 import type { Deps } from '../../../deps.js';
+import { jsonDocument, writeJson } from '../../../io/json.js';
 import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { HttpStatusError } from '../../../http/errors.js';
@@ -177,7 +178,7 @@ async function steps(deps: Deps, plan: Plan): Promise<number> {
   if (result.keepOld) return kept(deps, s, progress);
 
   if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify(rotationDocument(s)) + '\n');
+    writeJson(deps.io, JSON.stringify(rotationDocument(s)));
   } else if (s.target.kind === 'command') {
     if (!s.target.config) deps.io.stderr.write('note: CRAWL_API_KEY in this job still holds the old key, which no longer works: later steps get the new one from the store\n');
   } else if (s.target.kind === 'file') {
@@ -221,7 +222,7 @@ function kept(deps: Deps, s: RotationState, progress: (line: string) => void): n
   const old = s.result.old;
   const label = keyLabel({ id: old.id, name: old.name, keyPrefix: old.prefix });
   progress(`Left the old key ${label} active (--keep-old)`);
-  if (deps.globals.json) deps.io.stdout.write(JSON.stringify(rotationDocument(s)) + '\n');
+  if (deps.globals.json) writeJson(deps.io, JSON.stringify(rotationDocument(s)));
   else deps.io.stderr.write(`note: retire it when its window ends: \`${crawlCommand(deps, ['keys', 'revoke'], [old.id], ['--yes'])}\`\n`);
   if (s.result.interruptedAfterAll) {
     throw new CrawlError('interrupted, but the new key had been created, checked and stored; the old key is active, as --keep-old asks', interruptCode(deps));
@@ -253,7 +254,7 @@ async function fail(deps: Deps, s: RotationState, failure: RotationFailure): Pro
       if (!deps.globals.json) await handOver(deps, s, c.secret() + '\n');
     }
   }
-  if (deps.globals.json && c) await handOver(deps, s, JSON.stringify(rotationDocument(s)) + '\n');
+  if (deps.globals.json && c) await handOver(deps, s, jsonDocument(deps.io, JSON.stringify(rotationDocument(s))));
 
   const known = isCrawlError(error);
   const reason = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
