@@ -2,12 +2,12 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Files that take long on the clock whatever their size: spawned processes (test/contract/) and
+ * Files that take long on the clock whatever their size: spawned processes (test/process/) and
  * the network batteries (real --timeout waits; five-line files). Vitest starts the files it timed
  * longest first, but it keeps those times in node_modules/.vite: in a fresh clone (CI) it starts
  * the largest files first instead, and these ran last, seconds after the rest had finished.
  */
-const LONG_ON_THE_CLOCK = /\/test\/(contract\/|battery-network)/;
+const LONG_ON_THE_CLOCK = /\/test\/(process\/|http\/network-)/;
 
 class LongFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -20,7 +20,7 @@ class LongFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    setupFiles: ['test/helpers/umask.ts'],
+    setupFiles: ['test/support/umask.ts'],
     // Forks, not threads: a few tests set the umask, which workers may not. Most files run the CLI
     // in this process and wait on loopback I/O, so three workers keep two cores busy (two or four
     // were 4-6 s slower); files share a worker's module cache (no per-file isolation: nothing here

@@ -1,0 +1,130 @@
+// `auth login` says whether the service accepted the key it saved; `--no-verify` saves without
+// asking, and says so. A key is always saved with the base URL it was checked against (or made
+// at, for `keys create --save`): a profile whose base URL was another one gets the new one too,
+// and the change is said.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { maskKey } from '../../../src/text/mask.js';
+import { refusedUrl } from '../../support/hostile-server.js';
+import { runCli } from '../../support/cli.js';
+import { calls } from '../../support/keys.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+
+let fx: SandboxFixture;
+let n = 0;
+beforeEach(async () => {
+  fx = await sandboxFixture({ seed: false });
+});
+afterEach(() => fx.close());
+
+type Profiles = Record<string, Record<string, string>>;
+/** A fresh config folder, optionally holding `profiles`. */
+function configDir(profiles?: Profiles): string {
+  const dir = join(fx.configDir, `cfg-${n++}`);
+  mkdirSync(dir, { mode: 0o700 });
+  if (profiles) writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+  return dir;
+}
+const readProfiles = (dir: string): Profiles => (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Profiles }).profiles;
+const env = (dir: string, extra: Record<string, string | undefined> = {}) => ({ ...fx.env, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: dir, ...extra });
+
+describe('auth login says whether the service accepted the key', () => {
+  it('accepted: said on stderr, and in --json as verified/accepted', async () => {
+    const key = fx.sandbox.addKey('login').key;
+    const plain = await runCli(['auth', 'login', '--with-key'], { env: env(configDir()), input: key });
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toBe(`Logged in to ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}): the service accepts the key\n`);
+    const json = await runCli(['auth', 'login', '--with-key', '--json'], { env: env(configDir()), input: key });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({
+      profile: 'default',
+      baseUrl: `${fx.sandbox.url}/`,
+      apiKey: maskKey(key),
+      saved: true,
+      verified: true,
+      accepted: true,
+      baseUrlChangedFrom: null,
+    });
+  });
+
+  it('--no-verify: no request at all, the key saved, and it says the service was not asked', async () => {
+    for (const key of [fx.sandbox.addKey('offline').key, 'crk_' + 'n'.repeat(40)]) {
+      const dir = configDir();
+      const before = fx.sandbox.requests.length;
+      const r = await runCli(['auth', 'login', '--with-key', '--no-verify'], { env: env(dir), input: key + '\n' });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(
+        `Saved the key for ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}) without checking it (--no-verify): whether the service accepts it is not known\n`,
+      );
+      expect(calls(fx.sandbox, before)).toEqual([]);
+      expect(readProfiles(dir).default).toEqual({ 'api-key': key, 'base-url': `${fx.sandbox.url}/` });
+    }
+    // Even with nothing listening at the base URL.
+    const dir = configDir();
+    const offline = await runCli(['auth', 'login', '--with-key', '--no-verify', '--json'], { env: env(dir, { CRAWL_BASE_URL: await refusedUrl() }), input: 'crk_' + 'o'.repeat(40) });
+    expect(offline.code).toBe(0);
+    expect(JSON.parse(offline.stdout)).toMatchObject({ saved: true, verified: false, accepted: null });
+  });
+
+  it('a key no Authorization header can carry is refused before any request (exit 2), nothing saved', async () => {
+    for (const key of ['crk_abc\u001b[31mdef', 'crk_abc\u200bdef', 'crk_abcédef', 'crk_abc\u202edef']) {
+      const dir = configDir();
+      const before = fx.sandbox.requests.length;
+      const r = await runCli(['auth', 'login', '--with-key'], { env: env(dir), input: key });
+      expect(r.code, JSON.stringify(key)).toBe(2);
+      expect(r.stderr).toMatch(/^crawl: the API key contains .*; refusing to send it, and nothing was saved\n/);
+      expect(r.stderr).not.toContain('abc');
+      expect(calls(fx.sandbox, before)).toEqual([]);
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    }
+  });
+});
+
+describe('the key is saved with the base URL it was checked against', () => {
+  const OTHER = 'https://crawl.other.example/';
+
+  for (const [how, extra, flags] of [
+    ['CRAWL_BASE_URL', (url: string) => ({ CRAWL_BASE_URL: url }), []],
+    ['--base-url', () => ({ CRAWL_BASE_URL: undefined }), (url: string) => ['--base-url', url]],
+  ] as const) {
+    it(`auth login with ${how} B and a profile holding A: saves B with the key, and says "base URL changed from A to B"`, async () => {
+      const key = fx.sandbox.addKey('b').key;
+      const dir = configDir({ default: { 'base-url': OTHER, 'api-key': 'crk_' + 'a'.repeat(40) } });
+      const r = await runCli(['auth', 'login', '--with-key', ...(typeof flags === 'function' ? flags(fx.sandbox.url) : flags)], { env: env(dir, extra(fx.sandbox.url)), input: key });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`note: base URL changed from ${OTHER} to ${fx.sandbox.url}/: the key belongs to that service\n`);
+      expect(readProfiles(dir).default).toEqual({ 'base-url': `${fx.sandbox.url}/`, 'api-key': key });
+      const json = await runCli(['auth', 'login', '--with-key', '--json'], {
+        env: env(configDir({ default: { 'base-url': OTHER } }), { CRAWL_BASE_URL: fx.sandbox.url }),
+        input: key,
+      });
+      expect(JSON.parse(json.stdout).baseUrlChangedFrom).toBe(OTHER);
+    });
+  }
+
+  it('the same base URL written differently is no change, and nothing is said', async () => {
+    const key = fx.sandbox.addKey('same').key;
+    const dir = configDir({ default: { 'base-url': fx.sandbox.url } });
+    const r = await runCli(['auth', 'login', '--with-key'], { env: env(dir, { CRAWL_BASE_URL: `${fx.sandbox.url}/` }), input: key });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/base URL changed/);
+    expect(readProfiles(dir).default).toEqual({ 'base-url': fx.sandbox.url, 'api-key': key });
+  });
+
+  it('the base URL from the profile itself: kept as it was written', async () => {
+    const key = fx.sandbox.addKey('own').key;
+    const dir = configDir({ default: { 'base-url': fx.sandbox.url } });
+    const r = await runCli(['auth', 'login', '--with-key'], { env: env(dir, { CRAWL_BASE_URL: undefined }), input: key });
+    expect(r.code).toBe(0);
+    expect(readProfiles(dir).default).toEqual({ 'base-url': fx.sandbox.url, 'api-key': key });
+  });
+
+  it('keys create --save with CRAWL_BASE_URL B and a profile holding A: the same rule', async () => {
+    const dir = configDir({ default: { 'base-url': OTHER, 'api-key': 'crk_' + 'a'.repeat(40) } });
+    const r = await runCli(['keys', 'create', 'saved', '--save'], { env: { ...env(dir), CRAWL_API_KEY: fx.sandbox.key } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`note: base URL changed from ${OTHER} to ${fx.sandbox.url}/: the key belongs to that service\n`);
+    expect(readProfiles(dir).default).toEqual({ 'base-url': `${fx.sandbox.url}/`, 'api-key': r.stdout.trim() });
+  });
+});

@@ -1,0 +1,216 @@
+// What `job status` prints for people (TTY), for scripts (plain, --json) and on failure,
+// colour switches, unknown statuses and fields, and escape sequences from the server.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../support/cli.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { crawl } from '../../support/harness.js';
+
+let fx: SandboxFixture;
+const HOUR = 3_600_000;
+const COLOUR = /\u001b\[\d+(;\d+)*m/;
+const ANY_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+beforeAll(async () => {
+  fx = await sandboxFixture();
+  const createdAt = new Date(Date.now() - 3 * HOUR).toISOString();
+  fx.sandbox.addJob({ id: 'out-running', url: 'https://docs.example.com/', status: 'running', pagesTotal: 120, pagesFinished: 37, createdAt });
+  fx.sandbox.addJob({ id: 'out-pending', status: 'pending', pagesTotal: 10, createdAt });
+  fx.sandbox.addJob({
+    id: 'out-errored',
+    url: 'https://private.example.com/',
+    status: 'errored',
+    pagesTotal: 80,
+    pagesFinished: 17,
+    errorMessage: 'Robots.txt disallowed the remaining pages',
+    createdAt: '2026-01-02T04:04:05+01:00',
+  });
+  fx.sandbox.addJob({
+    id: 'out-odd',
+    status: 'paused_for_lunch',
+    pagesTotal: 5,
+    pagesFinished: 2,
+    createdAt,
+    extra: { priority: 'high', retries: 3, region: null, nested: { a: 1 } },
+  });
+  fx.sandbox.addJob({
+    id: 'out-evil',
+    url: 'https://evil.example/\u001b]0;pwned\u0007',
+    status: 'errored\u001b[2J',
+    pagesTotal: 3,
+    pagesFinished: 1,
+    errorMessage: 'boom\u001b[31m red\u009b1A\u0007 bell\r\nsecond line',
+    createdAt,
+  });
+});
+afterAll(() => fx.close());
+
+describe('job status for people (TTY)', () => {
+  it('aligned fields, coloured status, progress, relative time and the pages hint', async () => {
+    const r = await runCli(['job', 'status', 'out-running'], { env: fx.env, tty: true });
+    expect(r.code).toBe(0);
+    const text = r.stdout.replace(/\u001b\[\d+m/g, '');
+    expect(text).toMatch(/^Job\s+out-running\n/);
+    expect(text).toMatch(/\nURL\s+https:\/\/docs\.example\.com\/\n/);
+    expect(text).toMatch(/\nStatus\s+running\n/);
+    expect(text).toMatch(/\nProgress\s+37\/120 pages \(31%\)\n/);
+    expect(text).toMatch(/\nCreated\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(3 hours ago\)\n/);
+    // A running job's pages are exported once it finishes: the hint says --wait.
+    expect(text).toContain('crawl job pages out-running --wait');
+    expect(r.stdout).toContain('\u001b[36mrunning\u001b[39m');
+  });
+
+  it('an errored job shows its errorMessage in red; no pages, no pages hint', async () => {
+    const [errored, pending] = await Promise.all([
+      runCli(['job', 'out-errored'], { env: fx.env, tty: true }),
+      runCli(['job', 'out-pending'], { env: fx.env, tty: true }),
+    ]);
+    expect(errored.code).toBe(0);
+    expect(errored.stdout).toMatch(/\nError\s+\u001b\[31mRobots\.txt disallowed the remaining pages\u001b\[39m\n/);
+    expect(errored.stdout).toContain('\u001b[31merrored\u001b[39m');
+    expect(pending.code).toBe(0);
+    expect(pending.stdout).toMatch(/Progress\s+0\/10 pages \(0%\)/);
+    expect(pending.stdout).not.toContain('crawl job pages');
+    expect(pending.stdout).not.toMatch(/\nError\s/);
+  });
+});
+
+describe('job status for scripts', () => {
+  it('plain: field<TAB>value rows, no header, no colour, full values, RFC 3339 UTC times', async () => {
+    const r = await runCli(['job', 'out-errored'], { env: { ...fx.env, FORCE_COLOR: undefined } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'id\tout-errored',
+        'url\thttps://private.example.com/',
+        'status\terrored',
+        'pagesTotal\t80',
+        'pagesFinished\t17',
+        'creditsUsed\t17',
+        'createdAt\t2026-01-02T03:04:05Z',
+        'errorMessage\tRobots.txt disallowed the remaining pages',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).toBe('');
+  });
+
+  it('--json: the body exactly as received, whitespace, order and unknown fields included', async () => {
+    const body = '{ "success" : true,\n  "job": {"status":"completed","id":"raw-1","pagesTotal":1.0,"x-future":{"deep":[1,"\\u00e9"]}},\n  "pages": [], "meta": null }';
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await runCli(['job', 'raw-1', '--json', '--base-url', url], { env: fx.env });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(body + '\n');
+      expect(r.stderr).toBe('');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('--json errors: one JSON line on stderr, nothing on stdout', async () => {
+    const [notFound, usage] = await Promise.all([
+      runCli(['job', 'nope', '--json'], { env: fx.env }),
+      runCli(['--json', 'job', 'nope'], { env: { ...fx.env, CRAWL_BASE_URL: undefined } }),
+    ]);
+    expect(notFound.code).toBe(3);
+    expect(notFound.stdout).toBe('');
+    expect(notFound.stderr.split('\n')).toEqual([expect.any(String), '']);
+    expect(JSON.parse(notFound.stderr)).toEqual({
+      error: { message: 'GET /api/crawl/nope failed: HTTP 404: Job not found: nope', httpStatus: 404, exitCode: 3 },
+    });
+    expect(usage.code).toBe(2);
+    expect(usage.stdout).toBe('');
+    expect(JSON.parse(usage.stderr)).toEqual({ error: { message: 'no base URL configured', httpStatus: null, exitCode: 2 } });
+  });
+});
+
+describe('a reader that goes away', () => {
+  it('stdout closed before the job is printed (EPIPE): exit 0, no stack trace', async () => {
+    // The reader is gone before the first byte: the first write fails with EPIPE.
+    const r = await crawl(['job', 'out-errored'], { env: fx.env, stdoutFails: { code: 'EPIPE' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('');
+  });
+});
+
+describe('colour switches', () => {
+  it('colour on a terminal; off with NO_COLOR, --no-color, FORCE_COLOR=0 or TERM=dumb; FORCE_COLOR beats TERM=dumb', async () => {
+    const run = (env: Record<string, string | undefined>, extra: string[] = []) =>
+      runCli(['job', 'out-running', ...extra], { env: { ...fx.env, ...env }, tty: true });
+    const [plainTty, noColor, flag, force0, dumb, forcedDumb] = await Promise.all([
+      run({}),
+      run({ NO_COLOR: '1' }),
+      run({}, ['--no-color']),
+      run({ FORCE_COLOR: '0' }),
+      run({ TERM: 'dumb' }),
+      run({ TERM: 'dumb', FORCE_COLOR: '1' }),
+    ]);
+    for (const r of [plainTty, noColor, flag, force0, dumb, forcedDumb]) expect(r.code).toBe(0);
+    expect(plainTty.stdout).toMatch(COLOUR);
+    expect(forcedDumb.stdout).toMatch(COLOUR);
+    for (const r of [noColor, flag, force0, dumb]) {
+      expect(r.stdout).not.toMatch(COLOUR);
+      expect(r.stdout).toMatch(/Status\s+running\n/);
+    }
+  });
+
+  it('plain output stays free of colour even with FORCE_COLOR (it is for cut and awk)', async () => {
+    const r = await runCli(['job', 'out-running'], { env: { ...fx.env, FORCE_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(COLOUR);
+    expect(r.stdout).toContain('status\trunning\n');
+  });
+});
+
+describe('what the interface does not document', () => {
+  it('unknown statuses are shown as they are, unknown scalar fields are passed through', async () => {
+    const [plain, tty, json] = await Promise.all([
+      runCli(['job', 'out-odd'], { env: fx.env }),
+      runCli(['job', 'out-odd'], { env: fx.env, tty: true }),
+      runCli(['job', 'out-odd', '--json'], { env: fx.env }),
+    ]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('status\tpaused_for_lunch\n');
+    expect(plain.stdout).toContain('priority\thigh\nretries\t3\nregion\t\n');
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toMatch(/Status\s+paused_for_lunch\n/);
+    expect(tty.stdout).toMatch(/priority\s+high\n/);
+    expect(JSON.parse(json.stdout).job).toMatchObject({ status: 'paused_for_lunch', priority: 'high', retries: 3, region: null, nested: { a: 1 } });
+  });
+});
+
+describe('escape sequences from the server', () => {
+  it('are removed in TTY and plain output, and escaped (not raw) in --json', async () => {
+    const [tty, plain, json] = await Promise.all([
+      runCli(['job', 'out-evil'], { env: fx.env, tty: true }),
+      runCli(['job', 'out-evil'], { env: fx.env }),
+      runCli(['job', 'out-evil', '--json'], { env: fx.env }),
+    ]);
+    for (const r of [tty, plain, json]) expect(r.code).toBe(0);
+    // On the terminal only our own SGR colour codes may remain.
+    const ttyWithoutOurColours = tty.stdout.replace(/\u001b\[\d+m/g, '').replace(/\n/g, '');
+    expect(ttyWithoutOurColours).not.toMatch(ANY_CONTROL);
+    expect(tty.stdout).not.toContain('\u001b]0;');
+    expect(tty.stdout).not.toContain('\u001b[2J');
+    expect(tty.stdout).toMatch(/Error\s+\S*boom\[31m red1A bellsecond line/);
+
+    expect(plain.stdout.replace(/[\t\n]/g, '')).not.toMatch(ANY_CONTROL);
+    expect(plain.stdout).toContain('url\thttps://evil.example/]0;pwned\n');
+    expect(plain.stdout).toContain('status\terrored[2J\n');
+    expect(plain.stdout).toContain('errorMessage\tboom[31m red1A bellsecond line\n');
+
+    // JSON escapes C0 controls (ESC, BEL, CR, LF); it has no escape duty for C1, which passes as received.
+    expect(json.stdout.trimEnd()).not.toMatch(/[\u0000-\u001f]/);
+    expect(json.stdout).toContain('\\u001b]0;pwned\\u0007');
+    expect(JSON.parse(json.stdout).job.errorMessage).toBe('boom\u001b[31m red\u009b1A\u0007 bell\r\nsecond line');
+  });
+});

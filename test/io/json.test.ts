@@ -1,0 +1,129 @@
+// --json on every command that prints data (issue 16), with the shapes the README documents, and
+// `auth status` when the service cannot be reached. In this process, against the sandbox.
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskKey } from '../../src/text/mask.js';
+import { runCli, tempDir, waitFor } from '../support/cli.js';
+import { configFolderWith } from '../support/local-faults.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { crawl } from '../support/harness.js';
+
+let fx: SandboxFixture;
+let tmp: { dir: string; cleanup: () => void };
+let config: { dir: string; file: string };
+/** A loopback port nothing listens on. */
+let closed: string;
+beforeAll(async () => {
+  fx = await sandboxFixture();
+  tmp = tempDir('crawl-json-');
+  config = configFolderWith(tmp.dir, { profiles: { default: { 'base-url': fx.sandbox.url, 'api-key': fx.sandbox.key } } });
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closed = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+afterAll(async () => {
+  tmp.cleanup();
+  await fx.close();
+});
+
+/** One JSON document on stdout, nothing on stderr. */
+function document(r: { code: number | null; stdout: string; stderr: string }): unknown {
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe('');
+  expect(r.stdout.endsWith('\n')).toBe(true);
+  expect(r.stdout.trim().split('\n')).toHaveLength(1);
+  return JSON.parse(r.stdout);
+}
+
+describe('--json', () => {
+  it('auth token: the key handed over whole, in a document', async () => {
+    const [fromEnv, fromConfig] = await Promise.all([
+      crawl(['auth', 'token', '--json'], { env: fx.env }),
+      crawl(['auth', 'token', '--json'], { env: { CRAWL_CONFIG_DIR: config.dir } }),
+    ]);
+    expect(document(fromEnv)).toEqual({ profile: 'default', apiKey: fx.sandbox.key, apiKeySource: 'env' });
+    expect(document(fromConfig)).toEqual({ profile: 'default', apiKey: fx.sandbox.key, apiKeySource: 'config' });
+  });
+
+  it('config get, list and path', async () => {
+    const env = { CRAWL_CONFIG_DIR: config.dir };
+    const [get, list, path] = await Promise.all([
+      crawl(['config', 'get', 'base-url', '--json'], { env }),
+      crawl(['config', 'list', '--json'], { env }),
+      crawl(['config', 'path', '--json'], { env }),
+    ]);
+    expect(document(get)).toEqual({ profile: 'default', key: 'base-url', value: fx.sandbox.url });
+    expect(document(list)).toEqual({ profile: 'default', 'base-url': fx.sandbox.url, 'api-key': maskKey(fx.sandbox.key) });
+    expect(document(path)).toEqual({ path: config.file });
+  });
+
+  it('auth status', async () => {
+    const r = await crawl(['auth', 'status', '--json'], { env: fx.env });
+    expect(document(r)).toEqual({
+      profile: 'default',
+      baseUrl: `${fx.sandbox.url}/`,
+      baseUrlSource: 'env',
+      apiKey: maskKey(fx.sandbox.key),
+      apiKeySource: 'env',
+      accepted: true,
+      httpStatus: 200,
+    });
+  });
+
+  it('sandbox: its start-up info as one document, then nothing more on stdout', async () => {
+    let info: { url: string; key: string; demoJobs: string[] } | undefined;
+    let answered = 0;
+    const r = await runCli(['sandbox', '--port', '0', '--json'], {
+      env: { CRAWL_SANDBOX_KEY: 'crk_playground_key_0123456789' },
+      onSpawn: (child, out) => {
+        void waitFor(() => out.stdout().endsWith('\n'), 10_000, 'the start-up line').then(async () => {
+          info = JSON.parse(out.stdout()) as typeof info;
+          const res = await fetch(`${info?.url}/api/crawl/demo-small`, { headers: { authorization: `Bearer ${info?.key}` } });
+          answered = res.status;
+          await res.arrayBuffer();
+          child.kill('SIGINT');
+        });
+      },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(info).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), key: 'crk_playground_key_0123456789', demoJobs: expect.arrayContaining(['demo-running', 'demo-small']) });
+    expect(answered).toBe(200);
+  });
+
+  it('sandbox: a port in use is one JSON error line', async () => {
+    const r = await crawl(['sandbox', '--port', new URL(fx.sandbox.url).port, '--json'], { env: {} });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toEqual({ error: { message: expect.stringMatching(/port is already in use/), httpStatus: null, exitCode: 1 } });
+  });
+});
+
+describe('auth status when the service cannot be reached', () => {
+  const env = (): Record<string, string> => ({ CRAWL_BASE_URL: closed, CRAWL_API_KEY: fx.sandbox.key, CRAWL_CONFIG_DIR: config.dir });
+
+  it('on a terminal: what is known here, the verdict not known, the failure and its exit code', async () => {
+    const r = await crawl(['auth', 'status'], { env: { ...env(), NO_COLOR: '1' }, tty: true });
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe(
+      'Profile   default\n' +
+        `Base URL  ${closed}/ (from CRAWL_BASE_URL)\n` +
+        `Key       ${maskKey(fx.sandbox.key)} (from CRAWL_API_KEY)\n` +
+        'Status    ? not checked: the check failed (below)\n',
+    );
+    expect(r.stderr).toMatch(new RegExp(`^crawl: cannot check the key with the service: connection refused: GET ${closed}/api/keys`));
+    expect(r.stderr).not.toContain(fx.sandbox.key);
+  });
+
+  it('with --json: what is known and accepted null; in a pipe nothing a script could take for a verdict', async () => {
+    const [plain, json] = await Promise.all([crawl(['auth', 'status'], { env: env() }), crawl(['auth', 'status', '--json'], { env: env() })]);
+    expect(plain.code).toBe(5);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toMatch(/^crawl: cannot check the key with the service: connection refused/);
+    expect(json.code).toBe(5);
+    expect(JSON.parse(json.stdout)).toMatchObject({ profile: 'default', apiKey: maskKey(fx.sandbox.key), accepted: null, httpStatus: null });
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { exitCode: 5, httpStatus: null } });
+  });
+});
