@@ -1,11 +1,13 @@
-// What `job status` prints for people (TTY), for scripts (plain, --json) and on failure,
-// colour switches, unknown statuses and fields, and escape sequences from the server.
+// `job status`: what it prints for people (TTY), for scripts (plain, --json) and on failure,
+// colour switches, unknown statuses and fields, escape sequences from the server, --exit-status,
+// and several ids at once.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../../src/io/string-width.js';
 import { runCli } from '../../support/cli.js';
-import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import { crawl } from '../../support/harness.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 
 let fx: SandboxFixture;
 const HOUR = 3_600_000;
@@ -212,5 +214,115 @@ describe('escape sequences from the server', () => {
     expect(json.stdout.trimEnd()).not.toMatch(/[\u0000-\u001f]/);
     expect(json.stdout).toContain('\\u001b]0;pwned\\u0007');
     expect(JSON.parse(json.stdout).job.errorMessage).toBe('boom\u001b[31m red\u009b1A\u0007 bell\r\nsecond line');
+  });
+});
+
+describe('--exit-status', () => {
+  // `job status --exit-status`: the job's own exit code; without it, 0 whenever the status was read.
+  let fx: SandboxFixture;
+  beforeAll(async () => {
+    fx = await sandboxFixture();
+    fx.sandbox.addJob({ id: 'st-running', status: 'running', pagesTotal: 10, pagesFinished: 4 });
+    fx.sandbox.addJob({ id: 'st-unknown', status: 'queued_somewhere', pagesTotal: 10 });
+  });
+  afterAll(() => fx.close());
+
+  const CASES: ReadonlyArray<readonly [id: string, status: string, code: number]> = [
+    ['demo-small', 'completed', 0],
+    ['demo-errored', 'errored', 10],
+    ['demo-cancelled', 'cancelled_by_user', 11],
+    ['demo-timeout', 'cancelled_due_to_timeout', 12],
+    ['demo-limits', 'cancelled_due_to_limits', 13],
+    ['demo-pending', 'pending', 7],
+    ['st-running', 'running', 7],
+    // Not terminal as far as we know: treated like running.
+    ['st-unknown', 'queued_somewhere', 7],
+  ];
+
+  describe('job status --exit-status', () => {
+    it.concurrent.for(CASES)('%s (%s) exits %i', async ([id, status, code], { expect }) => {
+      const r = await runCli(['job', 'status', id, '--exit-status'], { env: fx.env });
+      expect(r.code).toBe(code);
+      expect(r.stdout).toContain(`status\t${status}\n`);
+      expect(r.stderr).toBe('');
+    });
+
+    it('without --exit-status a failed crawl is still a successful read (0)', async () => {
+      const results = await Promise.all(['demo-errored', 'demo-limits', 'st-running'].map((id) => runCli(['job', 'status', id], { env: fx.env })));
+      for (const r of results) expect(r.code).toBe(0);
+    });
+
+    it('--exit-status works with --json, which still prints only the body', async () => {
+      const r = await runCli(['job', 'demo-timeout', '--json', '--exit-status'], { env: fx.env });
+      expect(r.code).toBe(12);
+      expect(JSON.parse(r.stdout)).toMatchObject({ success: true, job: { id: 'demo-timeout', status: 'cancelled_due_to_timeout' } });
+    });
+
+    it('`crawl job <id>` is `crawl job status <id>`', async () => {
+      const [short, long] = await Promise.all([
+        runCli(['job', 'demo-errored'], { env: fx.env }),
+        runCli(['job', 'status', 'demo-errored'], { env: fx.env }),
+      ]);
+      expect(short.code).toBe(0);
+      expect(short.stdout).toBe(long.stdout);
+      expect(short.stdout).toContain('id\tdemo-errored\n');
+    });
+  });
+});
+
+describe('several ids', () => {
+  // `job status a b c`: a row each, and one exit code, the worst (src/commands/job/lib/outcome.ts).
+  let fx: SandboxFixture;
+  beforeAll(async () => {
+    fx = await sandboxFixture({ seed: false });
+  });
+  afterAll(() => fx.close());
+
+  let n = 0;
+  /** A job of its own for each test, in `status`. */
+  function job(status: string): string {
+    const id = `many-${++n}-${status}`;
+    fx.sandbox.addJob({ id, status, pagesTotal: 10, pagesFinished: status === 'completed' ? 10 : 3 });
+    return id;
+  }
+
+  describe('job status with several ids', () => {
+    it('a row each (tab-separated off a terminal), in the order given', async () => {
+      const [a, b] = [job('completed'), job('errored')];
+      const r = await crawl(['job', 'status', a, b], { env: fx.env });
+      expect(r.code).toBe(0);
+      expect(r.stdout.split('\n').filter(Boolean).map((row) => row.split('\t').slice(0, 4))).toEqual([
+        [a, 'completed', '10', '10'],
+        [b, 'errored', '3', '10'],
+      ]);
+    });
+
+    it('--json: NDJSON, each body as received; a missing id reported for itself, the others shown, exit 3', async () => {
+      const [a, b] = [job('completed'), job('running')];
+      const r = await crawl(['job', 'status', a, 'no-such-job', b, '--json'], { env: fx.env });
+      expect(r.code).toBe(3);
+      expect(r.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { job: { id: string } }).job.id)).toEqual([a, b]);
+      expect(JSON.parse(r.stderr.trim())).toMatchObject({ error: { httpStatus: 404, exitCode: 3, message: expect.stringContaining('job no-such-job: ') } });
+    });
+
+    it.each([
+      [['completed', 'cancelled_by_user', 'errored', 'cancelled_due_to_limits'], 10],
+      [['cancelled_by_user', 'cancelled_due_to_timeout', 'completed'], 12],
+      [['completed', 'running'], 7],
+      [['completed', 'completed'], 0],
+    ] as const)('--exit-status: %j → %i', async (statuses, code) => {
+      const r = await crawl(['job', 'status', ...statuses.map((s) => job(s)), '--exit-status'], { env: fx.env });
+      expect(r.code).toBe(code);
+    });
+
+    it('on a terminal: a table fitted to the width', async () => {
+      const ids = [job('completed'), job('running'), job('errored')];
+      const r = await crawl(['job', ...ids], { env: fx.env, tty: true, columns: 60 });
+      expect(r.code).toBe(0);
+      const lines = r.stdout.replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^ID\s+STATUS\s+PROGRESS/);
+      expect(lines).toHaveLength(4);
+      for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+    });
   });
 });

@@ -1,13 +1,19 @@
 // `job watch`: polling, its three displays, failures that do and do not end it, --max-wait,
-// exit codes of terminal statuses, and Ctrl-C (exit 130, cursor back, job not cancelled).
+// exit codes of terminal statuses, Ctrl-C (exit 130, cursor back, job not cancelled), the live
+// line on terminals of every width, and several jobs watched at once.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ndjson, runCli, waitFor } from '../../support/cli.js';
-import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
-import { fakeClock } from '../../support/fake-clock.js';
+import { fitWatchLine } from '../../../src/commands/job/lib/follow.js';
+import { worstOutcome } from '../../../src/commands/job/lib/outcome.js';
+import { displayWidth } from '../../../src/io/string-width.js';
+import { loadTerminalText } from '../../../src/io/terminal-text.js';
+import { ndjson, runCli, tempDir, waitFor } from '../../support/cli.js';
+import { clockWatching, fakeClock } from '../../support/fake-clock.js';
 import { crawl, interrupt } from '../../support/harness.js';
-import { clockWatching } from '../../support/fake-clock.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { liveRows, screenOf } from '../../support/screen.js';
 
 let fx: SandboxFixture;
 beforeAll(async () => {
@@ -231,4 +237,249 @@ describe('Ctrl-C', () => {
   });
 
   // On a terminal, ^C typed at the keyboard: a real pty, test/contract/terminal.test.ts.
+});
+
+describe('the live line', () => {
+  // The live line of `job watch` (and of `job pages --wait`) on terminals of many widths, resized
+  // while it is drawn, and interrupted: what the screen shows, through a terminal emulator
+  // (test/support/screen.ts). In this process, on memory terminals with a fake clock; the same
+  // resize through a real pty and SIGWINCH is in test/process/terminal.test.ts.
+  let fx: SandboxFixture;
+  let tmp: { dir: string; cleanup: () => void };
+  beforeAll(async () => {
+    fx = await sandboxFixture({ seed: false });
+    tmp = tempDir('crawl-live-line-');
+  });
+  afterAll(async () => {
+    tmp.cleanup();
+    await fx.close();
+  });
+
+  const DRAW = '\r\u001b[J';
+  const plain = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+  /** Each state the live line was drawn in, as text (colour and the cursor's moves taken out). */
+  function draws(output: string): string[] {
+    return output
+      .split(DRAW)
+      .slice(1)
+      .map((draw) => plain(draw.replace(/\r$/, '').replace(/\n[\s\S]*$/, '')));
+  }
+
+  describe('job watch: the live line fits the terminal', () => {
+    it.each([200, 100, 80, 60, 50, 40, 30, 20])('%i columns: every draw within the width; one line left on the screen, then the job', async (columns) => {
+      const id = `fit-${columns}`;
+      fx.sandbox.addJob({ id, status: 'running', pagesTotal: 120_000, advance: { perPoll: 40_000 } });
+      const r = await crawl(['job', 'watch', id], { env: { ...fx.env, LANG: 'en_US.UTF-8' }, tty: true, columns });
+      expect(r.code).toBe(0);
+      const drawn = draws(r.stderr);
+      expect(drawn.length).toBeGreaterThan(3);
+      for (const draw of drawn) expect(displayWidth(draw), draw).toBeLessThan(columns);
+      const last = drawn.at(-1) ?? '';
+      // The bar goes first as the width shrinks, then the elapsed time, then the line is cut.
+      expect(last.includes('█'), last).toBe(columns >= 80);
+      expect(/\d:\d\d$/.test(last), last).toBe(columns >= 50);
+      if (columns >= 50) expect(last).toMatch(/^ {2}completed .*120,000\/120,000 pages \(100%\)/);
+      else expect(last).toMatch(/^ {2}completed 120,0.*…$/);
+
+      const screen = await screenOf(r.output, columns);
+      expect(liveRows(screen.rows)).toEqual([last.trimEnd()]);
+      expect(screen.rows.some((row) => row.includes('running'))).toBe(false);
+      expect(screen.rows.some((row) => /^Status\s+completed/.test(row))).toBe(true);
+      expect(screen.cursorVisible).toBe(true);
+    });
+
+    it('refits at once when the terminal is resized, narrower then wider: no stale row, one line', async () => {
+      const id = 'fit-resized';
+      fx.sandbox.addJob({ id, status: 'running', pagesTotal: 1_000, advance: { perPoll: 200 } });
+      const resizes: Array<{ at: number; columns: number }> = [];
+      let streams: { resize(columns: number): void; outputText(): string } | undefined;
+      const resize = (columns: number): void => {
+        resizes.push({ at: streams?.outputText().length ?? 0, columns });
+        streams?.resize(columns);
+      };
+      const r = await crawl(['job', 'watch', id], {
+        env: fx.env,
+        tty: true,
+        columns: 100,
+        onStreams: (s) => (streams = s),
+        // After the first poll 100 → 45 columns, after the third 45 → 120.
+        clock: clockWatching((_ms, n) => (n === 1 ? resize(45) : n === 3 ? resize(120) : undefined)),
+      });
+      expect(r.code).toBe(0);
+      expect(resizes.map((x) => x.columns)).toEqual([45, 120]);
+      const narrow = resizes[0]?.at ?? 0;
+      const wide = resizes[1]?.at ?? 0;
+      // The resize itself redraws: the output goes on with a draw fitted to the new width.
+      expect(r.output.slice(narrow).startsWith(DRAW)).toBe(true);
+      for (const draw of draws(r.output.slice(narrow, wide))) expect(displayWidth(draw), draw).toBeLessThan(45);
+      expect(draws(r.output.slice(wide))[0]).toContain('█');
+
+      const screen = await screenOf(r.output, 100, resizes);
+      expect(liveRows(screen.rows)).toHaveLength(1);
+      expect(liveRows(screen.rows)[0]).toMatch(/completed █+ 1,000\/1,000 pages \(100%\)/);
+      expect(screen.rows.some((row) => row.includes('running'))).toBe(false);
+    });
+
+    it('the line a hostile status makes (wide characters, a very long word) is cut to the width too', async () => {
+      const text = await loadTerminalText();
+      const line = fitWatchLine({ spinner: '⠋', status: '進行中'.repeat(30), bar: '░'.repeat(24), progress: '1/2 pages (50%)', elapsed: '0:01' }, 49, text);
+      expect(text.width(line)).toBeLessThanOrEqual(49);
+      expect(line.endsWith('…')).toBe(true);
+    });
+  });
+
+  describe('Ctrl-C ends the live line once', () => {
+    it('job watch: exit 130, the last state on one line, the cursor back', async () => {
+      fx.sandbox.addJob({ id: 'once-watch', status: 'running', pagesTotal: 100, pagesFinished: 1 });
+      const controller = new AbortController();
+      const r = await crawl(['job', 'watch', 'once-watch'], {
+        env: fx.env,
+        tty: true,
+        signal: controller.signal,
+        clock: clockWatching((_ms, n) => n === 2 && interrupt(controller)),
+      });
+      expect(r.code).toBe(130);
+      const screen = await screenOf(r.output, 80);
+      expect(liveRows(screen.rows)).toHaveLength(1);
+      expect(liveRows(screen.rows)[0]).toMatch(/running [█░]{24} 1\/100 pages \(1%\)/);
+      expect(screen.cursorVisible).toBe(true);
+      // The line is ended: whatever comes next starts a row of its own.
+      expect(r.output.endsWith('\n') || r.output.endsWith('\n\u001b[?25h')).toBe(true);
+    });
+
+    it('job pages --wait --output: the same, then what was written', async () => {
+      fx.sandbox.addJob({ id: 'once-pages', status: 'running', pagesTotal: 10, pagesFinished: 2 });
+      const controller = new AbortController();
+      const file = join(tmp.dir, 'once-pages.ndjson');
+      const r = await crawl(['job', 'pages', 'once-pages', '--wait', '--output', file], {
+        env: fx.env,
+        tty: true,
+        signal: controller.signal,
+        clock: clockWatching((_ms, n) => n === 2 && interrupt(controller)),
+      });
+      expect(r.code).toBe(130);
+      const screen = await screenOf(r.output, 80);
+      expect(liveRows(screen.rows)).toHaveLength(1);
+      expect(screen.rows.join('')).toMatch(/ pages \(20%\) {2}\d:\d\dcrawl: interrupted before the export began: nothing was written to \//);
+      expect(r.output.endsWith(`crawl: interrupted before the export began: nothing was written to ${file}\n`)).toBe(true);
+      expect(screen.cursorVisible).toBe(true);
+    });
+  });
+});
+
+describe('several ids', () => {
+  // `job watch a b c`: a live line each, and one exit code, the worst
+  // (src/commands/job/lib/outcome.ts). In this process, on the sandbox, with a
+  // fake clock; the live block is checked on a terminal emulator.
+  let fx: SandboxFixture;
+  beforeAll(async () => {
+    fx = await sandboxFixture({ seed: false });
+  });
+  afterAll(() => fx.close());
+
+  const FAST = ['--interval', '0.5'];
+  let n = 0;
+  /** A job of its own for each test: `status` now, or running until it ends as `ends` after `polls` polls. */
+  function job(status: string, ends?: string, polls = 2): string {
+    const id = `many-${++n}-${ends ?? status}`;
+    if (ends === undefined) fx.sandbox.addJob({ id, status, pagesTotal: 10, pagesFinished: status === 'completed' ? 10 : 3 });
+    else fx.sandbox.addJob({ id, status: 'running', pagesTotal: polls * 5, advance: { perPoll: 5, endStatus: ends } });
+    return id;
+  }
+  const polls = (id: string, from = 0): number => fx.sandbox.requests.slice(from).filter((q) => q.url === `/api/crawl/${id}`).length;
+
+  describe('job watch with several ids', () => {
+    it('polls each until it ends, finished ones no more; a line a change prefixed by the id; exit: the worst', async () => {
+      const done = job('running', 'completed', 1);
+      const limits = job('running', 'cancelled_due_to_limits', 3);
+      const errored = job('running', 'errored', 2);
+      const from = fx.sandbox.requests.length;
+      const r = await crawl(['job', 'watch', done, limits, errored, ...FAST], { env: fx.env });
+      expect(r.code).toBe(10);
+      expect(polls(done, from)).toBe(1);
+      expect(polls(errored, from)).toBe(2);
+      expect(polls(limits, from)).toBe(3);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toContain(`[0:00] ${done} completed 5/5 pages (100%)`);
+      expect(lines.filter((l) => l.includes(` ${limits} `)).at(-1)).toMatch(/cancelled_due_to_limits 15\/15 pages/);
+      // Then a row each on stdout, as job status prints them.
+      expect(r.stdout.split('\n').filter(Boolean).map((row) => row.split('\t').slice(0, 2))).toEqual([
+        [done, 'completed'],
+        [limits, 'cancelled_due_to_limits'],
+        [errored, 'errored'],
+      ]);
+      // One wait a round, not one a job.
+      expect(r.clock.sleeps).toEqual([500, 500]);
+    });
+
+    it('a missing id is reported and the others watched to the end (exit 3); --fail-fast stops at the first failure', async () => {
+      const slow = job('running', 'completed', 4);
+      const r = await crawl(['job', 'watch', 'gone-job', slow, ...FAST], { env: fx.env });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain('crawl: job gone-job: GET /api/crawl/gone-job failed: HTTP 404');
+      expect(r.stdout).toContain(`${slow}\tcompleted`);
+      const other = job('running', 'completed', 4);
+      const errored = job('running', 'errored', 1);
+      const from = fx.sandbox.requests.length;
+      const fast = await crawl(['job', 'watch', other, errored, ...FAST, '--fail-fast'], { env: fx.env });
+      expect(fast.code).toBe(10);
+      expect(polls(other, from)).toBe(1);
+    });
+
+    it('--json: NDJSON of each changed body, the id in it; --max-wait: exit 7 naming what did not finish', async () => {
+      const a = job('running', 'completed', 2);
+      const b = job('running', 'completed', 40);
+      const r = await crawl(['job', 'watch', a, b, ...FAST, '--max-wait', '2', '--json'], { env: fx.env });
+      expect(r.code).toBe(7);
+      const ids = r.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { job: { id: string } }).job.id);
+      expect(new Set(ids)).toEqual(new Set([a, b]));
+      expect(JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '')).toMatchObject({ error: { exitCode: 7, message: expect.stringContaining(`1 of 2 jobs not finished (${b})`) } });
+    });
+
+    it('on a terminal: a live line a job, each within the width, the block drawn in place and left once', async () => {
+      const ids = [job('running', 'completed', 2), job('running', 'errored', 3), job('running', 'cancelled_by_user', 1)];
+      const r = await crawl(['job', 'watch', ...ids, ...FAST], { env: fx.env, tty: true, columns: 60 });
+      expect(r.code).toBe(10);
+      const screen = await screenOf(r.output, 60);
+      for (const id of ids) expect(screen.rows.filter((row) => row.startsWith(`  ${id} `)), id).toHaveLength(1);
+      for (const row of screen.rows) expect(displayWidth(row), row).toBeLessThanOrEqual(60);
+      expect(screen.rows.some((row) => /running/.test(row))).toBe(false);
+      expect(screen.cursorVisible).toBe(true);
+    });
+
+    it('more jobs than the terminal has rows: the block keeps to the rows, with a summary line', async () => {
+      const ids = Array.from({ length: 30 }, (_, i) => job('running', 'completed', 1 + (i % 3)));
+      const r = await crawl(['job', 'watch', ...ids, ...FAST], { env: fx.env, tty: true, columns: 80, rows: 10 });
+      expect(r.code).toBe(0);
+      const draws = r.stderr.split('\r\u001b[J').slice(1).map((d) => d.replace(/\u001b\[\d+A\r$/, '').replace(/\n\u001b\[\?25h$/, ''));
+      for (const draw of draws) expect(draw.split('\n').length).toBeLessThanOrEqual(9);
+      expect(draws.at(-1)).toMatch(/\+ 22 more: 22 completed$/);
+    });
+
+    it('Ctrl-C: exit 130, the block once on the screen, nothing cancelled', async () => {
+      const ids = [job('running', 'completed', 50), job('running', 'completed', 50)];
+      const controller = new AbortController();
+      const r = await crawl(['job', 'watch', ...ids, ...FAST], {
+        env: fx.env,
+        tty: true,
+        signal: controller.signal,
+        clock: clockWatching((_ms, count) => count === 2 && interrupt(controller)),
+      });
+      expect(r.code).toBe(130);
+      const screen = await screenOf(r.output, 80);
+      for (const id of ids) expect(screen.rows.filter((row) => row.includes(` ${id} `))).toHaveLength(1);
+      expect(fx.sandbox.requests.some((q) => q.method === 'DELETE')).toBe(false);
+    });
+  });
+
+  describe('the worst outcome', () => {
+    it('a failure first, then errored > limits > timeout > by user > unfinished > completed', () => {
+      expect(worstOutcome([{ kind: 'job', code: 10 }, { kind: 'failed', code: 4 }, { kind: 'failed', code: 3 }])).toBe(4);
+      expect(worstOutcome([{ kind: 'job', code: 11 }, { kind: 'job', code: 13 }, { kind: 'job', code: 12 }])).toBe(13);
+      expect(worstOutcome([{ kind: 'job', code: 0 }, { kind: 'job', code: 7 }, { kind: 'job', code: 11 }])).toBe(11);
+      expect(worstOutcome([{ kind: 'job', code: 0 }, { kind: 'job', code: 7 }])).toBe(7);
+      expect(worstOutcome([])).toBe(0);
+    });
+  });
 });
