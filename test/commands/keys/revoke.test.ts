@@ -1,6 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../support/cli.js';
-import { activeKeys, calls, fullKeysIn, keyStatus } from '../../support/keys.js';
+import { crawl } from '../../support/harness.js';
+import { activeKeys, calls, configProfile, fullKeysIn, keyStatus } from '../../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 
 type Added = { id: string; key: string; keyPrefix: string; name: string };
@@ -174,5 +176,187 @@ describe('crawl keys revoke', () => {
     expect(r.code).toBe(2);
     expect(fullKeysIn(r.stdout + r.stderr)).toEqual([]);
     expect(await keyStatus(fx.sandbox, ci.key)).toBe(200);
+  });
+});
+
+describe('by name', () => {
+  // `keys revoke` by a key's exact name (issue 16): when exactly one key answers to it; several keys
+  // of that name, or a name that is also another key's prefix, are refused naming them, and nothing
+  // is revoked. In this process, against the sandbox.
+  let fx: SandboxFixture;
+  beforeAll(async () => {
+    fx = await sandboxFixture({ seed: false });
+  });
+  afterAll(() => fx.close());
+
+  const deletes = (from: number): string[] => calls(fx.sandbox, from).filter((c) => c.startsWith('DELETE'));
+
+  describe('crawl keys revoke <name>', () => {
+    it('a unique name revokes that key', async () => {
+      const deploy = fx.sandbox.addKey('deploy nightly');
+      const r = await crawl(['keys', 'revoke', 'deploy nightly', '--yes'], { env: fx.env });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`Revoked key "deploy nightly" (${deploy.id}, ${deploy.keyPrefix})`);
+      expect(await keyStatus(fx.sandbox, deploy.key)).toBe(401);
+    });
+
+    it('a name two keys share: exit 2, both named, nothing revoked', async () => {
+      const one = fx.sandbox.addKey('ci');
+      const two = fx.sandbox.addKey('ci');
+      const mark = fx.sandbox.requests.length;
+      const r = await crawl(['keys', 'revoke', 'ci', '--yes'], { env: fx.env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `crawl: "ci" is the name of 2 keys: "ci" (${one.id}, ${one.keyPrefix}), "ci" (${two.id}, ${two.keyPrefix}): nothing was revoked\n` +
+          'hint: give the id, or more of the prefix\n',
+      );
+      expect(deletes(mark)).toEqual([]);
+      expect(await keyStatus(fx.sandbox, one.key)).toBe(200);
+    });
+
+    it("a name that is also another key's prefix is ambiguous, not a guess; an id wins over a name", async () => {
+      const target = fx.sandbox.addKey('temp');
+      const named = fx.sandbox.addKey(target.keyPrefix.slice(0, 8));
+      const byId = fx.sandbox.addKey('x');
+      const decoy = fx.sandbox.addKey(byId.id);
+      const mark = fx.sandbox.requests.length;
+      const ambiguous = await crawl(['keys', 'revoke', named.name, '--yes'], { env: fx.env });
+      expect(ambiguous.code).toBe(2);
+      expect(ambiguous.stderr).toMatch(new RegExp(`^crawl: "${named.name}" matches 2 keys: .*${target.id}.*${named.id}|^crawl: "${named.name}" matches 2 keys: .*${named.id}.*${target.id}`));
+      expect(deletes(mark)).toEqual([]);
+      const exact = await crawl(['keys', 'revoke', byId.id, '--yes'], { env: fx.env });
+      expect(exact.code).toBe(0);
+      expect(await keyStatus(fx.sandbox, byId.key)).toBe(401);
+      expect(await keyStatus(fx.sandbox, decoy.key)).toBe(200);
+    });
+
+    it('a name no key has: exit 3', async () => {
+      const r = await crawl(['keys', 'revoke', 'nobody has this name', '--yes'], { env: fx.env });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/^crawl: no active key has the id, prefix or name "nobody has this name": nothing was revoked\n/);
+    });
+  });
+});
+
+describe('a full key', () => {
+  // `crawl keys revoke <a full key>`: keys never belong on the command line (shell history, process
+  // lists). Whatever its shape, it is refused with exit 2, never echoed (plain, --json, --verbose),
+  // nothing is revoked, and when it can be told without the list, no request is made at all.
+  let fx: SandboxFixture;
+  beforeEach(async () => {
+    fx = await sandboxFixture({ seed: false });
+  });
+  afterEach(() => fx.close());
+
+  const NEVER_ON_THE_COMMAND_LINE = /Keys never belong on the command line, where shell history and process lists keep them/;
+
+  /** Nothing in any output holds `secret` or a long piece of it (the part after its first 12 characters). */
+  function notEchoed(text: string, secret: string): void {
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(secret.slice(12));
+  }
+
+  describe('keys revoke refuses a full key before any request', () => {
+    it('the configured key itself (CRAWL_API_KEY), in every mode', async () => {
+      const mine = fx.sandbox.addKey('mine');
+      const env = { ...fx.env, CRAWL_API_KEY: mine.key };
+      for (const extra of [[], ['--json'], ['--verbose'], ['--force']]) {
+        const before = fx.sandbox.requests.length;
+        const r = await runCli(['keys', 'revoke', mine.key, '--yes', ...extra], { env });
+        expect(r.code, extra.join(' ')).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(/argument 1 looks like a full API key, not a key's id or prefix: not shown, not used, and nothing was revoked/);
+        expect(r.stderr).toMatch(NEVER_ON_THE_COMMAND_LINE);
+        notEchoed(r.stderr, mine.key);
+        expect(calls(fx.sandbox, before)).toEqual([]);
+      }
+      expect(await keyStatus(fx.sandbox, mine.key)).toBe(200);
+    });
+
+    it('the key stored in the config file', async () => {
+      const stored = fx.sandbox.addKey('stored');
+      const profile = configProfile(fx.sandbox, stored.key);
+      try {
+        const before = fx.sandbox.requests.length;
+        const r = await runCli(['keys', 'revoke', stored.key, '--yes'], { env: { ...fx.env, ...profile.env } });
+        expect(r.code).toBe(2);
+        notEchoed(r.stderr, stored.key);
+        expect(calls(fx.sandbox, before)).toEqual([]);
+      } finally {
+        profile.cleanup();
+      }
+    });
+
+    it('the profile\'s stored key while CRAWL_API_KEY holds another of a different shape: still known, no request', async () => {
+      const stored = fx.sandbox.addKey('stored', { key: `zz_${'s'.repeat(30)}` });
+      const profile = configProfile(fx.sandbox, stored.key);
+      try {
+        const before = fx.sandbox.requests.length;
+        const r = await runCli(['keys', 'revoke', stored.key, '--yes'], { env: { ...fx.env, ...profile.env, CRAWL_API_KEY: fx.sandbox.key } });
+        expect(r.code).toBe(2);
+        notEchoed(r.stderr, stored.key);
+        expect(calls(fx.sandbox, before)).toEqual([]);
+      } finally {
+        profile.cleanup();
+      }
+    });
+
+    it("another key of the configured key's shape, with white space around it, or longer", async () => {
+      const other = fx.sandbox.addKey('other');
+      for (const arg of [other.key, ` ${other.key}\n`, `${other.key}XYZ`, `crk_${'A'.repeat(40)}`]) {
+        const before = fx.sandbox.requests.length;
+        const r = await runCli(['keys', 'revoke', arg, '--yes'], { env: fx.env });
+        expect(r.code, JSON.stringify(arg)).toBe(2);
+        notEchoed(r.stderr, arg.trim());
+        expect(calls(fx.sandbox, before)).toEqual([]);
+      }
+      expect(await keyStatus(fx.sandbox, other.key)).toBe(200);
+    });
+
+    it('among other arguments: nothing is revoked, and only its position is named', async () => {
+      const a = fx.sandbox.addKey('a');
+      const b = fx.sandbox.addKey('b');
+      const before = fx.sandbox.requests.length;
+      const r = await runCli(['keys', 'revoke', a.id, b.key, a.key, '--yes'], { env: fx.env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^crawl: arguments 2, 3 look like a full API key/);
+      notEchoed(r.stderr, a.key);
+      notEchoed(r.stderr, b.key);
+      expect(calls(fx.sandbox, before)).toEqual([]);
+      expect([await keyStatus(fx.sandbox, a.key), await keyStatus(fx.sandbox, b.key)]).toEqual([200, 200]);
+    });
+  });
+
+  describe('keys revoke refuses a full key found by the list, before any DELETE', () => {
+    it('a key of another shape that begins with a listed keyPrefix and is longer', async () => {
+      const odd = fx.sandbox.addKey('odd', { key: `xyz_${'q'.repeat(30)}` });
+      for (const extra of [[], ['--json']]) {
+        const before = fx.sandbox.requests.length;
+        const r = await runCli(['keys', 'revoke', odd.key, '--yes', ...extra], { env: fx.env });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(NEVER_ON_THE_COMMAND_LINE);
+        notEchoed(r.stdout + r.stderr, odd.key);
+        expect(calls(fx.sandbox, before)).toEqual(['GET /api/keys']);
+      }
+      expect(await keyStatus(fx.sandbox, odd.key)).toBe(200);
+    });
+
+    it('the key is never sent in any request (no URL holds it), even with --verbose', async () => {
+      const odd = fx.sandbox.addKey('odd', { key: `zz_${'w'.repeat(30)}` });
+      const r = await runCli(['keys', 'revoke', odd.key, '--yes', '--verbose'], { env: fx.env });
+      expect(r.code).toBe(2);
+      expect(fx.sandbox.requests.some((q) => q.url.includes('w'.repeat(20)))).toBe(false);
+      notEchoed(r.stderr, odd.key);
+    });
+  });
+
+  describe('what is not a full key still works', () => {
+    it('an id and a unique prefix are revoked as before', async () => {
+      const a = fx.sandbox.addKey('a');
+      const b = fx.sandbox.addKey('b');
+      const r = await runCli(['keys', 'revoke', a.id, b.keyPrefix, '--yes'], { env: fx.env });
+      expect(r.code).toBe(0);
+      expect([await keyStatus(fx.sandbox, a.key), await keyStatus(fx.sandbox, b.key)]).toEqual([401, 401]);
+    });
   });
 });
