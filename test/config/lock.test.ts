@@ -2,14 +2,20 @@
 // and are asserted), and a file system that can pause one claimant between two calls while
 // another runs. What is proved: two holders never at once, whatever the interleaving of a
 // takeover or a release; the lock is keyed by the file's real path; waits outlast staleness.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+// Then through the CLI, runs sharing this process: writers racing for one file, and a lock that is
+// not a file crawl made. Writers in separate processes: test/process/races.test.ts.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigLock, lockPathFor, nodeLockFs, type LockFs } from '../../src/config/lock.js';
+import { ConfigLock, type LockFs, lockPathFor, nodeLockFs } from '../../src/config/lock.js';
 import { CrawlError } from '../../src/errors.js';
-import { tempDir } from '../support/cli.js';
-import { deadPid } from '../support/local-faults.js';
+import { runCli, tempDir } from '../support/cli.js';
+import { clockWatching } from '../support/fake-clock.js';
+import { configProfile, expectNoRotatedKeyLost } from '../support/keys.js';
+import { configFolderWith, deadPid, holdConfigLock } from '../support/local-faults.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
 let tmp: { dir: string; cleanup: () => void };
 let n = 0;
@@ -482,5 +488,301 @@ describe('the lock is keyed by the real path of the config file', () => {
     const link = join(dir, 'dangling.json');
     symlinkSync(join(dir, 'missing', 'config.json'), link);
     expect(lockPathFor(link)).toBe(`${link}.lock`);
+  });
+});
+
+describe('through the CLI: a dead holder, one file by two paths', () => {
+  // The config lock between concurrent writers: `crawl config set` runs racing to take over a lock
+  // a dead process left, and writers reaching one config file through two symlinked paths. Each time
+  // the file stays whole JSON with every write in, and nothing is left beside it. Here the runs share
+  // this process; writers in separate processes hammering one config while stale locks keep
+  // appearing, and a writer killed mid-write, are in test/contract/races.test.ts.
+  let tmp: { dir: string; cleanup: () => void };
+  let n = 0;
+  beforeAll(() => {
+    tmp = tempDir('crawl-lock-processes-');
+  });
+  afterAll(() => tmp.cleanup());
+
+  function folder(): string {
+    const dir = join(tmp.dir, `cfg-${++n}`);
+    mkdirSync(dir, { mode: 0o700 });
+    return dir;
+  }
+
+  function deadLock(): string {
+    return JSON.stringify({ pid: deadPid(), host: hostname(), token: `dead-${++n}` }) + '\n';
+  }
+
+  describe('crawl config set against a lock a dead process left', () => {
+    it.concurrent.for([1, 2, 3])('four at once, each its own profile (round %i): all exit 0, every profile in, the lock gone', async (round, { expect }) => {
+      const dir = folder();
+      const config = join(dir, 'config.json');
+      writeFileSync(config, JSON.stringify({ profiles: {} }), { mode: 0o600 });
+      writeFileSync(`${config}.lock`, deadLock());
+      const names = ['a', 'b', 'c', 'd'].map((p) => `${p}${round}`);
+      const results = await Promise.all(
+        names.map((p) => runCli(['config', 'set', 'base-url', `https://${p}.example`, '--profile', p], { env: { CRAWL_CONFIG_DIR: dir } })),
+      );
+      for (const r of results) expect([r.code, r.stderr.startsWith('Set ')], r.stderr).toEqual([0, true]);
+      const profiles = (JSON.parse(readFileSync(config, 'utf8')) as { profiles: Record<string, unknown> }).profiles;
+      expect(Object.keys(profiles).sort()).toEqual(names);
+      for (const p of names) expect(profiles[p]).toEqual({ 'base-url': `https://${p}.example` });
+      expect(readdirSync(dir)).toEqual(['config.json']);
+    });
+  });
+
+  describe('one config file reached through two symlinked paths', () => {
+    it.concurrent.for([1, 2])('writers through either link take one lock (race %i): every profile in, the links still links', async (race, { expect }) => {
+      const real = folder();
+      const config = join(real, 'config.json');
+      writeFileSync(config, JSON.stringify({ profiles: {} }), { mode: 0o600 });
+      const [one, two] = [folder(), folder()];
+      for (const d of [one, two]) symlinkSync(config, join(d, 'config.json'));
+      const runs = ['a', 'b', 'c'].flatMap((p) => [
+        { dir: one, profile: `${p}${race}-one` },
+        { dir: two, profile: `${p}${race}-two` },
+      ]);
+      const results = await Promise.all(
+        runs.map(({ dir, profile }) => runCli(['config', 'set', 'base-url', `https://${profile}.example`, '--profile', profile], { env: { CRAWL_CONFIG_DIR: dir } })),
+      );
+      for (const r of results) expect(r.code, r.stderr).toBe(0);
+      const profiles = (JSON.parse(readFileSync(config, 'utf8')) as { profiles: Record<string, unknown> }).profiles;
+      expect(Object.keys(profiles).sort()).toEqual(runs.map((r) => r.profile).sort());
+      expect(readdirSync(real)).toEqual(['config.json']);
+      for (const d of [one, two]) {
+        expect(readdirSync(d)).toEqual(['config.json']);
+        expect(lstatSync(join(d, 'config.json')).isSymbolicLink()).toBe(true);
+      }
+      expect(readFileSync(join(one, 'config.json'), 'utf8')).toBe(readFileSync(config, 'utf8'));
+    });
+  });
+});
+
+describe('two runs writing at once', () => {
+  // Two crawl runs writing one config file at once: `config set` against `config set`, and
+  // `keys rotate` against `keys rotate`. The file is always whole JSON holding one of the results;
+  // no change is silently undone; and no key the service accepts is lost (every key a race created
+  // is in the config or was printed by the run that made it). Also the write lock's own faults.
+  // Here the runs share this process (their file-system calls still interleave); the same races
+  // between separate processes, and a writer killed (-9) mid-write, are in test/contract/races.test.ts.
+  let fx: SandboxFixture;
+  let tmp: { dir: string; cleanup: () => void };
+  beforeAll(async () => {
+    fx = await sandboxFixture({ seed: false });
+    tmp = tempDir('crawl-local-races-');
+  });
+  afterAll(async () => {
+    tmp.cleanup();
+    await fx.close();
+  });
+
+  const freshFolder = (doc?: unknown): { dir: string; file: string } => configFolderWith(tmp.dir, doc);
+
+  describe('config set against config set', () => {
+    // Four folders race at once, five rounds each: twenty races, in the time of five.
+    it.concurrent.for([1, 2, 3, 4])('the same setting, five rounds (lane %i): always whole JSON holding one of the two values, nothing left behind', async (lane, { expect }) => {
+      const { dir, file } = freshFolder({ profiles: { default: { 'base-url': 'https://start.example/' } } });
+      const env = { CRAWL_CONFIG_DIR: dir };
+      for (let round = 0; round < 5; round++) {
+        const [a, b] = await Promise.all([
+          runCli(['config', 'set', 'base-url', `https://a${lane}-${round}.example`], { env }),
+          runCli(['config', 'set', 'base-url', `https://b${lane}-${round}.example`], { env }),
+        ]);
+        expect([a.code, b.code, a.stderr.startsWith('Set '), b.stderr.startsWith('Set ')]).toEqual([0, 0, true, true]);
+        const value = JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url'];
+        expect([`https://a${lane}-${round}.example`, `https://b${lane}-${round}.example`]).toContain(value);
+        // No temp file or lock left in the folder.
+        expect(readdirSync(dir)).toEqual(['config.json']);
+      }
+    });
+
+    it.concurrent('different profiles at once: neither change is lost', async ({ expect }) => {
+      const { dir, file } = freshFolder();
+      const env = { CRAWL_CONFIG_DIR: dir };
+      for (let round = 0; round < 3; round++) {
+        await Promise.all(
+          ['a', 'b', 'c'].map((p) => runCli(['config', 'set', 'base-url', `https://${p}${round}.example`, '--profile', `${p}${round}`], { env })),
+        );
+      }
+      const profiles = JSON.parse(readFileSync(file, 'utf8')).profiles as Record<string, unknown>;
+      expect(Object.keys(profiles)).toHaveLength(9);
+      expect(profiles.b2).toEqual({ 'base-url': 'https://b2.example' });
+    });
+  });
+
+  describe('keys rotate against keys rotate', () => {
+    it.concurrent.for([1, 2, 3])('no key the service accepts is lost, and the config holds one that works (race %i)', async (race, { expect }) => {
+      const old = fx.sandbox.addKey(`raced-${race}`);
+      const profile = configProfile(fx.sandbox, old.key);
+      try {
+        const env = { ...fx.env, ...profile.env };
+        const results = await Promise.all([runCli(['keys', 'rotate', '--yes'], { env }), runCli(['keys', 'rotate', '--yes'], { env })]);
+        await expectNoRotatedKeyLost(expect, fx.sandbox, profile.file, `raced-${race}`, results);
+      } finally {
+        profile.cleanup();
+      }
+    });
+  });
+
+  describe('the write lock', () => {
+    it.concurrent('left by a process that died mid-write: taken over at once', async ({ expect }) => {
+      const { dir, file } = freshFolder();
+      writeFileSync(`${file}.lock`, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'dead' }));
+      const r = await runCli(['config', 'set', 'base-url', 'https://after-crash.example'], { env: { CRAWL_CONFIG_DIR: dir } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('waiting');
+      expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url']).toBe('https://after-crash.example');
+      expect(readdirSync(dir)).toEqual(['config.json']);
+    });
+
+    it.concurrent('left empty by a process killed as it created it: taken over once it is clearly abandoned', async ({ expect }) => {
+      const { dir, file } = freshFolder();
+      writeFileSync(`${file}.lock`, '');
+      const past = new Date(Date.now() - 5000);
+      utimesSync(`${file}.lock`, past, past);
+      const r = await runCli(['config', 'set', 'base-url', 'https://after-kill.example'], { env: { CRAWL_CONFIG_DIR: dir } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(readdirSync(dir)).toEqual(['config.json']);
+    });
+
+    it.concurrent('held by a live process: the writer says it waits, then writes once it is free', async ({ expect }) => {
+      const { dir, file } = freshFolder();
+      const release = holdConfigLock(file);
+      try {
+        let out: { stderr: () => string } | undefined;
+        // Freed as the writer starts its next poll after saying it waits.
+        const clock = clockWatching(() => {
+          if (out?.stderr().includes('waiting for another crawl process')) release();
+        });
+        const r = await runCli(['config', 'set', 'base-url', 'https://patient.example'], {
+          env: { CRAWL_CONFIG_DIR: dir },
+          clock,
+          onSpawn: (_child, output) => (out = output),
+        });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toMatch(new RegExp(`^crawl: waiting for another crawl process \\(pid ${process.pid}\\) to finish writing ${file}\\n`));
+        expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url']).toBe('https://patient.example');
+      } finally {
+        release();
+      }
+    });
+
+    it.concurrent('never released by a live process: exit 1 in bounded time, naming the lock; nothing changed', async ({ expect }) => {
+      const { dir, file } = freshFolder({ profiles: { default: { 'base-url': 'https://kept.example/' } } });
+      const before = readFileSync(file);
+      const release = holdConfigLock(file);
+      try {
+        const r = await runCli(['config', 'set', 'base-url', 'https://never.example'], { env: { CRAWL_CONFIG_DIR: dir } });
+        expect(r.code).toBe(1);
+        // Bounded: it polled every 20 ms and gave up once 5 s (of the clock) had passed.
+        expect(new Set(r.clock?.sleeps)).toEqual(new Set([20]));
+        expect(r.clock?.elapsed()).toBeGreaterThanOrEqual(5000);
+        expect(r.clock?.elapsed()).toBeLessThanOrEqual(5020);
+        expect(r.stderr.split('\n').slice(-3)).toEqual([
+          `crawl: the config file ${file} is being written by another crawl process (pid ${process.pid}); nothing was changed`,
+          `hint: try again; if no crawl is running, remove ${file}.lock`,
+          '',
+        ]);
+        expect(readFileSync(file).equals(before)).toBe(true);
+      } finally {
+        release();
+      }
+    });
+  });
+});
+
+describe('a lock that is not a file crawl made', () => {
+  // The config lock replaced by something that is not a lock file crawl made.
+  let fx: SandboxFixture;
+  let tmp: { dir: string; cleanup: () => void };
+  let n = 0;
+  beforeAll(async () => {
+    fx = await sandboxFixture({ seed: false });
+    tmp = tempDir('crawl-local-trust-');
+  });
+  afterAll(async () => {
+    tmp.cleanup();
+    await fx.close();
+  });
+
+  /** A private folder of its own (0700) holding `doc` as config.json (0600). */
+  function folderWith(doc: unknown, mode = 0o700): { dir: string; file: string } {
+    const dir = join(tmp.dir, `cfg-${++n}`);
+    mkdirSync(dir);
+    chmodSync(dir, mode);
+    const file = join(dir, 'config.json');
+    writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc), { mode: 0o600 });
+    chmodSync(file, 0o600);
+    return { dir, file };
+  }
+
+  /** Only what a test names: nothing from the fixture's environment. */
+  function envOf(vars: Record<string, string | undefined>): Record<string, string | undefined> {
+    return { CRAWL_BASE_URL: undefined, CRAWL_API_KEY: undefined, CRAWL_PROFILE: undefined, XDG_CONFIG_HOME: undefined, ...vars };
+  }
+
+  describe('the config lock is not a file crawl made', () => {
+    const setUp = (): { dir: string; file: string; lock: string } => {
+      const { dir, file } = folderWith({ profiles: { default: { 'base-url': 'https://kept.example' } } });
+      return { dir, file, lock: `${file}.lock` };
+    };
+    const FORMS: Array<[string, (lock: string) => void, string, string]> = [
+      ['a FIFO', (lock) => execFileSync('mkfifo', [lock]), 'a FIFO', 'rm'],
+      ['a symlink to /dev/zero', (lock) => symlinkSync('/dev/zero', lock), 'a symbolic link', 'rm'],
+      ['a symlink to a folder', (lock) => symlinkSync(tmp.dir, lock), 'a symbolic link', 'rm'],
+      ['a dangling symlink', (lock) => symlinkSync(join(tmp.dir, 'nothing-here'), lock), 'a symbolic link', 'rm'],
+      ['a symlink to a FIFO', (lock) => {
+        const fifo = join(tmp.dir, `fifo-${++n}`);
+        execFileSync('mkfifo', [fifo]);
+        symlinkSync(fifo, lock);
+      }, 'a symbolic link', 'rm'],
+      ['a folder', (lock) => mkdirSync(lock), 'a folder', 'rm -r'],
+    ];
+
+    it.concurrent.for(FORMS)('%s: config set and config unset exit 1 at once naming it; nothing changed, nothing removed', async ([, make, kind, rm], { expect }) => {
+      const { dir, file, lock } = setUp();
+      make(lock);
+      const before = readFileSync(file);
+      const env = envOf({ CRAWL_CONFIG_DIR: dir });
+      // Generous bounds: what is checked is that they end (no hang), not how fast.
+      const results = await Promise.all([
+        runCli(['config', 'set', 'base-url', 'https://new.example'], { env, timeoutMs: 15_000 }),
+        runCli(['config', 'unset', 'base-url'], { env, timeoutMs: 15_000 }),
+      ]);
+      for (const r of results) {
+        expect(r.timedOut).toBe(false);
+        expect(r.code).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toBe(`crawl: the config lock ${lock} is ${kind}, not a lock file crawl made; nothing was changed\nhint: remove it (\`${rm} ${lock}\`) and try again\n`);
+      }
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect(lstatSync(lock, { throwIfNoEntry: false })).toBeDefined();
+    });
+
+    it.concurrent('a FIFO lock while a key is stored: keys create --save still hands the key over, exit 1', async ({ expect }) => {
+      const { dir, file, lock } = setUp();
+      execFileSync('mkfifo', [lock]);
+      const r = await runCli(['keys', 'create', 'fifo-lock', '--save'], {
+        env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: fx.sandbox.key }),
+        timeoutMs: 15_000,
+      });
+      expect(r.timedOut).toBe(false);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^crk_[A-Za-z0-9]{20,}\n$/);
+      expect(r.stderr).toContain(`the config lock ${lock} is a FIFO`);
+      expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual({ 'base-url': 'https://kept.example' });
+    });
+
+    it.concurrent('a lock file full of junk (larger than any lock) is judged by its age alone and taken over once stale', async ({ expect }) => {
+      const { dir, file, lock } = setUp();
+      writeFileSync(lock, 'x'.repeat(1 << 20));
+      const past = new Date(Date.now() - 60_000);
+      utimesSync(lock, past, past);
+      const r = await runCli(['config', 'set', 'base-url', 'https://new.example'], { env: envOf({ CRAWL_CONFIG_DIR: dir }) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url']).toBe('https://new.example');
+      expect(readdirSync(dir)).toEqual(['config.json']);
+    });
   });
 });
