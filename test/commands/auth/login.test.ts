@@ -1,15 +1,17 @@
 // `auth login` says whether the service accepted the key it saved; `--no-verify` saves without
 // asking, and says so. A key is always saved with the base URL it was checked against (or made
 // at, for `keys create --save`): a profile whose base URL was another one gets the new one too,
-// and the change is said.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// and the change is said. And how it gets the key: --with-key from stdin, a hidden prompt on a
+// terminal, Ctrl-C there, no prompt without a terminal; a plain-http base URL refused first.
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { maskKey } from '../../../src/text/mask.js';
+import { runCli, waitFor } from '../../support/cli.js';
 import { refusedUrl } from '../../support/hostile-server.js';
-import { runCli } from '../../support/cli.js';
 import { calls } from '../../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { BAD_KEY, configFolders, envOf } from '../../support/settings.js';
 
 let fx: SandboxFixture;
 let n = 0;
@@ -126,5 +128,117 @@ describe('the key is saved with the base URL it was checked against', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`note: base URL changed from ${OTHER} to ${fx.sandbox.url}/: the key belongs to that service\n`);
     expect(readProfiles(dir).default).toEqual({ 'base-url': `${fx.sandbox.url}/`, 'api-key': r.stdout.trim() });
+  });
+});
+
+describe('reading the key', () => {
+
+  let fx: SandboxFixture;
+  const folders = configFolders();
+
+  beforeAll(async () => {
+    fx = await sandboxFixture();
+  });
+  afterAll(async () => {
+    folders.cleanup();
+    await fx.close();
+  });
+
+  async function authStatus(args: string[], env: Record<string, string | undefined>) {
+    const r = await runCli(['auth', 'status', '--json', ...args], { env });
+    return { ...r, json: r.stdout ? JSON.parse(r.stdout) : undefined };
+  }
+
+  describe('auth login', () => {
+    it.concurrent('a plain http:// base URL to another host is refused before the key is asked for (exit 2)', async ({ expect }) => {
+      const dir = folders.fresh();
+      // In a terminal the prompt would wait for the key; the refusal comes first, and at once.
+      const r = await runCli(['auth', 'login'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: 'http://crawl.example' }), tty: true, timeoutMs: 5_000 });
+      expect(r.timedOut).toBe(false);
+      expect(r.code).toBe(2);
+      expect(r.stdout).not.toContain('Paste your API key');
+      expect(r.stdout).toMatch(/^crawl: refusing to send the API key over plain http:\/\/ to crawl\.example\n/);
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    });
+
+    it.concurrent('--with-key: a key the service rejects exits 4 and nothing is saved', async ({ expect }) => {
+      const dir = folders.fresh();
+      const r = await runCli(['auth', 'login', '--with-key', '--verbose'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }), input: BAD_KEY + '\n' });
+      expect(r.code).toBe(4);
+      expect(r.stderr).toContain(`* Authorization: Bearer ${maskKey(BAD_KEY)}\n`);
+      expect(r.stderr).toMatch(/\ncrawl: the service rejected the key \(HTTP 401\); nothing was saved\n/);
+      expect(r.stderr).not.toContain(BAD_KEY);
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    });
+
+    it.concurrent('--with-key: a good key read from stdin is checked, then saved with the base URL (0600)', async ({ expect }) => {
+      const dir = folders.fresh();
+      const key = fx.sandbox.addKey('login').key;
+      const r = await runCli(['auth', 'login', '--with-key'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }), input: `  ${key}\n` });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`Logged in to ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}): the service accepts the key\n`);
+      expect(folders.read(dir)).toEqual({ profiles: { default: { 'api-key': key, 'base-url': fx.sandbox.url + '/' } } });
+      expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+      // The check happened against the service with that very key.
+      expect(fx.sandbox.requests.some((q) => q.url === '/api/keys' && q.authorized)).toBe(true);
+
+      const status = await authStatus([], envOf({ CRAWL_CONFIG_DIR: dir }));
+      expect(status.code).toBe(0);
+      expect(status.json).toMatchObject({ apiKeySource: 'config', baseUrlSource: 'config', accepted: true });
+    });
+
+    it('on a terminal: a hidden prompt, the key never echoed', async () => {
+      const dir = folders.fresh();
+      const key = fx.sandbox.addKey('typed').key;
+      const r = await runCli(['auth', 'login'], {
+        env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }),
+        tty: true,
+        // Typed once the prompt is up, as a person would: the terminal echoes nothing by then.
+        onSpawn: (child, out) => {
+          void waitFor(() => out.stdout().includes('Paste your API key'), 10_000, 'the prompt').then(() => child.stdin?.write(key + '\r'));
+        },
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('? Paste your API key:');
+      expect(r.stdout).toContain(`Logged in to ${fx.sandbox.url}/`);
+      expect(r.stdout).not.toContain(key);
+      expect(folders.read(dir).profiles.default?.['api-key']).toBe(key);
+    });
+
+    it('Ctrl-C at the prompt: exit 130, nothing saved', async () => {
+      const dir = folders.fresh();
+      const r = await runCli(['auth', 'login'], {
+        env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }),
+        tty: true,
+        onSpawn: (child, out) => {
+          void waitFor(() => out.stdout().includes('Paste your API key'), 10_000, 'the prompt').then(() => child.stdin?.write('crk_half\u0003'));
+        },
+      });
+      expect(r.code).toBe(130);
+      expect(r.stdout).not.toContain('crk_half');
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    });
+
+    it.concurrent('without a terminal or --with-key it cannot prompt: exit 2 naming --with-key', async ({ expect }) => {
+      const env = envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: fx.sandbox.url });
+      const [noInput, piped] = await Promise.all([
+        runCli(['auth', 'login', '--no-input'], { env }),
+        runCli(['auth', 'login'], { env, input: fx.sandbox.key + '\n' }),
+      ]);
+      for (const r of [noInput, piped]) {
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain('crawl auth login --with-key');
+      }
+    });
+
+    it.concurrent('--no-input on a terminal does not prompt either', async ({ expect }) => {
+      const r = await runCli(['auth', 'login', '--no-input'], {
+        env: envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: fx.sandbox.url }),
+        tty: true,
+      });
+      expect(r.code).toBe(2);
+      expect(r.stdout).not.toContain('Paste your API key');
+    });
   });
 });
