@@ -9,7 +9,9 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Guard } from '../../src/app/guard.js';
 import { runCli, waitFor } from '../support/cli.js';
+import { fakeClock } from '../support/fake-clock.js';
 import { activeKeys, calls, configProfile, fullKeysIn, keyStatus, storedKey } from '../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
@@ -153,5 +155,32 @@ describe('keys revoke, interrupted while a DELETE is out', () => {
     expect(r.stderr).toContain(`Revoked key "a" (${a.id}`);
     expect(calls(fx.sandbox, before).filter((c) => c.startsWith('DELETE'))).toEqual([`DELETE /api/keys/${a.id}`]);
     expect([await keyStatus(fx.sandbox, a.key), await keyStatus(fx.sandbox, b.key)]).toEqual([401, 200]);
+  });
+});
+
+describe('the hold, on a clock', () => {
+  // Guard.exitHoldMs, on a fake clock: every value exact.
+  it('holds while a request that changes something is on the wire, until its deadline plus the margin, then the margin after it settled', async () => {
+    const clock = fakeClock(1_000_000);
+    const guard = new Guard(clock.now);
+    const start = clock.now();
+    expect(guard.exitHoldMs(1000)).toBe(0);
+    const settle = guard.mutationInFlight(start + 30_000);
+    expect(guard.exitHoldMs(1000)).toBe(31_000);
+    const settleOther = guard.mutationInFlight(start + 5_000);
+    expect(guard.exitHoldMs(1000)).toBe(31_000);
+    await clock.advance(2_000);
+    expect(guard.exitHoldMs(1000)).toBe(29_000);
+    settle();
+    await clock.advance(250);
+    settleOther();
+    settleOther(); // settling twice changes nothing
+    // The margin runs from the last request that settled.
+    expect(guard.exitHoldMs(1000)).toBe(1000);
+    await clock.advance(400);
+    expect(guard.exitHoldMs(1000)).toBe(600);
+    expect(guard.exitHoldMs(1000, clock.now() + 600)).toBe(0);
+    await clock.advance(601);
+    expect(guard.exitHoldMs(1000)).toBe(0);
   });
 });

