@@ -49,7 +49,7 @@ export interface Deps {
    * redactor. `evenIfInterrupted`: its requests are sent after Ctrl-C too (undoing what the
    * interrupted work did, as a rotation's rollback does); otherwise none is sent after it.
    */
-  http(options?: { apiKey?: string; evenIfInterrupted?: boolean }): HttpClient;
+  http(options?: { apiKey?: string; evenIfInterrupted?: boolean }): Promise<HttpClient>;
   prompter: Prompter;
   /** The --jq filter, compiled (stdout and hand-overs already go through it); undefined without --jq. */
   jq: JsonFilter | undefined;

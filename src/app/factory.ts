@@ -81,17 +81,28 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         { baseUrl: globals.baseUrl, profile: globals.profile },
         // --json keeps stderr to the one error line a script parses.
         { notice: (line) => (globals.json ? undefined : io.stderr.write(`crawl: ${line}\n`)), clock, guard },
+        {
+          clock,
+          // Someone at a terminal can answer the keyring's unlock dialog; a script or CI cannot.
+          interactive: io.stdinIsTTY && io.stderrIsTTY && !globals.noInput && !env.CI,
+          notice: (line) => io.stderr.write(`crawl: ${line}\n`),
+          onCommandStderr: (text) => io.stderr.write(text),
+          onSecret: (key) => redactor.add(key),
+        },
       );
       return settings;
     },
-    http(options = {}) {
+    async http(options = {}) {
       // The key first known to the redactor: a base URL that carries it (http://user:KEY@host)
       // is refused below with a message and a hint that must not show it.
       // (A key that cannot be read is reported below, in the order the checks have always run.)
-      const configured = readable(() => deps.settings.apiKey()?.value);
-      if (configured !== undefined) redactor.add(configured);
+      // With a key given, the profile's is looked at only where that costs nothing: no keyring
+      // is asked and no key command run for a key this client will not send.
+      for (const known of options.apiKey === undefined ? [await deps.settings.apiKey(signal).then((k) => k?.value, () => undefined)] : localKeys(env, () => deps.settings.stored())) {
+        if (known !== undefined) redactor.add(known);
+      }
       const base = parseBaseUrl(deps.settings.requireBaseUrl().value);
-      const apiKey = options.apiKey ?? deps.settings.requireApiKey().value;
+      const apiKey = options.apiKey ?? (await deps.settings.requireApiKey(signal)).value;
       // Settings already refuse such a key naming its source; this covers a key given directly
       // (typed at `auth login`, made by the service), which undici would fail on deep inside.
       const defect = keyDefect(apiKey);
@@ -162,11 +173,13 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   return deps;
 }
 
-/** What `read` gives, or undefined where it throws (its error is for the caller that needs it). */
-function readable<T>(read: () => T | undefined): T | undefined {
+/** The keys this machine holds in the clear (CRAWL_API_KEY, a plaintext profile key), read without asking any store. */
+function localKeys(env: Env, stored: () => { 'api-key'?: string }): (string | undefined)[] {
+  let fromFile: string | undefined;
   try {
-    return read();
+    fromFile = stored()['api-key'];
   } catch {
-    return undefined;
+    // A config that cannot be read is reported by whatever needs it.
   }
+  return [env.CRAWL_API_KEY?.trim() || undefined, fromFile];
 }

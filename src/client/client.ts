@@ -33,7 +33,7 @@ export function makeClient(options: ClientOptions, system: ClientSystem): CrawlC
     signal: interrupt.signal,
     redactor,
     apiKey() {
-      key ??= options.apiKey ?? settings.requireApiKey().value;
+      key ??= options.apiKey ?? settings.localApiKey().value;
       return key;
     },
     http(apiKey = connection.apiKey(), { evenIfAborted = false } = {}) {

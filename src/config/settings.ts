@@ -4,6 +4,8 @@ import { keyDefect, trimKeyText } from '../text/keys.js';
 import { commandLine, suggestionFlags } from '../text/shell.js';
 import { configFile } from './paths.js';
 import { ConfigStore, type ConfigStoreOptions, type Profile } from './store.js';
+import type { KeyStore } from './key-stores/key-store.js';
+import { openKeyStore, type KeyStoreOptions } from './key-stores/open.js';
 
 export type Source = 'flag' | 'env' | 'config' | 'default';
 
@@ -17,6 +19,11 @@ export interface GlobalFlags {
   profile?: string;
 }
 
+/** The key in use: from CRAWL_API_KEY (source "env"), or from the profile's store (source "config"). */
+export interface ResolvedKey extends Resolved<string> {
+  store?: KeyStore;
+}
+
 /**
  * Settings by the contract's precedence: flag > environment > config file (selected profile) > default.
  * The config file is read only when a flag or variable has not already answered.
@@ -25,11 +32,24 @@ export class Settings {
   readonly store: ConfigStore;
   readonly #env: Env;
   readonly #flags: GlobalFlags;
+  readonly #keyOptions: KeyStoreOptions;
+  #key: Promise<ResolvedKey | undefined> | undefined;
 
-  constructor(env: Env, flags: GlobalFlags, storeOptions: ConfigStoreOptions = {}) {
+  constructor(env: Env, flags: GlobalFlags, storeOptions: ConfigStoreOptions = {}, keyOptions: Partial<KeyStoreOptions> = {}) {
     this.#env = env;
     this.#flags = flags;
     this.store = new ConfigStore(configFile(env), storeOptions);
+    this.#keyOptions = { env, command: (words) => this.command(words), ...keyOptions };
+  }
+
+  /** What the key stores of this run are opened with (the key-home module builds new ones from it). */
+  get keyOptions(): KeyStoreOptions {
+    return this.#keyOptions;
+  }
+
+  /** The store the config file names for the selected profile; undefined when it has no key. */
+  keyStore(): KeyStore | undefined {
+    return openKeyStore(this.stored(), this.profile().value, this.store, this.#keyOptions);
   }
 
   profile(): Resolved<string> {
@@ -84,28 +104,74 @@ export class Settings {
    * The key, refused (exit 2, before any request) when it cannot be a bearer token: a line break
    * or another control character would otherwise fail deep in the HTTP layer, retried as if the
    * network were at fault. Spaces, tabs and line breaks around CRAWL_API_KEY are dropped (what
-   * `$(cat key.txt)` or a CRLF file leaves); the config file holds the key exactly as stored.
+   * `$(cat key.txt)` or a CRLF file leaves); a store's key is taken exactly as stored. Read once a
+   * run: a keyring is asked, a key command run, at most once.
    */
-  apiKey(): Resolved<string> | undefined {
+  apiKey(signal: AbortSignal = new AbortController().signal): Promise<ResolvedKey | undefined> {
+    this.#key ??= this.#readKey(signal);
+    return this.#key;
+  }
+
+  /**
+   * The key where it can be read at once (CRAWL_API_KEY, or a plaintext profile key), for the
+   * Node client's synchronous factory; a profile whose key is in the keyring or behind a key
+   * command needs the asynchronous read (apiKey(), the client's openClient()).
+   */
+  localApiKey(): ResolvedKey {
     const fromEnv = trimKeyText(this.#env.CRAWL_API_KEY ?? '');
+    const store = fromEnv ? undefined : this.keyStore();
+    if (store !== undefined && store.kind !== 'file') {
+      throw new UsageError(
+        `profile "${this.profile().value}" keeps its key in the ${store.describe()}, which is read asynchronously`,
+        'create the client with `await openClient(options)` (or pass `apiKey`)',
+      );
+    }
     if (fromEnv) {
       const defect = keyDefect(fromEnv);
       if (defect) throw new UsageError(`CRAWL_API_KEY ${defect}; refusing to send it`, 'set CRAWL_API_KEY to the key alone, exactly as it was issued');
       return { value: fromEnv, source: 'env' };
     }
+    const key = this.stored()['api-key'];
+    if (key === undefined) throw new UsageError('no API key configured', `run \`${this.command(['auth', 'login'])}\` or set CRAWL_API_KEY`);
+    const defect = keyDefect(key);
+    if (defect) throw new UsageError(`the API key of profile "${this.profile().value}" in ${this.store.path} ${defect}; refusing to send it`);
+    return { value: key, source: 'config', ...(store ? { store } : {}) };
+  }
+
+  /** Forgets the key read so far (another was stored since): the next apiKey() reads the store again. */
+  resetKey(): void {
+    this.#key = undefined;
+  }
+
+  async #readKey(signal: AbortSignal): Promise<ResolvedKey | undefined> {
+    const fromEnv = trimKeyText(this.#env.CRAWL_API_KEY ?? '');
+    if (fromEnv) {
+      const defect = keyDefect(fromEnv);
+      if (defect) throw new UsageError(`CRAWL_API_KEY ${defect}; refusing to send it`, 'set CRAWL_API_KEY to the key alone, exactly as it was issued');
+      this.#keyOptions.onSecret?.(fromEnv);
+      return { value: fromEnv, source: 'env' };
+    }
     const profile = this.profile().value;
-    const fromConfig = this.stored()['api-key'];
-    if (!fromConfig) return undefined;
-    const defect = keyDefect(fromConfig);
+    const store = this.keyStore();
+    if (!store) return undefined;
+    const key = await store.read(signal);
+    if (key !== undefined) this.#keyOptions.onSecret?.(key);
+    if (key === undefined) {
+      if (store.kind === 'file') return undefined;
+      throw new UsageError(
+        `profile "${profile}" keeps its key in the ${store.describe()}, which holds no key for it on this machine`,
+        `log in here with \`${this.command(['auth', 'login'])}\`, or set CRAWL_API_KEY`,
+      );
+    }
+    const defect = keyDefect(key);
     if (defect) {
       throw new UsageError(
-        `the API key of profile "${profile}" in ${this.store.path} ${defect}; refusing to send it`,
+        `the API key of profile "${profile}" in the ${store.describe()} ${defect}; refusing to send it`,
         `store the key again with \`${this.command(['auth', 'login', '--with-key'])} < keyfile\``,
       );
     }
-    return { value: fromConfig, source: 'config' };
+    return { value: key, source: 'config', store };
   }
-
   requireBaseUrl(): Resolved<string> {
     const base = this.baseUrl();
     if (!base) {
@@ -117,8 +183,8 @@ export class Settings {
     return base;
   }
 
-  requireApiKey(): Resolved<string> {
-    const key = this.apiKey();
+  async requireApiKey(signal?: AbortSignal): Promise<ResolvedKey> {
+    const key = await this.apiKey(signal);
     if (!key) {
       throw new UsageError('no API key configured', `run \`${this.command(['auth', 'login'])}\` or set CRAWL_API_KEY`);
     }

@@ -71,11 +71,21 @@ export class ConfigStore {
    * interrupt lets it finish rather than leave the lock behind.
    */
   async update(profileName: string, change: (profile: Profile) => void): Promise<void> {
+    await this.transact(profileName, async () => change);
+  }
+
+  /**
+   * Under the config's lock: `prepare` sees the profile as the file holds it now and may do slow
+   * work that must not interleave with another crawl's (storing a key in the keyring, then reading
+   * it back); the change it returns is then applied and the file written, as with update(). A
+   * throw from either writes nothing. Resolves with what `prepare` resolved with besides.
+   */
+  async transact<T = void>(profileName: string, prepare: (profile: Readonly<Profile>) => Promise<((profile: Profile) => void) | [(profile: Profile) => void, T]>): Promise<T | undefined> {
     // The file must be readable before anything is created beside it.
     this.read();
     const write = await loadConfigWriter();
-    const critical = this.#options.guard ? this.#options.guard.critical.bind(this.#options.guard) : <T>(work: () => Promise<T>) => work();
-    await critical(async () => {
+    const critical = this.#options.guard ? this.#options.guard.critical.bind(this.#options.guard) : <R>(work: () => Promise<R>) => work();
+    return critical(async () => {
       ensureFolder(this.path);
       // A new file would be created in a folder someone else could swap it out of.
       checkFoldersTrusted(this.path);
@@ -91,6 +101,8 @@ export class ConfigStore {
         const profiles: Record<string, Record<string, unknown>> = { ...(doc.profiles ?? {}) };
         const raw: Record<string, unknown> = { ...(profiles[profileName] ?? {}) };
         const profile = knownSettings(raw);
+        const prepared = await prepare({ ...profile });
+        const [change, result] = Array.isArray(prepared) ? prepared : [prepared, undefined];
         const before = profile['api-key'];
         change(profile);
         checkStoredKey(this.path, profileName, before, profile['api-key']);
@@ -107,6 +119,7 @@ export class ConfigStore {
           throw writeFailure(this.path, error);
         }
         this.#data = toData(next);
+        return result;
       } finally {
         await lock.release();
       }

@@ -41,3 +41,8 @@ export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): boolea
 export function processFacts(): { env: Readonly<Record<string, string | undefined>>; nodeVersion: string } {
   return { env: process.env, nodeVersion: process.versions.node };
 }
+
+/** The operating system this process runs on, for the code that differs by system (the keyring). */
+export function hostPlatform(): NodeJS.Platform {
+  return process.platform;
+}

@@ -1,17 +1,9 @@
 import type { Deps } from '../../deps.js';
-import { ConfigStore } from '../../config/store.js';
-import { CrawlError } from '../../errors.js';
-import { ExitCode } from '../../exit-codes.js';
+import { saveProfileKey, type SaveResult, type StoreChoice } from '../../config/key-home.js';
 import { parseBaseUrl } from '../../http/url.js';
 import { sanitize } from '../../text/sanitize.js';
 
-/** The profile's key is no longer the one a command set out to replace (another crawl changed it). */
-export class ProfileKeyChangedError extends CrawlError {
-  constructor(path: string, profile: string) {
-    super(`the key of profile "${profile}" in ${path} was changed by another crawl process meanwhile`, ExitCode.failure);
-    this.name = 'ProfileKeyChangedError';
-  }
-}
+export { KeyChangedError as ProfileKeyChangedError } from '../../config/key-home.js';
 
 /** The profile held another base URL, replaced by the one the key belongs to. */
 export interface BaseUrlChange {
@@ -20,56 +12,38 @@ export interface BaseUrlChange {
 }
 
 /**
- * Makes `key` the profile's key in the config file (written atomically, mode 0600, by the store),
- * then reads the file back: a key reported as stored must really be there.
+ * Makes `key` the profile's key in the profile's own store (the keyring, the config file, or the
+ * key-store-command), read back before the config records it (config/key-home.ts).
  * `withBaseUrl`: the key is saved with the base URL it was made or checked against (from
  * --base-url or CRAWL_BASE_URL), replacing another one the profile held, which is reported: a
  * profile must never pair one service's URL with another service's key.
  * `replaces`: store only if the profile still holds this key (checked under the config's lock).
+ * `store`: where it goes (default: where the profile's key lives now).
  */
 export async function storeProfileKey(
   deps: Deps,
   key: string,
-  options: { withBaseUrl: boolean; replaces?: string },
-): Promise<{ profile: string; path: string; baseUrlChange: BaseUrlChange | undefined }> {
-  const profile = deps.settings.profile().value;
-  const store = deps.settings.store;
+  options: { withBaseUrl: boolean; replaces?: string; store?: StoreChoice },
+): Promise<SaveResult> {
   let baseHref: string | undefined;
   if (options.withBaseUrl) {
     const base = deps.settings.requireBaseUrl();
     // From the config, it is already the profile's own (kept as it was written).
     if (base.source !== 'config') baseHref = parseBaseUrl(base.value).href;
   }
-  let baseUrlChange: BaseUrlChange | undefined;
-  await store.update(profile, (p) => {
-    if (options.replaces !== undefined && p['api-key'] !== options.replaces) throw new ProfileKeyChangedError(store.path, profile);
-    p['api-key'] = key;
-    if (baseHref === undefined) return;
-    const before = p['base-url'];
-    if (before !== undefined && sameBaseUrl(before, baseHref)) return;
-    if (before !== undefined) baseUrlChange = { from: before, to: baseHref };
-    p['base-url'] = baseHref;
+  const saved = await saveProfileKey(deps.settings, key, {
+    store: options.store ?? 'current',
+    ...(options.replaces === undefined ? {} : { replaces: options.replaces }),
+    ...(baseHref === undefined ? {} : { baseHref }),
+    signal: deps.signal,
   });
-  let readBack: string | undefined;
-  try {
-    readBack = new ConfigStore(store.path).profile(profile)['api-key'];
-  } catch {
-    readBack = undefined;
+  if (saved.fellBackBecause !== undefined) {
+    deps.io.stderr.write(`crawl: no system keyring is available (${saved.fellBackBecause}): the key is stored in plaintext in ${saved.path} (mode 0600)\n`);
   }
-  if (readBack !== key) {
-    throw new CrawlError(`the config file ${store.path} does not hold the new key after writing it`, ExitCode.failure);
-  }
-  return { profile, path: store.path, baseUrlChange };
+  if (saved.leftBehind !== undefined) deps.io.stderr.write(`crawl: warning: ${saved.leftBehind}\n`);
+  return saved;
 }
 
 export function describeBaseUrlChange(change: BaseUrlChange): string {
   return `base URL changed from ${sanitize(change.from)} to ${sanitize(change.to)}: the key belongs to that service`;
-}
-
-function sameBaseUrl(stored: string, href: string): boolean {
-  try {
-    return parseBaseUrl(stored).href === href;
-  } catch {
-    return false;
-  }
 }

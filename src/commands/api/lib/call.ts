@@ -40,7 +40,7 @@ export interface ApiOptions {
 const REMEMBERED_NEXTS = 1024;
 
 export async function callApi(deps: Deps, options: ApiOptions): Promise<number> {
-  const http = deps.http();
+  const http = await deps.http();
   const url = targetUrl(http, options.path);
   const bodyLess = options.input === undefined && options.fields.length === 0;
   // --paginate reads pages: its fields are a query (?limit=...), as a GET's are.

@@ -18,6 +18,8 @@ export interface LoginOptions {
   /** Read the key from stdin instead of prompting. */
   withKey: boolean;
   verify: boolean;
+  /** --store / --insecure-storage; undefined: the keyring, or the config file where no keyring can be reached. */
+  store?: 'keyring' | 'file';
 }
 
 export async function logIn(deps: Deps, options: LoginOptions): Promise<number> {
@@ -61,7 +63,11 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
       });
     }
   }
-  const { profile, baseUrlChange } = await storeProfileKey(deps, key, { withBaseUrl: true });
+  // Logging in again moves a plaintext key into the keyring: it is written and read back there,
+  // then dropped from the file in the same rewrite that records the keyring.
+  const saved = await storeProfileKey(deps, key, { withBaseUrl: true, store: options.store ?? 'default' });
+  const { profile, baseUrlChange } = saved;
+  const where = saved.store.describe();
   if (deps.globals.json) {
     deps.io.stdout.write(
       JSON.stringify({
@@ -69,6 +75,8 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
         baseUrl: baseUrl.href,
         apiKey: maskKey(key),
         saved: true,
+        keyStore: saved.store.kind,
+        keyLocation: where,
         verified: verify,
         accepted: verify ? true : null,
         baseUrlChangedFrom: baseUrlChange?.from ?? null,
@@ -80,6 +88,7 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
         ? `Logged in to ${baseUrl.href} (profile "${profile}", key ${maskKey(key)}): the service accepts the key\n`
         : `Saved the key for ${baseUrl.href} (profile "${profile}", key ${maskKey(key)}) without checking it (--no-verify): whether the service accepts it is not known\n`,
     );
+    deps.io.stderr.write(`The key is stored in the ${where}${saved.movedFrom === 'file' ? ' (moved out of the plaintext config file)' : ''}\n`);
     if (baseUrlChange) deps.io.stderr.write(`note: ${describeBaseUrlChange(baseUrlChange)}\n`);
     if (deps.env.CRAWL_API_KEY) deps.io.stderr.write('note: CRAWL_API_KEY is set and takes precedence over the stored key\n');
   }

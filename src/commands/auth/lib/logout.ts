@@ -1,22 +1,25 @@
 import type { Deps } from '../../../deps.js';
+import { forgetProfileKey } from '../../../config/key-home.js';
 import { ExitCode } from '../../../exit-codes.js';
 
-/** Forgets the profile's stored key (the key stays valid at the service; revoke it with `crawl keys revoke`). */
+/**
+ * Forgets the profile's key: removed from its store (the keyring entry deleted, the plaintext copy
+ * dropped); for a key behind key-command, crawl forgets the commands and leaves the secret manager
+ * alone. The key stays valid at the service: revoke it with `crawl keys revoke`.
+ */
 export type LogoutOptions = Record<string, never>;
 
 export async function logOut(deps: Deps, _options: LogoutOptions): Promise<number> {
-  const profile = deps.settings.profile().value;
-  const had = deps.settings.stored()['api-key'] !== undefined;
-  if (had) {
-    await deps.settings.store.update(profile, (p) => {
-      delete p['api-key'];
-    });
-  }
+  const { profile, kind, description, removed } = await forgetProfileKey(deps.settings, deps.signal);
   if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify({ profile, removed: had }) + '\n');
+    deps.io.stdout.write(JSON.stringify({ profile, removed: kind !== undefined, keyStore: kind ?? null, keyLocation: description ?? null }) + '\n');
+  } else if (kind === undefined) {
+    deps.io.stderr.write(`No key was stored for profile "${profile}"\n`);
+  } else if (kind === 'command') {
+    deps.io.stderr.write(`Profile "${profile}" no longer reads its key with key-command; the secret manager (${description ?? 'command'}) still holds it: remove it there if it should go\n`);
   } else {
-    deps.io.stderr.write(had ? `Removed the key of profile "${profile}"\n` : `No key was stored for profile "${profile}"\n`);
-    if (deps.env.CRAWL_API_KEY) deps.io.stderr.write('note: CRAWL_API_KEY is still set in the environment\n');
+    deps.io.stderr.write(removed ? `Removed the key of profile "${profile}" from the ${description}\n` : `Profile "${profile}" forgot its key; the ${description} held none\n`);
   }
+  if (!deps.globals.json && deps.env.CRAWL_API_KEY) deps.io.stderr.write('note: CRAWL_API_KEY is still set in the environment\n');
   return ExitCode.ok;
 }

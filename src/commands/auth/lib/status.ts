@@ -1,5 +1,5 @@
 import type { Deps } from '../../../deps.js';
-import { describeSource } from '../../../config/settings.js';
+import { describeSource, type ResolvedKey } from '../../../config/settings.js';
 import { CrawlError, InterruptedError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { parseBaseUrl } from '../../../http/url.js';
@@ -19,9 +19,17 @@ export async function showAuthStatus(deps: Deps, _options: StatusOptions): Promi
   const profile = deps.settings.profile().value;
   const base = deps.settings.requireBaseUrl();
   const baseHref = parseBaseUrl(base.value).href;
-  const key = deps.settings.apiKey();
-  let result: { accepted: boolean; status: number } | undefined;
+  // Where the profile keeps its key, whether or not CRAWL_API_KEY overrides it.
+  const stored = deps.settings.keyStore();
+  let key: ResolvedKey | undefined;
   let failure: CrawlError | undefined;
+  try {
+    key = await deps.settings.apiKey(deps.signal);
+  } catch (error) {
+    if (error instanceof InterruptedError || !(error instanceof CrawlError)) throw error;
+    failure = error;
+  }
+  let result: { accepted: boolean; status: number } | undefined;
   if (key) {
     try {
       result = await keyAccepted(deps, key.value);
@@ -30,6 +38,13 @@ export async function showAuthStatus(deps: Deps, _options: StatusOptions): Promi
       failure = error;
     }
   }
+  const keyFailed = failure !== undefined && key === undefined;
+  const location = key?.source === 'env' ? 'CRAWL_API_KEY' : (stored?.describe() ?? null);
+  const overridden = key?.source === 'env' && stored !== undefined ? stored.describe() : undefined;
+  const plaintext = stored?.kind === 'file';
+  const notes: string[] = [];
+  if (overridden !== undefined) notes.push(`CRAWL_API_KEY overrides the key of profile "${profile}" (in the ${overridden})`);
+  if (plaintext) notes.push(`the key is in plaintext in the config file: move it into the system keyring with \`${crawlCommand(deps, ['auth', 'login'])}\``);
   const accepted = result?.accepted === true;
   if (deps.globals.json) {
     deps.io.stdout.write(
@@ -39,6 +54,10 @@ export async function showAuthStatus(deps: Deps, _options: StatusOptions): Promi
         baseUrlSource: base.source,
         apiKey: key ? maskKey(key.value) : null,
         apiKeySource: key?.source ?? null,
+        keyStore: key?.source === 'env' ? null : (stored?.kind ?? null),
+        keyLocation: location,
+        overriddenStore: overridden ?? null,
+        plaintext,
         // null: the check failed, so whether the service accepts the key is not known.
         accepted: failure ? null : accepted,
         httpStatus: result?.status ?? failure?.httpStatus ?? null,
@@ -46,34 +65,43 @@ export async function showAuthStatus(deps: Deps, _options: StatusOptions): Promi
     );
   } else if (deps.io.stdoutIsTTY) {
     const style = await deps.style();
-    const verdict = failure
-      ? style.yellow('? not checked: the check failed (below)')
-      : !key
-        ? style.red(`no key: run \`${crawlCommand(deps, ['auth', 'login'])}\``)
-        : accepted
-          ? style.green('✓ the service accepts this key')
-          : style.red(`✗ the service rejects this key (HTTP ${result?.status})`);
+    const verdict = keyFailed
+      ? style.yellow('? the key could not be read (below)')
+      : failure
+        ? style.yellow('? not checked: the check failed (below)')
+        : !key
+          ? style.red(`no key: run \`${crawlCommand(deps, ['auth', 'login'])}\``)
+          : accepted
+            ? style.green('✓ the service accepts this key')
+            : style.red(`✗ the service rejects this key (HTTP ${result?.status})`);
     await printFields(deps.io, [
       ['Profile', profile],
       ['Base URL', `${baseHref} (from ${describeSource(base.source, 'base-url')})`],
-      ['Key', key ? `${maskKey(key.value)} (from ${describeSource(key.source, 'api-key')})` : 'none'],
+      ['Key', key ? maskKey(key.value) : keyFailed ? 'unreadable' : 'none'],
+      ['Stored in', location === null ? 'nowhere' : location],
       ['Status', verdict],
     ]);
-  } else if (!failure) {
-    // In a pipe a failed check prints nothing a script could take for a verdict: only the error.
+    for (const note of notes) deps.io.stderr.write(`note: ${note}\n`);
+  } else {
+    // In a pipe, what is known here is shown too when the check failed; `accepted` then says unknown.
     await printFields(deps.io, [
       ['profile', profile],
       ['base-url', baseHref],
       ['base-url-source', base.source],
       ['api-key', key ? maskKey(key.value) : ''],
       ['api-key-source', key?.source ?? ''],
-      ['accepted', String(accepted)],
+      ['key-location', location ?? ''],
+      ['accepted', failure ? 'unknown' : String(accepted)],
     ]);
+    for (const note of notes) deps.io.stderr.write(`note: ${note}\n`);
   }
-  if (failure) throw new CrawlError(`cannot check the key with the service: ${failure.message}`, failure.exitCode, {
-    ...(failure.httpStatus === undefined ? {} : { httpStatus: failure.httpStatus }),
-    ...(failure.hint === undefined ? {} : { hint: failure.hint }),
-    cause: failure,
-  });
+  if (failure) {
+    const message = keyFailed ? failure.message : `cannot check the key with the service: ${failure.message}`;
+    throw new CrawlError(message, failure.exitCode, {
+      ...(failure.httpStatus === undefined ? {} : { httpStatus: failure.httpStatus }),
+      ...(failure.hint === undefined ? {} : { hint: failure.hint }),
+      cause: failure,
+    });
+  }
   return accepted ? ExitCode.ok : ExitCode.auth;
 }

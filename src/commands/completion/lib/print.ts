@@ -72,7 +72,7 @@ function sources(deps: Deps): Sources {
     },
     keys: async () => {
       try {
-        const list = await withinDeadline(deps.clock, deps.clock.now() + SERVICE_WAIT_MS, listKeys(deps.http()), () => new CrawlError('too slow', ExitCode.network));
+        const list = await withinDeadline(deps.clock, deps.clock.now() + SERVICE_WAIT_MS, listKeys(await deps.http()), () => new CrawlError('too slow', ExitCode.network));
         return list.keys.flatMap((k) => {
           const name = typeof k.name === 'string' ? k.name : '';
           const values = [{ value: k.id, description: name }];

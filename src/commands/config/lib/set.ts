@@ -3,6 +3,8 @@ import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
 import { sanitize } from '../../../text/sanitize.js';
+import { UsageError } from '../../../errors.js';
+import { crawlCommand } from '../../shared/suggest.js';
 
 export interface SetOptions {
   key: ConfigKey;
@@ -13,20 +15,50 @@ export async function setSetting(deps: Deps, { key, value: given }: SetOptions):
   // Stored as given (validated first), so `get` answers what `set` was told; every command
   // normalises the URL where it uses it.
   const value = given.trim();
-  const url = parseBaseUrl(value);
   const profile = deps.settings.profile().value;
-  await deps.settings.store.update(profile, (p) => {
-    p[key] = value;
-  });
-  // Said now, not at the next command: that one would refuse to send the key there.
-  const warning = url.protocol === 'http:' && !isLoopbackHost(url.hostname)
-    ? `commands will refuse to send the API key over plain http:// to ${sanitize(url.host)} unless given --allow-http: the key would cross the network in clear; use https:// if the service has it`
-    : undefined;
+  let warning: string | undefined;
+  if (key === 'base-url') {
+    const url = parseBaseUrl(value);
+    // Said now, not at the next command: that one would refuse to send the key there.
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+      warning = `commands will refuse to send the API key over plain http:// to ${sanitize(url.host)} unless given --allow-http: the key would cross the network in clear; use https:// if the service has it`;
+    }
+    await deps.settings.store.update(profile, (p) => {
+      p[key] = value;
+    });
+  } else {
+    if (value === '') throw new UsageError(`${key} needs a command`, `e.g. \`${crawlCommand(deps, ['config', 'set', 'key-command'])} 'op read op://ci/crawl/key'\``);
+    if (key === 'key-command') {
+      // The secret manager becomes the key's one home: a key kept elsewhere is dropped, so no copy lingers.
+      const before = deps.settings.keyStore();
+      const entry = before?.kind === 'keyring' ? before : undefined;
+      await deps.settings.store.update(profile, (p) => {
+        p['key-command'] = value;
+        p['key-store'] = 'command';
+        delete p['api-key'];
+        delete p['keyring-service'];
+        delete p['keyring-account'];
+      });
+      if (before?.kind === 'file') warning = `the plaintext key of profile "${profile}" was removed from the config file: the key now comes from key-command`;
+      if (entry !== undefined) {
+        try {
+          await entry.erase(deps.signal);
+          warning = `the key of profile "${profile}" was removed from the ${entry.describe()}: the key now comes from key-command`;
+        } catch (error) {
+          warning = `the key now comes from key-command; its old entry in the ${entry.describe()} could not be removed: ${error instanceof Error ? error.message : String(error)}`;
+        }
+      }
+    } else {
+      await deps.settings.store.update(profile, (p) => {
+        p[key] = value;
+      });
+    }
+  }
   if (deps.globals.json) {
     deps.io.stdout.write(JSON.stringify({ profile, key, value, ...(warning === undefined ? {} : { warning }) }) + '\n');
   } else {
     deps.io.stderr.write(`Set ${key} of profile "${profile}" to ${value}\n`);
-    if (warning !== undefined) deps.io.stderr.write(`crawl: warning: ${warning}\n`);
+    if (warning !== undefined) deps.io.stderr.write(`crawl: ${key === 'base-url' ? 'warning' : 'note'}: ${warning}\n`);
   }
   return ExitCode.ok;
 }

@@ -12,6 +12,8 @@ export async function unsetSetting(deps: Deps, { key }: UnsetOptions): Promise<n
   if (had) {
     await deps.settings.store.update(profile, (p) => {
       delete p[key];
+      // Without its command, a command store holds nothing: the profile has no key (`auth login` gives it one).
+      if (key === 'key-command' && p['key-store'] === 'command') delete p['key-store'];
     });
   }
   if (deps.globals.json) deps.io.stdout.write(JSON.stringify({ profile, key, removed: had }) + '\n');

@@ -19,7 +19,7 @@ export interface CancelOptions {
 }
 
 export async function cancelJob(deps: Deps, options: CancelOptions): Promise<number> {
-  const http = deps.http();
+  const http = await deps.http();
   const json = deps.globals.json;
   const deleted = await sendCancel(deps, http, options.id);
   rememberJob(deps, options.id);

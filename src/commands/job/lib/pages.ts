@@ -41,7 +41,7 @@ const PLAIN_LINE_MS = 5_000;
 export async function exportPagesOf(deps: Deps, options: PagesOptions): Promise<number> {
   // --max-wait counts from the start: a first answer that never comes is waited for no longer.
   const deadline = options.wait && options.maxWaitMs !== undefined ? deps.clock.now() + options.maxWaitMs : undefined;
-  const http = deps.http();
+  const http = await deps.http();
   // Opened before any request: a missing folder or a read-only file fails at once.
   const file = options.output === undefined ? undefined : await openOutputFile(options.output);
   let response: JobResponse;

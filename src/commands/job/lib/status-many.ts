@@ -17,7 +17,7 @@ export const CONCURRENT_READS = 8;
  * failure's; else, with --exit-status, the worst status (outcome.ts); else 0.
  */
 export async function showStatuses(deps: Deps, ids: readonly string[], exitStatus: boolean): Promise<number> {
-  const http = deps.http();
+  const http = await deps.http();
   type Read = { id: string; response: JobResponse; error?: undefined } | { id: string; error: CrawlError };
   const results = await mapLimit(ids, CONCURRENT_READS, async (id): Promise<Read> => {
     try {

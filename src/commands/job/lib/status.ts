@@ -14,7 +14,7 @@ export interface StatusOptions {
 export async function showStatus(deps: Deps, options: StatusOptions): Promise<number> {
   const [id, ...more] = options.ids;
   if (id === undefined || more.length > 0) return showStatuses(deps, options.ids, options.exitStatus);
-  const http = deps.http();
+  const http = await deps.http();
   const { job, raw } = await getJob(http, id);
   rememberJob(deps, id);
   if (deps.globals.json) writeRaw(deps.io.stdout, raw);

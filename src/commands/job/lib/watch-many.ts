@@ -50,7 +50,7 @@ interface Watched {
  * back off per id, as a single watch does. The exit code is the worst outcome (outcome.ts).
  */
 export async function watchJobs(deps: Deps, ids: readonly string[], options: WatchManyOptions): Promise<number> {
-  const http = deps.http();
+  const http = await deps.http();
   const started = deps.clock.now();
   const deadline = options.maxWaitMs === undefined ? undefined : started + options.maxWaitMs;
   // An id given twice is watched once.
@@ -105,7 +105,7 @@ export async function watchJobs(deps: Deps, ids: readonly string[], options: Wat
 /** One poll of one id: its state, what is shown, when it is polled next. */
 async function poll(
   deps: Deps,
-  http: ReturnType<Deps['http']>,
+  http: Awaited<ReturnType<Deps['http']>>,
   w: Watched,
   options: WatchManyOptions,
   display: MultiDisplay,

@@ -16,7 +16,7 @@ export interface WatchOptions {
 export async function watchJob(deps: Deps, options: WatchOptions): Promise<number> {
   const [id, ...more] = options.ids;
   if (id === undefined || more.length > 0) return watchJobs(deps, options.ids, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, failFast: options.failFast });
-  const http = deps.http();
+  const http = await deps.http();
   const { job } = await followJob(deps, http, id, {
     intervalMs: options.intervalMs,
     maxWaitMs: options.maxWaitMs,

@@ -34,7 +34,7 @@ export async function createNewKey(deps: Deps, options: CreateOptions): Promise<
   // Everything that can be refused is refused before the key exists.
   if (outputFile !== undefined) checkNewKeyFile(outputFile);
   if (save) deps.settings.store.read();
-  const http = deps.http();
+  const http = await deps.http();
   // From the POST on, an exit must wait until the key has reached the user or a file.
   return deps.guard.critical(() => createAndHandOver(deps, http, name, { outputFile, save }));
 }
@@ -47,19 +47,27 @@ async function createAndHandOver(
 ): Promise<number> {
   const created = await create(deps, http, name);
   deps.redactor.add(created.key);
-
-  let notPrinted: string | undefined;
-  try {
-    await deps.handOver(deps.globals.json ? rawLine(created.raw) : created.key + '\n');
-  } catch (error) {
-    notPrinted = describe(error);
-  }
-
   const human = !deps.globals.json;
   const say = (line: string): void => {
     if (human) deps.io.stderr.write(line + '\n');
   };
   const shownPrefix = created.prefix ?? maskKey(created.key);
+  const label = `"${sanitize(created.name ?? name)}" (prefix ${sanitize(shownPrefix)})`;
+  const hasDestination = outputFile !== undefined || save;
+
+  // With no destination, stdout is the key's one place: it goes there before anything can fail.
+  let notPrinted: string | undefined;
+  const handOver = async (): Promise<boolean> => {
+    try {
+      await deps.handOver(deps.globals.json ? rawLine(created.raw) : created.key + '\n');
+      return true;
+    } catch (error) {
+      notPrinted = describe(error);
+      return false;
+    }
+  };
+  if (!hasDestination) await handOver();
+
   say(`Created key "${sanitize(created.name ?? name)}" (prefix ${sanitize(shownPrefix)})`);
   say(`warning: ${deps.redactor.redact(sanitize(created.warning ?? DEFAULT_WARNING))}`);
 
@@ -76,40 +84,56 @@ async function createAndHandOver(
   }
   if (save) {
     try {
-      const { profile, path, baseUrlChange } = await storeProfileKey(deps, created.key, { withBaseUrl: true });
-      keptIn.push(`the config file ${path}`);
-      say(`Saved as the key of profile "${profile}" in ${path}`);
-      if (baseUrlChange) say(`note: ${describeBaseUrlChange(baseUrlChange)}`);
+      const saved = await storeProfileKey(deps, created.key, { withBaseUrl: true });
+      keptIn.push(`the ${saved.store.describe()}`);
+      say(`Saved as the key of profile "${saved.profile}" in the ${saved.store.describe()}`);
+      if (saved.baseUrlChange) say(`note: ${describeBaseUrlChange(saved.baseUrlChange)}`);
       if (deps.env.CRAWL_API_KEY) say('note: CRAWL_API_KEY is set and takes precedence over the saved key');
     } catch (error) {
       failures.push(describe(error));
     }
   }
-  if (notPrinted !== undefined) {
-    const label = `"${sanitize(created.name ?? name)}" (prefix ${sanitize(shownPrefix)})`;
-    if (keptIn.length > 0) {
-      throw new CrawlError(`the key ${label} was created and stored in ${keptIn.join(' and ')}, but ${notPrinted}`, ExitCode.failure);
-    }
+  let printed = !hasDestination && notPrinted === undefined;
+  if (hasDestination && keptIn.length > 0 && deps.globals.json) {
+    // The service's document as received, but for the key: it went where it was asked to go.
+    deps.io.stdout.write(withKeyMasked(rawLine(created.raw), created.key));
+  }
+  if (hasDestination && keptIn.length === 0) {
+    // Every destination failed: stdout is the last place the key can go, rather than nowhere.
+    printed = await handOver();
+  }
+  if (notPrinted !== undefined && keptIn.length === 0) {
     // Nobody holds this key: say so, and how to get rid of it (never print it on stderr instead).
-    throw new CrawlError(`the key ${label} was created, but nobody has a copy of it: ${notPrinted}`, ExitCode.failure, {
+    throw new CrawlError(`the key ${label} was created, but nobody has a copy of it: ${[...failures, notPrinted].join('; and ')}`, ExitCode.failure, {
       hint: created.prefix !== undefined
         ? `revoke it with \`${crawlCommand(deps, ['keys', 'revoke'], [created.prefix], ['--yes'])}\`, then create another`
         : `find it by its name with \`${crawlCommand(deps, ['keys', 'list'])}\`, revoke it with \`${crawlCommand(deps, ['keys', 'revoke'])} <id> --yes\`, then create another`,
     });
   }
+  if (notPrinted !== undefined && !hasDestination) {
+    throw new CrawlError(`the key ${label} was created, but ${notPrinted}`, ExitCode.failure);
+  }
   if (failures.length > 0) {
+    const where = [...(printed ? ['on stdout'] : []), ...keptIn.map((k) => `in ${k}`)];
     throw new CrawlError(
-      `the key was created, but ${failures.join('; and ')}; ${keptIn.length > 0 ? `it is on stdout and in ${keptIn.join(' and ')}` : 'the key on stdout is its only copy'}`,
+      `the key was created, but ${failures.join('; and ')}; it is ${where.join(' and ')}${where.length === 1 && printed ? ', its only copy' : ''}`,
       interrupted(deps) ?? ExitCode.failure,
-      { hint: save ? `store it with \`${crawlCommand(deps, ['auth', 'login'], [], ['--with-key'])}\` (the key on standard input)` : 'keep the printed key somewhere safe now' },
+      { hint: save ? `store it with \`${crawlCommand(deps, ['auth', 'login'], [], ['--with-key'])}\` (the key on standard input)` : 'keep the key somewhere safe now' },
     );
   }
   // Ctrl-C came while the POST was on the wire: its answer was read and the key handed over first.
   const code = interrupted(deps);
   if (code !== undefined) {
-    throw new CrawlError(`interrupted after the key was created: it was handed over first (on stdout${keptIn.length > 0 ? ` and in ${keptIn.join(' and ')}` : ''})`, code);
+    const where = [...(printed ? ['on stdout'] : []), ...keptIn.map((k) => `in ${k}`)];
+    throw new CrawlError(`interrupted after the key was created: it was kept first (${where.join(' and ')})`, code);
   }
   return ExitCode.ok;
+}
+
+/** A JSON line with the key's every occurrence replaced by its masked form. */
+function withKeyMasked(line: string, key: string): string {
+  const escaped = JSON.stringify(key).slice(1, -1);
+  return line.split(escaped).join(maskKey(key));
 }
 
 /** The POST, with what an interrupt while it was out means for the message and the exit code. */

@@ -19,13 +19,13 @@ const MAYBE_IN_USE = ' (in use?)';
 export type ListOptions = Record<string, never>;
 
 export async function listKeysOf(deps: Deps, _options: ListOptions): Promise<number> {
-  const http = deps.http();
+  const http = await deps.http();
   const list = await listKeys(http);
   if (deps.globals.json) {
     writeRaw(deps.io.stdout, list.raw);
     return ExitCode.ok;
   }
-  const found = identifyKeyInUse(list.keys, deps.settings.apiKey()?.value);
+  const found = identifyKeyInUse(list.keys, (await deps.settings.apiKey(deps.signal))?.value);
   const candidates = new Set(mayBeInUse(found));
   const certain = found.kind === 'unique';
   if (found.kind === 'ambiguous') {

@@ -31,9 +31,9 @@ interface Selection {
 }
 
 export async function pruneKeys(deps: Deps, options: PruneOptions): Promise<number> {
-  const http = deps.http();
+  const http = await deps.http();
   const { keys } = await listKeys(http);
-  const inUse = new Set(mayBeInUse(identifyKeyInUse(keys, deps.settings.apiKey()?.value)));
+  const inUse = new Set(mayBeInUse(identifyKeyInUse(keys, (await deps.settings.apiKey(deps.signal))?.value)));
   const { prune, kept } = select(keys, inUse, options, deps.clock.now());
 
   if (options.dryRun || prune.length === 0) {

@@ -26,10 +26,10 @@ export async function revokeKeys(deps: Deps, options: RevokeOptions): Promise<nu
     throw new UsageError('give the id, a unique prefix or the name of each key to revoke', 'see them with `crawl keys list`');
   }
   const trimmed = args.map((a) => a.trim());
-  const configured = deps.settings.apiKey()?.value;
+  const configured = (await deps.settings.apiKey(deps.signal))?.value;
   // A key pasted as an argument: refused before any request when that can be told without the list.
   refuseKeys(deps, trimmed, (arg) => isKnownKeyOrShape(arg, knownKeys(deps), configured));
-  const http = deps.http();
+  const http = await deps.http();
   const { keys } = await listKeys(http);
   refuseKeys(deps, trimmed, (arg) => looksLikeFullKey(keys, arg));
 

@@ -48,7 +48,7 @@ export async function rotateKey(deps: Deps, options: RotateOptions): Promise<num
 async function prepare(deps: Deps, options: RotateOptions): Promise<RotationState> {
   const nameFlag = options.name;
   const outputFile = options.outputFile;
-  const key = deps.settings.requireApiKey();
+  const key = await deps.settings.requireApiKey(deps.signal);
   let target: Target;
   if (options.toCommand !== undefined) {
     if (options.toCommand.trim() === '') throw new UsageError('--to-command needs a command');
@@ -81,7 +81,7 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<RotationStat
     target = { kind: 'file', path: outputFile };
   }
 
-  const { keys } = await listKeys(deps.http());
+  const { keys } = await listKeys(await deps.http());
   const found = identifyKeyInUse(keys, key.value);
   if (found.kind === 'none') {
     throw new CrawlError(`the key in use (${maskKey(key.value)}) is not among the active keys the service lists; nothing was changed`, ExitCode.notFound, {
@@ -151,7 +151,7 @@ async function steps(deps: Deps, s: RotationState): Promise<number> {
   try {
     // Sent even if Ctrl-C comes meanwhile: its answer is read (src/http/client.ts), so a key the
     // service made is kept like any other, below.
-    const created = await createKey(deps.http(), s.newName);
+    const created = await createKey(await deps.http(), s.newName);
     deps.redactor.add(created.key);
     s.created = { key: created.key, id: undefined, name: created.name ?? s.newName, prefix: created.prefix ?? maskKey(created.key) };
     s.done.create = true;
@@ -161,7 +161,7 @@ async function steps(deps: Deps, s: RotationState): Promise<number> {
     stopIfInterrupted();
     // Answered by the service's own origin only; the same list names the new key's id, which the
     // create response does not carry, and shows the old key as it is now.
-    const seen = await listKeys(deps.http({ apiKey: created.key }), { sameOriginOnly: true });
+    const seen = await listKeys(await deps.http({ apiKey: created.key }), { sameOriginOnly: true });
     const fresh = identifyKeyInUse(seen.keys, created.key);
     s.created.id = fresh.kind === 'unique' ? fresh.key.id : undefined;
     s.done.verify = true;
@@ -178,7 +178,7 @@ async function steps(deps: Deps, s: RotationState): Promise<number> {
     stopIfInterrupted();
     checkOldKey(s, seen);
     // With the new key: it is the one that will be used from now on, and this proves it can act.
-    await revokeKey(deps.http({ apiKey: created.key }), s.old.id);
+    await revokeKey(await deps.http({ apiKey: created.key }), s.old.id);
     s.done.revoke = true;
     progress(`Revoked the old key ${keyLabel({ id: s.old.id, name: s.old.name, keyPrefix: s.old.prefix })}`);
   } catch (error) {
@@ -332,7 +332,7 @@ async function storeWithCommand(deps: Deps, command: string, key: string): Promi
  */
 async function rollBack(deps: Deps, s: RotationState, c: NonNullable<RotationState['created']>): Promise<void> {
   let why: string;
-  const http = deps.http({ evenIfInterrupted: true });
+  const http = await deps.http({ evenIfInterrupted: true });
   // Step 3 did not get as far as the new key's id: the old key's list can tell it.
   const id = c.id ?? (await listKeys(http).then(({ keys }) => {
     const found = identifyKeyInUse(keys, c.key);

@@ -1,0 +1,213 @@
+// Where a profile's key is written and forgotten: one place for `auth login`, `keys create --save`,
+// `keys rotate` and `auth logout`. The key goes into its store and is read back, all under the
+// config's lock (concurrent logins and rotations lose nothing), and only then does the config
+// file record which store holds it, in one atomic rewrite that also drops a plaintext copy.
+import { CrawlError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import type { Settings } from './settings.js';
+import { ConfigStore, type Profile } from './store.js';
+import { FileStore } from './key-stores/file-store.js';
+import { KeyringUnavailableError, KeyStoreError, type KeyStore, type KeyStoreKind } from './key-stores/key-store.js';
+import { newKeyringEntry, type KeyringEntry } from './key-stores/keyring-entry.js';
+import { commandStore, keyringStore } from './key-stores/open.js';
+import { recordedEntry, recordedKind } from './key-stores/profile-store.js';
+
+/**
+ * Which store a key goes to: `keyring` or `file` as named (--store, --insecure-storage; a named
+ * keyring never falls back); `default`: the keyring, or the config file when no keyring can be
+ * reached at all; `current`: where the profile's key lives now (a profile without one: `default`).
+ */
+export type StoreChoice = 'keyring' | 'file' | 'default' | 'current';
+
+/** The profile's key is no longer the one a command set out to replace (another crawl changed it). */
+export class KeyChangedError extends CrawlError {
+  constructor(path: string, profile: string) {
+    super(`the key of profile "${profile}" in ${path} was changed by another crawl process meanwhile`, ExitCode.failure);
+    this.name = 'ProfileKeyChangedError';
+  }
+}
+
+export interface SaveOptions {
+  store: StoreChoice;
+  /** Store only if the profile still holds this key (checked under the lock). */
+  replaces?: string;
+  /** The base URL the key belongs to (normalised), recorded with it; undefined: leave the profile's. */
+  baseHref?: string;
+  signal: AbortSignal;
+}
+
+export interface SaveResult {
+  profile: string;
+  path: string;
+  /** Where the key now lives. */
+  store: KeyStore;
+  /** Why the config file was used when the default was the keyring. */
+  fellBackBecause?: string;
+  baseUrlChange?: { from: string; to: string };
+  /** The store the key left (the keyring entry is removed, a plaintext copy dropped). */
+  movedFrom?: KeyStoreKind;
+  /** A copy the move could not remove (said to the user, never silent). */
+  leftBehind?: string;
+}
+
+export async function saveProfileKey(settings: Settings, key: string, o: SaveOptions): Promise<SaveResult> {
+  const profile = settings.profile().value;
+  const config = settings.store;
+  const options = settings.keyOptions;
+  let result: SaveResult | undefined;
+  let oldEntry: KeyringEntry | undefined;
+  await config.transact(profile, async (current) => {
+    const before = recordedKind(current);
+    if (o.replaces !== undefined) await checkStillHolds(settings, current, profile, o.replaces, o.signal);
+    let kind: KeyStoreKind = o.store === 'current' ? (before ?? 'keyring') : o.store === 'default' ? 'keyring' : o.store;
+    let fellBackBecause: string | undefined;
+    let store: KeyStore;
+    let entry: KeyringEntry | undefined;
+    if (kind === 'keyring') {
+      entry = recordedEntry(current) ?? newKeyringEntry(originOf(o.baseHref ?? current['base-url'] ?? settings.baseUrl()?.value), profile);
+      const keyring = keyringStore(entry, profile, config.path, options);
+      try {
+        await keyring.write(key, o.signal);
+        if ((await keyring.read(o.signal)) !== key) throw new KeyStoreError(`the ${keyring.describe()} does not hold the new key after writing it`);
+        store = keyring;
+      } catch (error) {
+        const mayFallBack = o.store === 'default' || (o.store === 'current' && before === undefined);
+        if (!(error instanceof KeyringUnavailableError) || !mayFallBack) throw error;
+        kind = 'file';
+        entry = undefined;
+        fellBackBecause = error.reason;
+        store = new FileStore(config, profile);
+      }
+    } else if (kind === 'command') {
+      const read = current['key-command'];
+      if (read === undefined) throw new KeyStoreError(`profile "${profile}" has no key-command`);
+      const commands = commandStore(read, current['key-store-command'], options);
+      await commands.write(key, o.signal);
+      // The second run of key-command in this run, and the only other one: the read back.
+      if ((await commands.read(o.signal)) !== key) {
+        throw new KeyStoreError(`key-command (${commands.describe().slice('command: '.length)}) does not print the new key after key-store-command stored it`);
+      }
+      store = commands;
+    } else {
+      store = new FileStore(config, profile);
+    }
+    const old = recordedEntry(current);
+    if (before === 'keyring' && old !== undefined && (kind !== 'keyring' || old.account !== entry?.account || old.service !== entry.service)) oldEntry = old;
+    let baseUrlChange: SaveResult['baseUrlChange'];
+    const change = (p: Profile): void => {
+      p['key-store'] = kind;
+      if (kind === 'file') p['api-key'] = key;
+      else delete p['api-key'];
+      if (kind === 'keyring' && entry) {
+        p['keyring-service'] = entry.service;
+        p['keyring-account'] = entry.account;
+      } else {
+        delete p['keyring-service'];
+        delete p['keyring-account'];
+      }
+      if (o.baseHref === undefined) return;
+      const was = p['base-url'];
+      if (was !== undefined && sameBaseUrl(was, o.baseHref)) return;
+      if (was !== undefined) baseUrlChange = { from: was, to: o.baseHref };
+      p['base-url'] = o.baseHref;
+    };
+    result = {
+      profile,
+      path: config.path,
+      store,
+      ...(fellBackBecause === undefined ? {} : { fellBackBecause }),
+      ...(before !== undefined && before !== kind ? { movedFrom: before } : {}),
+    };
+    return [
+      (p: Profile) => {
+        change(p);
+        if (baseUrlChange && result) result.baseUrlChange = baseUrlChange;
+      },
+      undefined,
+    ];
+  });
+  settings.resetKey();
+  const saved = result as SaveResult | undefined;
+  if (saved === undefined) throw new CrawlError('the key was not stored', ExitCode.failure);
+  if (saved.store.kind === 'file') {
+    let readBack: string | undefined;
+    try {
+      readBack = new ConfigStore(config.path).profile(profile)['api-key'];
+    } catch {
+      readBack = undefined;
+    }
+    if (readBack !== key) throw new CrawlError(`the config file ${config.path} does not hold the new key after writing it`, ExitCode.failure);
+  }
+  if (oldEntry !== undefined) {
+    // The config no longer points at it: a copy left there is only a copy, said so, never read.
+    const stale = keyringStore(oldEntry, profile, config.path, options);
+    try {
+      await stale.erase(o.signal);
+    } catch (error) {
+      saved.leftBehind = `the old key's entry in the ${stale.describe()} (${oldEntry.service}, ${oldEntry.account}) could not be removed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  return saved;
+}
+
+export interface ForgetResult {
+  profile: string;
+  /** The store the key was in, or undefined when the profile had none. */
+  kind: KeyStoreKind | undefined;
+  description: string | undefined;
+  /** The store held a key that is now gone (for a command store: false, the secret manager is left alone). */
+  removed: boolean;
+}
+
+/** `auth logout`: the key removed from its store (a keyring entry deleted), and the profile's record of it. */
+export async function forgetProfileKey(settings: Settings, signal: AbortSignal): Promise<ForgetResult> {
+  const profile = settings.profile().value;
+  const stored = settings.stored();
+  const kind = recordedKind(stored);
+  if (kind === undefined) return { profile, kind, description: undefined, removed: false };
+  let removed = false;
+  let description: string | undefined;
+  await settings.store.transact(profile, async (current) => {
+    const now = recordedKind(current);
+    const store = settings.keyStore();
+    description = store?.describe();
+    if (now === 'keyring' && store) removed = await store.erase(signal);
+    else if (now === 'file') removed = current['api-key'] !== undefined;
+    return (p: Profile) => {
+      for (const name of ['api-key', 'key-store', 'keyring-service', 'keyring-account', 'key-command', 'key-store-command'] as const) delete p[name];
+    };
+  });
+  settings.resetKey();
+  return { profile, kind, description, removed };
+}
+
+async function checkStillHolds(settings: Settings, current: Readonly<Profile>, profile: string, expected: string, signal: AbortSignal): Promise<void> {
+  const kind = recordedKind(current);
+  let held: string | undefined;
+  if (kind === 'file') held = current['api-key'];
+  else if (kind === 'keyring') {
+    const entry = recordedEntry(current);
+    held = entry === undefined ? undefined : await keyringStore(entry, profile, settings.store.path, settings.keyOptions).read(signal);
+  } else {
+    // A secret manager cannot be locked with the config: a key command is not run a third time.
+    return;
+  }
+  if (held !== expected) throw new KeyChangedError(settings.store.path, profile);
+}
+
+function originOf(base: string | undefined): string {
+  if (base === undefined) return 'unknown';
+  try {
+    return new URL(base).origin;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function sameBaseUrl(stored: string, href: string): boolean {
+  try {
+    return new URL(stored).href === href;
+  } catch {
+    return false;
+  }
+}

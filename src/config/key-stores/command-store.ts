@@ -1,0 +1,141 @@
+// A key kept by a secret manager, reached through the profile's commands: `key-command` prints the
+// key on its stdout (as AWS's credential_process and git's credential helpers do) and
+// `key-store-command` stores a new key given on its stdin. Both run through the same runner as
+// `keys rotate --to-command` (platform/shell-command.ts): a process group of their own, the key
+// never in an argument or the environment, and a bound on time and on output.
+import type { Env } from '../../platform/env.js';
+import { describeChar, keyDefect, trimKeyText } from '../../text/keys.js';
+import { bounded, KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
+
+/** Far above any key; a command that floods stdout is stopped, not read into memory. */
+const MAX_OUTPUT_BYTES = 64 * 1024;
+/** What is kept of a failing command's stderr for its error message. */
+const STDERR_TAIL = 400;
+
+export interface CommandContext {
+  env: Env;
+  bounds: KeyStoreBounds;
+  clock: DeadlineClock;
+  /** The command's stderr, passed on as it comes (a secret manager may ask something there). */
+  onStderr(text: string): void;
+  /** The `crawl …` command lines hints name (with the run's --profile). */
+  command(words: readonly string[]): string;
+}
+
+/** The first word of a command, as `auth status` shows it: `op read op://…` is "command: op …". */
+export function commandName(command: string): string {
+  const first = command.trim().split(/\s+/)[0] ?? '';
+  const base = first.replace(/^.*[\\/]/, '');
+  return base === '' ? '(empty)' : base.slice(0, 40);
+}
+
+export class CommandStore implements KeyStore {
+  readonly kind = 'command' as const;
+  readonly readCommand: string;
+  readonly storeCommand: string | undefined;
+  readonly #ctx: CommandContext;
+
+  constructor(readCommand: string, storeCommand: string | undefined, ctx: CommandContext) {
+    this.readCommand = readCommand;
+    this.storeCommand = storeCommand;
+    this.#ctx = ctx;
+  }
+
+  describe(): string {
+    return `command: ${commandName(this.readCommand)} …`;
+  }
+
+  async read(signal: AbortSignal): Promise<string | undefined> {
+    const { stdout } = await this.#run('key-command', this.readCommand, '', signal, true);
+    const key = trimKeyText(stdout);
+    const name = commandName(this.readCommand);
+    if (key === '') {
+      throw new KeyStoreError(`key-command (${name} …) printed no key`, 'it must print the key alone on its standard output');
+    }
+    const lines = key.split(/\r?\n/).length;
+    if (lines > 1) {
+      throw new KeyStoreError(`key-command (${name} …) printed ${lines} lines, not one key; nothing was sent`, 'it must print the key alone on its standard output');
+    }
+    const defect = keyDefect(key);
+    if (defect !== undefined) {
+      throw new KeyStoreError(`what key-command (${name} …) printed is not a key: it ${defect}; nothing was sent`, 'it must print the key alone on its standard output');
+    }
+    return key;
+  }
+
+  async write(key: string, signal: AbortSignal): Promise<void> {
+    if (this.storeCommand === undefined) {
+      throw new KeyStoreError(
+        'the profile reads its key with key-command but has no key-store-command to store a new one',
+        `set one with \`${this.#ctx.command(['config', 'set', 'key-store-command'])} '<command that reads the key on stdin>'\``,
+      );
+    }
+    await this.#run('key-store-command', this.storeCommand, key + '\n', signal, false);
+  }
+
+  /** The secret manager is left alone: crawl only forgets the commands (the caller does that). */
+  async erase(): Promise<boolean> {
+    return false;
+  }
+
+  async #run(setting: string, command: string, input: string, runSignal: AbortSignal, capture: boolean): Promise<{ stdout: string }> {
+    const ctx = this.#ctx;
+    const name = commandName(command);
+    // Loaded here only: node:child_process has no business in the start-up of every other command.
+    const { describeOutcome, runShellCommand } = await import('../../platform/shell-command.js');
+    const { CRAWL_API_KEY: _inUse, ...env } = ctx.env;
+    let stdout = '';
+    let stdoutBytes = 0;
+    let stderrTail = '';
+    let flooded = false;
+    return bounded(
+      ctx.clock,
+      ctx.bounds.commandMs,
+      runSignal,
+      () => new KeyStoreError(`${setting} (${name} …) did not finish within ${ctx.bounds.commandMs / 1000} s; it was stopped`, 'check that it runs on its own without waiting for input; CRAWL_KEY_COMMAND_TIMEOUT sets the bound in seconds'),
+      async (signal) => {
+        const stop = new AbortController();
+        signal.addEventListener('abort', () => stop.abort(signal.reason), { once: true });
+        const outcome = await runShellCommand({
+          command,
+          input,
+          env,
+          onStdout: (text) => {
+            stdoutBytes += Buffer.byteLength(text);
+            if (stdoutBytes > MAX_OUTPUT_BYTES) {
+              flooded = true;
+              stop.abort(new Error('flooded'));
+              return;
+            }
+            // What the store command prints is never the key's place: only the read keeps it.
+            if (capture) stdout += text;
+          },
+          onStderr: (text) => {
+            stderrTail = (stderrTail + text).slice(-STDERR_TAIL);
+            ctx.onStderr(text);
+          },
+          signal: stop.signal,
+          killAfterMs: 1_000,
+        });
+        if (flooded) throw new KeyStoreError(`${setting} (${name} …) printed more than ${MAX_OUTPUT_BYTES / 1024} KiB; it was stopped and nothing was sent`, 'it must print the key alone on its standard output');
+        signal.throwIfAborted();
+        if (outcome.kind !== 'exited' || outcome.code !== 0) {
+          const tail = lastLine(stderrTail);
+          throw new KeyStoreError(`${setting} (${name} …) failed: ${describeOutcome(outcome)}${tail === '' ? '' : `: ${tail}`}`, `run it yourself to see why; \`${ctx.command(['config', 'get', setting])}\` shows it`);
+        }
+        return { stdout };
+      },
+    );
+  }
+}
+
+/** The last non-empty line of a command's stderr, with anything that could act on a terminal named instead. */
+function lastLine(text: string): string {
+  const line = text.split(/\r?\n/).filter((l) => l.trim() !== '').pop() ?? '';
+  let out = '';
+  for (const char of line.slice(-200)) {
+    const code = char.codePointAt(0) ?? 0;
+    out += code < 0x20 || (code >= 0x7f && code <= 0x9f) ? `<${describeChar(code)}>` : char;
+  }
+  return out.trim();
+}

@@ -1,0 +1,237 @@
+// A minimal D-Bus client over the session bus's Unix socket: enough for the Secret Service (and
+// for a test to play one of its peers). It is plain JavaScript on a socket, so every wait can be
+// abandoned: a call that never gets its answer ends when its signal is aborted, and closing the
+// socket frees the process, where a native library blocked in the same call would hold it.
+import { connect, type Socket } from 'node:net';
+import { decodeMessage, encodeMessage, MessageType, messageLength, type DBusValue, type Message } from './wire.js';
+
+export class DBusError extends Error {
+  /** The error's D-Bus name (org.freedesktop.DBus.Error.ServiceUnknown), or a local one (crawl.NoBus, crawl.Closed). */
+  readonly dbusName: string;
+
+  constructor(dbusName: string, message: string) {
+    super(message);
+    this.name = 'DBusError';
+    this.dbusName = dbusName;
+  }
+}
+
+export interface CallTarget {
+  destination: string;
+  path: string;
+  interface: string;
+  member: string;
+  signature?: string;
+  body?: DBusValue[];
+}
+
+/** The socket an address names: the first unix one of a `;`-separated list (path or abstract name). */
+export function socketPathOf(address: string): string | undefined {
+  for (const one of address.split(';')) {
+    const colon = one.indexOf(':');
+    if (colon < 0 || one.slice(0, colon) !== 'unix') continue;
+    const params = new Map<string, string>();
+    for (const pair of one.slice(colon + 1).split(',')) {
+      const eq = pair.indexOf('=');
+      if (eq > 0) params.set(pair.slice(0, eq), unescapeValue(pair.slice(eq + 1)));
+    }
+    const path = params.get('path');
+    if (path) return path;
+    const abstract = params.get('abstract');
+    if (abstract) return `\0${abstract}`;
+  }
+  return undefined;
+}
+
+function unescapeValue(value: string): string {
+  return value.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/**
+ * The session bus's address: DBUS_SESSION_BUS_ADDRESS, else the socket systemd gives each user
+ * (`$XDG_RUNTIME_DIR/bus`), as libdbus and sd-bus look for it. Undefined: no session bus here.
+ */
+export function sessionBusAddress(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (env.DBUS_SESSION_BUS_ADDRESS) return env.DBUS_SESSION_BUS_ADDRESS;
+  if (env.XDG_RUNTIME_DIR) return `unix:path=${env.XDG_RUNTIME_DIR}/bus`;
+  return undefined;
+}
+
+type Pending = { resolve(body: DBusValue[]): void; reject(error: Error): void };
+
+export class DBusConnection {
+  readonly #socket: Socket;
+  readonly #pending = new Map<number, Pending>();
+  readonly #signalHandlers = new Set<(m: Message) => void>();
+  #callHandler: ((m: Message) => void) | undefined;
+  #serial = 0;
+  #buffered: Buffer = Buffer.alloc(0);
+  #closed: Error | undefined;
+  uniqueName = '';
+
+  private constructor(socket: Socket) {
+    this.#socket = socket;
+  }
+
+  /**
+   * Connects, authenticates as this process's user (EXTERNAL) and says Hello. Rejects when
+   * `signal` aborts first; a socket that never answers holds nothing after that.
+   */
+  static async open(address: string, uid: number, signal: AbortSignal): Promise<DBusConnection> {
+    const path = socketPathOf(address);
+    if (path === undefined) throw new DBusError('crawl.NoBus', `no Unix socket in the session bus address`);
+    signal.throwIfAborted();
+    const socket = connect({ path });
+    const conn = new DBusConnection(socket);
+    const onAbort = (): void => conn.close(signal.reason instanceof Error ? signal.reason : new DBusError('crawl.Aborted', 'aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await conn.#authenticate(uid);
+      const [name] = await conn.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'Hello' });
+      conn.uniqueName = String(name);
+      return conn;
+    } catch (error) {
+      conn.close();
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #authenticate(uid: number): Promise<void> {
+    const socket = this.#socket;
+    return new Promise((resolve, reject) => {
+      let text = '';
+      const cleanup = (): void => {
+        socket.off('data', onData);
+        socket.off('error', onError);
+        socket.off('close', onClose);
+      };
+      const fail = (error: Error): void => {
+        cleanup();
+        reject(error);
+      };
+      const onError = (error: Error): void => fail(new DBusError('crawl.NoBus', `cannot connect to the session bus: ${(error as NodeJS.ErrnoException).code ?? error.message}`));
+      const onClose = (): void => fail(this.#closed ?? new DBusError('crawl.Closed', 'the session bus closed the connection while authenticating'));
+      const onData = (chunk: Buffer): void => {
+        text += chunk.toString('latin1');
+        if (text.length > 4096) return fail(new DBusError('crawl.Auth', 'the session bus sent no end to its authentication answer'));
+        const end = text.indexOf('\r\n');
+        if (end < 0) return;
+        const line = text.slice(0, end);
+        if (!line.startsWith('OK ')) return fail(new DBusError('crawl.Auth', 'the session bus refused this user (EXTERNAL authentication)'));
+        cleanup();
+        // Anything after the line is already the first message (nothing is, before BEGIN).
+        this.#buffered = Buffer.from(text.slice(end + 2), 'latin1');
+        socket.on('data', (data: Buffer) => this.#receive(data));
+        socket.on('error', (error) => this.close(new DBusError('crawl.Closed', `the session bus connection failed: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
+        socket.on('close', () => this.close());
+        socket.write('BEGIN\r\n');
+        resolve();
+      };
+      socket.on('data', onData);
+      socket.once('error', onError);
+      socket.once('close', onClose);
+      socket.write(`\0AUTH EXTERNAL ${Buffer.from(String(uid), 'ascii').toString('hex')}\r\n`);
+    });
+  }
+
+  #receive(data: Buffer): void {
+    this.#buffered = this.#buffered.length === 0 ? data : Buffer.concat([this.#buffered, data]);
+    try {
+      for (;;) {
+        const length = messageLength(this.#buffered);
+        if (length === undefined || this.#buffered.length < length) return;
+        const message = decodeMessage(this.#buffered.subarray(0, length));
+        this.#buffered = this.#buffered.subarray(length);
+        this.#dispatch(message);
+      }
+    } catch (error) {
+      this.close(new DBusError('crawl.Protocol', `the session bus sent a message crawl cannot read: ${(error as Error).message}`));
+    }
+  }
+
+  #dispatch(m: Message): void {
+    if (m.type === MessageType.reply || m.type === MessageType.error) {
+      const pending = m.replySerial === undefined ? undefined : this.#pending.get(m.replySerial);
+      if (!pending) return;
+      this.#pending.delete(m.replySerial as number);
+      if (m.type === MessageType.reply) pending.resolve(m.body);
+      else pending.reject(new DBusError(m.errorName ?? 'crawl.Unknown', typeof m.body[0] === 'string' ? m.body[0] : (m.errorName ?? 'D-Bus error')));
+    } else if (m.type === MessageType.signal) {
+      for (const handler of this.#signalHandlers) handler(m);
+    } else if (m.type === MessageType.call) {
+      this.#callHandler?.(m);
+    }
+  }
+
+  /** Calls a method; rejects with a DBusError on an error reply, or when `signal` aborts first. */
+  call(target: CallTarget, signal?: AbortSignal): Promise<DBusValue[]> {
+    if (this.#closed) return Promise.reject(this.#closed);
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    const serial = ++this.#serial;
+    const message: Message = {
+      type: MessageType.call,
+      flags: 0,
+      serial,
+      destination: target.destination,
+      path: target.path,
+      interface: target.interface,
+      member: target.member,
+      signature: target.signature ?? '',
+      body: target.body ?? [],
+    };
+    const bytes = encodeMessage(message);
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        this.#pending.delete(serial);
+        reject(signal?.reason as Error);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#pending.set(serial, {
+        resolve: (body) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(body);
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      });
+      this.#socket.write(bytes);
+    });
+  }
+
+  /** Every signal the bus routes here (after an AddMatch); the result unsubscribes. */
+  onSignal(handler: (m: Message) => void): () => void {
+    this.#signalHandlers.add(handler);
+    return () => this.#signalHandlers.delete(handler);
+  }
+
+  /** Method calls addressed to this connection (a test playing a service); none is answered unless the handler replies. */
+  onCall(handler: (m: Message) => void): void {
+    this.#callHandler = handler;
+  }
+
+  reply(to: Message, signature = '', body: DBusValue[] = []): void {
+    if (this.#closed) return;
+    const message: Message = { type: MessageType.reply, flags: 0, serial: ++this.#serial, replySerial: to.serial, signature, body };
+    if (to.sender !== undefined) message.destination = to.sender;
+    this.#socket.write(encodeMessage(message));
+  }
+
+  emit(signal: { path: string; interface: string; member: string; signature?: string; body?: DBusValue[]; destination?: string }): void {
+    if (this.#closed) return;
+    const message: Message = { type: MessageType.signal, flags: 0, serial: ++this.#serial, path: signal.path, interface: signal.interface, member: signal.member, signature: signal.signature ?? '', body: signal.body ?? [] };
+    if (signal.destination !== undefined) message.destination = signal.destination;
+    this.#socket.write(encodeMessage(message));
+  }
+
+  close(reason?: Error): void {
+    if (this.#closed) return;
+    this.#closed = reason ?? new DBusError('crawl.Closed', 'the session bus connection closed');
+    for (const pending of this.#pending.values()) pending.reject(this.#closed);
+    this.#pending.clear();
+    this.#socket.destroy();
+  }
+}
