@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Guard } from '../../src/app/guard.js';
-import { runCli, waitFor } from '../support/cli.js';
+import { runCli, waitFor } from '../support/harness.js';
 import { fakeClock } from '../support/fake-clock.js';
 import { activeKeys, calls, configProfile, fullKeysIn, keyStatus, storedKey } from '../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';

@@ -9,15 +9,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli as runInProcess } from '../../src/app/run-cli.js';
-import { testStreams } from '../../src/io/test-streams.js';
+import type { TestStreams } from '../../src/io/test-streams.js';
 import { clockWatching } from '../support/fake-clock.js';
-import { cleanEnv, runCli, tempDir, waitFor } from '../support/cli.js';
+import { cleanEnv } from '../support/spawn.js';
 import { calls, configProfile, expectRotationStoppedAfterStoring } from '../support/keys.js';
 import { everyLineJson, holdConfigLock } from '../support/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
-import { fakeClock } from '../support/fake-clock.js';
-import { interrupt } from '../support/harness.js';
+import { crawl, interrupt, runCli, tempDir, waitFor } from '../support/harness.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
@@ -96,14 +94,14 @@ describe('auth login at the hidden prompt', () => {
   for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
     it.concurrent(`${signal}: exit ${code}, raw mode off again (echo and line mode back), nothing saved`, async ({ expect }) => {
       const dir = join(tmp.dir, `login-${signal}`);
-      const streams = testStreams({ tty: true, columns: 120 });
+      let streams!: TestStreams;
       const controller = new AbortController();
       const env = cleanEnv({ CRAWL_BASE_URL: fx.sandbox.url, CRAWL_CONFIG_DIR: dir });
-      const run = runInProcess(['auth', 'login'], { env, streams, clock: fakeClock(), signal: controller.signal, nodeVersion: process.versions.node });
+      const run = crawl(['auth', 'login'], { env, tty: true, columns: 120, signal: controller.signal, onStreams: (s) => (streams = s) });
       await waitFor(() => streams.outputText().includes('Paste your API key'), 10_000, 'the prompt');
       streams.type('crk_half');
       interrupt(controller, signal);
-      expect(await run).toBe(code);
+      expect((await run).code).toBe(code);
       // The terminal was put in raw mode (no echo) for the key, and given back.
       expect(streams.rawModes).toEqual([true, false]);
       expect(streams.outputText()).not.toContain('crk_half');

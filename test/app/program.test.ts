@@ -1,7 +1,7 @@
 // Help topics, global flags anywhere on the line, and usage errors: exit 2, one message, no stack.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodeTable } from '../../src/exit-codes.js';
-import { runCli } from '../support/cli.js';
+import { runCli } from '../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
 let fx: SandboxFixture;

@@ -9,7 +9,7 @@ import { createClient, CrawlError, ExitCode, HttpStatusError, InterruptedError, 
 import type { ClientOptions, CrawlClient } from '../../src/client/types.js';
 import type { Env } from '../../src/platform/env.js';
 import { startSandbox, type EmbeddedSandbox } from '../../src/sandbox/public.js';
-import { tempDir } from '../support/cli.js';
+import { tempDir } from '../support/harness.js';
 import { fakeClock, type FakeClock } from '../support/fake-clock.js';
 
 let sb: EmbeddedSandbox;

@@ -4,9 +4,8 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HISTORY_LIMIT, readJobHistory, recordJob } from '../../src/config/job-history.js';
-import { tempDir } from '../support/cli.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
-import { crawl } from '../support/harness.js';
+import { crawl, tempDir } from '../support/harness.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };

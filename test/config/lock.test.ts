@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigLock, type LockFs, lockPathFor, nodeLockFs } from '../../src/config/lock.js';
 import { CrawlError } from '../../src/errors.js';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir } from '../support/harness.js';
 import { clockWatching } from '../support/fake-clock.js';
 import { configProfile, expectNoRotatedKeyLost } from '../support/keys.js';
 import { configFolderWith, deadPid, holdConfigLock } from '../support/local-faults.js';

@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskKey } from '../../src/text/mask.js';
-import { runCli } from '../support/cli.js';
+import { runCli } from '../support/harness.js';
 import { BAD_KEY, envOf, deadBaseUrl, configFolders } from '../support/settings.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 

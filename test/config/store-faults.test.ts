@@ -5,7 +5,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, waitFor } from '../support/cli.js';
+import { runCli, tempDir, waitFor } from '../support/harness.js';
 import { calls, fullKeysIn, keyStatus } from '../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 

@@ -6,7 +6,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir } from '../support/harness.js';
 import { findKey } from '../support/key-forms.js';
 import { startHostile } from '../support/hostile-server.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { maskKey } from '../../src/text/mask.js';
-import { runCli } from '../support/cli.js';
+import { runCli } from '../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
 let fx: SandboxFixture;

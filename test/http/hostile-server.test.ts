@@ -18,7 +18,7 @@ import {
   withHostile,
 } from '../support/battery.js';
 import { fakeClock } from '../support/fake-clock.js';
-import { ndjson } from '../support/cli.js';
+import { ndjson } from '../support/harness.js';
 import { startHostile, type Body, type Fault } from '../support/hostile-server.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCli } from '../support/harness.js';
 import { relayTunnels } from '../support/loopback.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 

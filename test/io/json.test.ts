@@ -3,10 +3,9 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskKey } from '../../src/text/mask.js';
-import { runCli, tempDir, waitFor } from '../support/cli.js';
 import { configFolderWith } from '../support/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
-import { crawl } from '../support/harness.js';
+import { crawl, runCli, tempDir, waitFor } from '../support/harness.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };

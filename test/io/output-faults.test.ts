@@ -8,10 +8,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
 import { activeKeys, fullKeysIn, keyStatus } from '../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
-import { crawl, type CrawlOptions } from '../support/harness.js';
+import { crawl, type CrawlOptions, runCli, tempDir } from '../support/harness.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };

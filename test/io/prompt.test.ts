@@ -6,14 +6,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli as runInProcess } from '../../src/app/run-cli.js';
 import { displayWidth } from '../../src/io/string-width.js';
-import { testStreams } from '../../src/io/test-streams.js';
-import { runCli, tempDir, waitFor } from '../support/cli.js';
+import type { TestStreams } from '../../src/io/test-streams.js';
 import { startSilentTcp } from '../support/hostile-server.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
-import { clockWatching, fakeClock } from '../support/fake-clock.js';
-import { crawl, interrupt } from '../support/harness.js';
+import { clockWatching } from '../support/fake-clock.js';
+import { crawl, interrupt, runCli, tempDir, waitFor } from '../support/harness.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
@@ -46,12 +44,12 @@ describe('Ctrl-C and Ctrl-D at a prompt end the prompt line', () => {
 
   it('Ctrl-D (the end of input) at the confirmation: the refusal starts a line of its own', async () => {
     const key = fx.sandbox.addKey('prompt-eof');
-    const streams = testStreams({ tty: true, columns: 120 });
-    const run = runInProcess(['keys', 'revoke', key.id], { env: fx.env, streams, clock: fakeClock(), nodeVersion: process.versions.node });
+    let streams!: TestStreams;
+    const run = crawl(['keys', 'revoke', key.id], { env: fx.env, tty: true, columns: 120, onStreams: (s) => (streams = s) });
     await waitFor(() => streams.outputText().includes('[y/N] '), 10_000, 'the prompt');
     // What the terminal turns Ctrl-D into: the end of the input.
     (streams.stdin as PassThrough).end();
-    expect(await run).toBe(2);
+    expect((await run).code).toBe(2);
     expect(streams.outputText()).toMatch(/\[y\/N\] \ncrawl: not confirmed: nothing was revoked\n$/);
   });
 

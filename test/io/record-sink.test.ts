@@ -4,7 +4,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { beginOutputFile, openOutputFile, RecordSink } from '../../src/io/record-sink.js';
-import { tempDir } from '../support/cli.js';
+import { tempDir } from '../support/harness.js';
 
 const tmp = tempDir('crawl-record-sink-');
 afterAll(() => tmp.cleanup());

@@ -11,7 +11,7 @@ import type { IO } from '../../src/io/io.js';
 import { LiveLine } from '../../src/io/live-line.js';
 import { redactingWriter } from '../../src/io/redacting-writer.js';
 import { Redactor } from '../../src/text/redact.js';
-import { ROOT } from '../support/cli.js';
+import { ROOT } from '../support/spawn.js';
 import { findKey } from '../support/key-forms.js';
 
 const KEY = 'crk_Secret/Key+1234567890';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, vi, type ExpectStatic } from 'vitest';
-import { ndjson, runCli, tempDir, type RunOptions, type RunResult } from '../support/cli.js';
+import { ndjson, runCli, tempDir, type RunOptions, type RunResult } from '../support/harness.js';
 import { ERROR_GROUPS, startEchoService, type EchoService } from '../support/echo-service.js';
 import { decodings, findKey, jsonForms, randomKey, urlForms } from '../support/key-forms.js';
 

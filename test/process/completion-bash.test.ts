@@ -8,10 +8,10 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, tempDir } from '../support/cli.js';
+import { BIN, cleanEnv } from '../support/spawn.js';
 import { startSilentTcp } from '../support/hostile-server.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
-import { crawl } from '../support/harness.js';
+import { crawl, tempDir } from '../support/harness.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };

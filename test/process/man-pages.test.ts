@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../support/cli.js';
+import { ROOT } from '../support/spawn.js';
 import { crawl } from '../support/harness.js';
 
 const MAN = join(ROOT, 'dist', 'man');

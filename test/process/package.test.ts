@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../src/client/client.js';
-import { ROOT, tempDir } from '../support/cli.js';
+import { tempDir } from '../support/harness.js';
+import { ROOT } from '../support/spawn.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { fakeClock } from '../support/fake-clock.js';
 

@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { BIN, cleanEnv, ndjson, runCli, tempDir } from '../support/cli.js';
+import { ndjson, runCli, tempDir } from '../support/harness.js';
+import { BIN, cleanEnv } from '../support/spawn.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 

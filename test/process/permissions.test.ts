@@ -8,7 +8,7 @@
 import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { tempDir } from '../support/cli.js';
+import { tempDir } from '../support/harness.js';
 import { keyStatus } from '../support/keys.js';
 import { removeUserInstall, runCliAsUser, unprivileged } from '../support/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';

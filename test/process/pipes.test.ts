@@ -8,7 +8,8 @@ import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, re
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { BIN, cleanEnv, ndjson, ROOT, runCli, tempDir, waitFor } from '../support/cli.js';
+import { ndjson, runCli, tempDir, waitFor } from '../support/harness.js';
+import { BIN, cleanEnv, ROOT } from '../support/spawn.js';
 import { calls } from '../support/keys.js';
 import { cliPid, everyLineJson, runShell } from '../support/local-faults.js';
 import { records, startPagesServer, type PagesServer, type ScriptedJob } from '../support/pages-server.js';

@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { runCli, tempDir, waitFor } from '../support/cli.js';
+import { runCli, tempDir, waitFor } from '../support/harness.js';
 import { calls, configProfile, expectRotationStoppedAfterStoring, fullKeysIn, keyStatus } from '../support/keys.js';
 import { holdConfigLock } from '../support/local-faults.js';
 import { expectInterruptedExport } from '../support/pages-server.js';

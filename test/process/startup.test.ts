@@ -6,7 +6,8 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCodeCache } from '../../src/build/cache-check.js';
-import { ROOT, runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir } from '../support/harness.js';
+import { ROOT } from '../support/spawn.js';
 import { listenOnLoopback, relayTunnels } from '../support/loopback.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 

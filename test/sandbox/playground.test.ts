@@ -5,11 +5,10 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoJobs } from '../../src/sandbox/seed.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runCli, waitFor } from '../support/cli.js';
 import { listenOnLoopback } from '../support/loopback.js';
 import { refusedUrl } from '../support/hostile-server.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
-import { crawl } from '../support/harness.js';
+import { crawl, runCli, waitFor } from '../support/harness.js';
 
 let fx: SandboxFixture;
 beforeAll(async () => {

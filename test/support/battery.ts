@@ -6,7 +6,7 @@ import type { ExpectStatic } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';
 import { startHostile, type Hostile, type Rule } from './hostile-server.js';
-import { runCli, tempDir, type RunResult } from './cli.js';
+import { runCli, tempDir, type RunResult } from './harness.js';
 
 /** A run, and the fake clock it waited on: what it slept, how far its virtual time ran. */
 export type Run = RunResult & { clock: FakeClock };

@@ -4,7 +4,7 @@ import type { ExpectStatic } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { tempDir } from './cli.js';
+import { tempDir } from './harness.js';
 import { sandboxFixture, type SandboxFixture } from './sandbox.js';
 
 /** A config folder whose default profile holds the base URL and `key`; the environment has no key. */

@@ -1,25 +1,20 @@
-// Helpers for the local-fault batteries (test/battery-local-*.test.ts): the CLI run through bash
-// (pipes, ulimit), as an unprivileged user, and found inside a pty to be signalled directly.
-import { spawn, spawnSync } from 'node:child_process';
+// Local faults: the CLI run through bash (pipes, ulimit), as an unprivileged user, and found inside
+// a pty to be signalled directly; config locks held or left by a dead process.
+import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, cleanEnv, ROOT } from './cli.js';
+import { shellQuote } from '../../src/text/shell.js';
+import { BIN, cleanEnv, ROOT, spawnProcess, type ProcessResult } from './spawn.js';
 
-export interface ShellResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  ms: number;
-}
+export type ShellResult = ProcessResult;
 
 /**
  * Runs `script` in bash with `set -o pipefail` and a `crawl` function that runs the built CLI, so
  * a pipeline's status is the CLI's own when the reader ends first.
  */
 export function runShell(script: string, env: Record<string, string | undefined>, timeoutMs = 15_000): Promise<ShellResult> {
-  const prelude = `set -o pipefail; crawl() { '${process.execPath}' '${BIN}' "$@"; }\n`;
+  const prelude = `set -o pipefail; crawl() { ${shellQuote(process.execPath)} ${shellQuote(BIN)} "$@"; }\n`;
   return runProcess('bash', ['-c', prelude + script], env, timeoutMs);
 }
 
@@ -97,24 +92,7 @@ export function removeUserInstall(): void {
 }
 
 function runProcess(command: string, args: string[], env: Record<string, string | undefined>, timeoutMs: number, cwd = ROOT): Promise<ShellResult> {
-  const started = Date.now();
-  const child = spawn(command, args, { env: cleanEnv(env), cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGKILL');
-  }, timeoutMs);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut, ms: Date.now() - started });
-    });
-  });
+  return spawnProcess(command, args, { env, cwd, timeoutMs, stdin: 'ignore' });
 }
 
 /** The pid of the CLI (node running bin/crawl.js) among the descendants of `root` (e.g. `script`). */

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ExpectStatic } from 'vitest';
-import { tempDir } from './cli.js';
+import { tempDir } from './harness.js';
 import { everyLineJson } from './local-faults.js';
 import { listenOnLoopback } from './loopback.js';
 

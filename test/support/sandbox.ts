@@ -1,6 +1,6 @@
 // A sandbox per test file (or test), and the environment that points the CLI at it.
 import { startSandbox, type RequestRecord, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { tempDir } from './cli.js';
+import { tempDir } from './harness.js';
 
 export interface SandboxFixture {
   sandbox: Sandbox;

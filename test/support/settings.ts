@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { tempDir } from './cli.js';
+import { tempDir } from './harness.js';
 
 export type Profiles = Record<string, { 'base-url'?: string; 'api-key'?: string }>;
 

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prettyJson } from '../../../src/text/json-pretty.js';
 import { readFileSync } from 'node:fs';
-import { ROOT, tempDir } from '../../support/cli.js';
+import { ROOT } from '../../support/spawn.js';
 import { findKey } from '../../support/key-forms.js';
 import { listenOnLoopback, type OnLoopback } from '../../support/loopback.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import { wordsOf } from '../../support/shell-words.js';
-import { crawl } from '../../support/harness.js';
+import { crawl, tempDir } from '../../support/harness.js';
 
 interface Seen {
   method: string;

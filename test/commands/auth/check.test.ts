@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHostile, type Hostile } from '../../support/hostile-server.js';
-import { runCli } from '../../support/cli.js';
+import { runCli } from '../../support/harness.js';
 import { calls, configProfile, fullKeysIn, keyStatus, storedKey } from '../../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 

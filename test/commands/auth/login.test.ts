@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { maskKey } from '../../../src/text/mask.js';
-import { runCli, waitFor } from '../../support/cli.js';
+import { runCli, waitFor } from '../../support/harness.js';
 import { refusedUrl } from '../../support/hostile-server.js';
 import { calls } from '../../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';

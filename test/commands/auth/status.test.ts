@@ -1,7 +1,7 @@
 // `auth status`: where the settings came from, the key masked, and whether the service accepts it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskKey } from '../../../src/text/mask.js';
-import { runCli } from '../../support/cli.js';
+import { runCli } from '../../support/harness.js';
 import { BAD_KEY, envOf, configFolders } from '../../support/settings.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 

@@ -1,6 +1,6 @@
 // `auth token`: the raw key alone on stdout.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { runCli } from '../../support/cli.js';
+import { runCli } from '../../support/harness.js';
 import { envOf, configFolders } from '../../support/settings.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 

@@ -5,8 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_KEYS } from '../../../src/config/setting-names.js';
-import { tempDir } from '../../support/cli.js';
-import { crawl } from '../../support/harness.js';
+import { crawl, tempDir } from '../../support/harness.js';
 
 let tmp: { dir: string; cleanup: () => void };
 beforeAll(() => {

@@ -1,7 +1,7 @@
 // `config get` and `config list`: the key masked, an unset setting.
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { maskKey } from '../../../src/text/mask.js';
-import { runCli } from '../../support/cli.js';
+import { runCli } from '../../support/harness.js';
 import { envOf, configFolders } from '../../support/settings.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 

@@ -1,6 +1,6 @@
 // `config unset`.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { runCli } from '../../support/cli.js';
+import { runCli } from '../../support/harness.js';
 import { BAD_KEY, envOf, configFolders } from '../../support/settings.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 

@@ -2,7 +2,7 @@
 // GET, --wait until the job is terminal (a service may keep crawling a while after accepting),
 // --json, and the exit codes of refusals (409 -> 1, 404 -> 3, 401 -> 4).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ndjson, runCli } from '../../support/cli.js';
+import { ndjson, runCli } from '../../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 
 let fx: SandboxFixture;

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, waitFor } from '../../support/cli.js';
+import { runCli, tempDir, waitFor } from '../../support/harness.js';
 import { completedJob, startPagesServer, type PagesServer, type ScriptedJob } from '../../support/pages-server.js';
 import { fakeClock } from '../../support/fake-clock.js';
 import { clockWatching } from '../../support/fake-clock.js';

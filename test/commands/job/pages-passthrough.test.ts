@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { runCli, tempDir } from '../../support/cli.js';
+import { runCli, tempDir } from '../../support/harness.js';
 import { completedJob, startPagesServer, type PagesServer, type ScriptedJob } from '../../support/pages-server.js';
 
 /** Records that a parse and re-serialisation would change, each as the service writes it. */

@@ -3,7 +3,7 @@
 // export with exit 1, the records before kept and counted, nothing written twice; and next links
 // outside the job's own pages endpoint are refused before any request is sent to them.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ndjson, runCli } from '../../support/cli.js';
+import { ndjson, runCli } from '../../support/harness.js';
 import { records, startPagesServer, type PagesServer, type ScriptedJob } from '../../support/pages-server.js';
 
 /** Page numbers of NDJSON records from records(). */

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ndjson, runCli, tempDir } from '../../support/cli.js';
+import { ndjson, runCli, tempDir } from '../../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import type { PagesShape } from '../../../src/sandbox/index.js';
 

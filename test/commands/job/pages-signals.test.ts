@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ndjson, runCli, tempDir, waitFor } from '../../support/cli.js';
+import { ndjson, runCli, tempDir, waitFor } from '../../support/harness.js';
 import { everyLineJson } from '../../support/local-faults.js';
 import { expectInterruptedExport, records, startPagesServer, type PagesServer, type ScriptedJob } from '../../support/pages-server.js';
 

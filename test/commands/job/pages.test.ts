@@ -4,9 +4,8 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ndjson, runCli, tempDir } from '../../support/cli.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
-import { crawl } from '../../support/harness.js';
+import { crawl, ndjson, runCli, tempDir } from '../../support/harness.js';
 
 let fx: SandboxFixture;
 let out: { dir: string; cleanup: () => void };

@@ -5,8 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../../src/io/string-width.js';
-import { runCli } from '../../support/cli.js';
-import { crawl } from '../../support/harness.js';
+import { crawl, runCli } from '../../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 
 let fx: SandboxFixture;

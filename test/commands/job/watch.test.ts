@@ -9,9 +9,8 @@ import { fitWatchLine } from '../../../src/commands/job/lib/follow.js';
 import { worstOutcome } from '../../../src/commands/job/lib/outcome.js';
 import { displayWidth } from '../../../src/io/string-width.js';
 import { loadTerminalText } from '../../../src/io/terminal-text.js';
-import { ndjson, runCli, tempDir, waitFor } from '../../support/cli.js';
 import { clockWatching, fakeClock } from '../../support/fake-clock.js';
-import { crawl, interrupt } from '../../support/harness.js';
+import { crawl, interrupt, ndjson, runCli, tempDir, waitFor } from '../../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import { liveRows, screenOf } from '../../support/screen.js';
 

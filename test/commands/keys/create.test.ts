@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../../support/cli.js';
+import { runCli, tempDir } from '../../support/harness.js';
 import { activeKeys, calls, fullKeysIn, keyStatus } from '../../support/keys.js';
 import { onArrival, sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../../src/io/string-width.js';
-import { runCli } from '../../support/cli.js';
+import { runCli } from '../../support/harness.js';
 import { configProfile, fullKeysIn, keyStatus } from '../../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 

@@ -1,7 +1,6 @@
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../support/cli.js';
-import { crawl } from '../../support/harness.js';
+import { crawl, runCli } from '../../support/harness.js';
 import { activeKeys, calls, configProfile, fullKeysIn, keyStatus } from '../../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 

@@ -5,10 +5,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir, waitFor } from '../../support/cli.js';
 import { findKey } from '../../support/key-forms.js';
 import { calls, configKeySetup, fullKeysIn, keyStatus, storedKey, type ConfigKeySetup } from '../../support/keys.js';
-import { crawl, interrupt } from '../../support/harness.js';
+import { crawl, interrupt, tempDir, waitFor } from '../../support/harness.js';
 
 let setup: ConfigKeySetup;
 let tmp: { dir: string; cleanup: () => void };

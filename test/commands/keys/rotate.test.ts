@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, waitFor } from '../../support/cli.js';
+import { runCli, waitFor } from '../../support/harness.js';
 import { activeKeys, calls, configKeySetup, type ConfigKeySetup, fullKeysIn, keyStatus, storedKey } from '../../support/keys.js';
 import { onArrival, type SandboxFixture } from '../../support/sandbox.js';
 

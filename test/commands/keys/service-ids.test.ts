@@ -3,7 +3,7 @@
 // step 1 with nothing created, `keys revoke` before its first DELETE. Exit 1: the id came from the
 // service (a malformed answer), not from the user.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../support/cli.js';
+import { runCli } from '../../support/harness.js';
 import { calls, configProfile, keyStatus, storedKey } from '../../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 

@@ -5,10 +5,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../support/cli.js';
 import { wordsOf } from '../../support/shell-words.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
-import { crawl } from '../../support/harness.js';
+import { crawl, runCli } from '../../support/harness.js';
 
 let fx: SandboxFixture;
 beforeEach(async () => {

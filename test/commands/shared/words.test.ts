@@ -3,8 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFolderWith } from '../../support/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
-import { crawl } from '../../support/harness.js';
-import { tempDir } from '../../support/cli.js';
+import { crawl, tempDir } from '../../support/harness.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
