@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigLock, type LockFs, lockPathFor, nodeLockFs } from '../../src/config/lock.js';
 import { CrawlError } from '../../src/errors.js';
 import { runCli, tempDir } from '../support/harness.js';
-import { clockWatching } from '../support/fake-clock.js';
+import { clockWatching, fakeClock as sharedFakeClock, type FakeClock } from '../support/fake-clock.js';
 import { configProfile, expectNoRotatedKeyLost } from '../support/keys.js';
 import { configFolderWith, deadPid, holdConfigLock } from '../support/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
@@ -26,31 +26,18 @@ beforeAll(() => {
 });
 afterAll(() => tmp.cleanup());
 
-/** Time as the lock sees it: `sleep` advances `now` and resolves, unless the test holds it. */
-interface FakeClock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  readonly sleeps: number[];
-  readonly start: number;
-  elapsed(): number;
-  /** While set, a sleep (after advancing the time) waits for this before it resolves. */
-  gate: Promise<void> | undefined;
-}
+/**
+ * Time as the lock sees it: the tests' fake clock (a pause moves time on and ends), with a gate:
+ * while `gate` is set, a pause, once time has moved, waits for it before it ends.
+ */
+type GatedClock = FakeClock & { gate: Promise<void> | undefined };
 
-function fakeClock(start = Date.now()): FakeClock {
-  let t = start;
-  const clock: FakeClock = {
-    start,
-    sleeps: [],
-    gate: undefined,
-    now: () => t,
-    elapsed: () => t - start,
-    async sleep(ms, signal) {
-      if (signal?.aborted) throw signal.reason;
-      clock.sleeps.push(ms);
-      t += ms;
-      if (clock.gate) await clock.gate;
-    },
+function fakeClock(start = Date.now()): GatedClock {
+  const clock = Object.assign(sharedFakeClock(start), { gate: undefined as Promise<void> | undefined });
+  const sleep = clock.sleep;
+  clock.sleep = async (ms, signal) => {
+    await sleep(ms, signal);
+    if (clock.gate) await clock.gate;
   };
   return clock;
 }
@@ -417,7 +404,9 @@ describe('waiting, on a fake clock', () => {
       return sleep(ms, signal);
     };
     await expect(ConfigLock.acquire(config, { clock, signal: controller.signal })).rejects.toBe(reason);
-    expect(clock.sleeps).toHaveLength(10);
+    // Ten pauses waited out; the eleventh, begun as the signal aborted, ended it.
+    expect(clock.sleeps).toHaveLength(11);
+    expect(clock.elapsed()).toBe(clock.sleeps.slice(0, 10).reduce((a, b) => a + b, 0));
     expect(readFileSync(lock, 'utf8')).toBe(lockOf(process.pid));
   });
 });
