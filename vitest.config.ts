@@ -3,9 +3,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Files that take long on the clock whatever their size: spawned processes (test/process/) and
- * the network batteries (real --timeout waits; five-line files). Vitest starts the files it timed
- * longest first, but it keeps those times in node_modules/.vite: in a fresh clone (CI) it starts
- * the largest files first instead, and these ran last, seconds after the rest had finished.
+ * the network batteries (real --timeout waits). Vitest starts the files it timed longest first,
+ * but it keeps those times in node_modules/.vite: in a fresh clone (CI) it starts the largest
+ * files first instead, and these ran last, after the rest had finished.
  */
 const LONG_ON_THE_CLOCK = /\/test\/(process\/|http\/network-)/;
 
@@ -17,19 +17,41 @@ class LongFirst extends BaseSequencer {
   }
 }
 
+/** CRAWL_TEST_MODE=spawn runs every test as a process: then every tier needs a current build. */
+const spawnMode = process.env.CRAWL_TEST_MODE === 'spawn';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['test/support/umask.ts'],
     // Forks, not threads: a few tests set the umask, which workers may not. Most files run the CLI
-    // in this process and wait on loopback I/O, so three workers keep two cores busy (two or four
-    // were 4-6 s slower); files share a worker's module cache (no per-file isolation: nothing here
-    // keeps state between files).
+    // in this process and wait on loopback I/O, so three workers keep two cores busy; files share
+    // a worker's module cache (no per-file isolation: nothing here keeps state between files).
     pool: 'forks',
     maxWorkers: 3,
     isolate: false,
     sequence: { sequencer: LongFirst },
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // Two tiers (ARCHITECTURE.md, Tests): `npm run test:fast` runs the first alone.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'in-process',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/process/**'],
+          ...(spawnMode ? { globalSetup: ['test/support/fresh-build.ts'] } : {}),
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: ['test/process/**/*.test.ts'],
+          // The spawned CLI, the man pages and the packed package are the build's output.
+          globalSetup: ['test/support/fresh-build.ts'],
+        },
+      },
+    ],
   },
 });
