@@ -30,6 +30,8 @@ async function main(): Promise<void> {
     chunkNames: 'chunks/[name]-[hash]',
     define: { __CRAWL_VERSION__: JSON.stringify(version) },
     plugins: [deferRequires, patchUndici, wasm.plugin],
+    // The keyring binding is native: the package's one runtime dependency, required from where npm put it.
+    external: ['@napi-rs/keyring'],
     minifyWhitespace: true,
     minifySyntax: true,
     write: false,

@@ -47,6 +47,8 @@ async function main(): Promise<void> {
     // Error classes are named by their constructors: users log them.
     keepNames: true,
     plugins: [noConfigWrites],
+    // The keyring binding is native: the package's one runtime dependency, loaded only for a profile whose key is there.
+    external: ['@napi-rs/keyring'],
     logLevel: 'warning',
     // version.ts reads package.json through import.meta.url only when unbundled (dead code here).
     logOverride: { 'empty-import-meta': 'silent' },

@@ -1,4 +1,5 @@
 // The package's programmatic entry: `import { createClient } from '@webcrawl/cli'`.
+import { Settings } from '../config/settings.js';
 import { realClock } from '../platform/clock.js';
 import { processFacts } from '../platform/host.js';
 import { makeClient } from './client.js';
@@ -21,4 +22,18 @@ export { ExitCode } from '../exit-codes.js';
 export function createClient(options: ClientOptions = {}): CrawlClient {
   const facts = processFacts();
   return makeClient(options, { env: options.env ?? facts.env, clock: realClock, nodeVersion: facts.nodeVersion });
+}
+
+/**
+ * A client whose key is read first from wherever the profile keeps it (the system keyring, a
+ * secret manager's key-command, the config file), or from CRAWL_API_KEY, as the CLI reads it.
+ * Rejects when there is no key, or when its store fails or does not answer in time.
+ */
+export async function openClient(options: ClientOptions = {}): Promise<CrawlClient> {
+  if (options.apiKey !== undefined) return createClient(options);
+  const facts = processFacts();
+  const env = options.env ?? facts.env;
+  const settings = new Settings(env, { ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }), ...(options.profile === undefined ? {} : { profile: options.profile }) });
+  const key = await settings.requireApiKey(options.signal);
+  return createClient({ ...options, apiKey: key.value });
 }

@@ -95,9 +95,15 @@ export async function saveProfileKey(settings: Settings, key: string, o: SaveOpt
     if (before === 'keyring' && old !== undefined && (kind !== 'keyring' || old.account !== entry?.account || old.service !== entry.service)) oldEntry = old;
     let baseUrlChange: SaveResult['baseUrlChange'];
     const change = (p: Profile): void => {
-      p['key-store'] = kind;
-      if (kind === 'file') p['api-key'] = key;
-      else delete p['api-key'];
+      // A plaintext key records itself: a profile with `api-key` and no `key-store` is the file store,
+      // as every profile written before the keyring is.
+      if (kind === 'file') {
+        p['api-key'] = key;
+        delete p['key-store'];
+      } else {
+        p['key-store'] = kind;
+        delete p['api-key'];
+      }
       if (kind === 'keyring' && entry) {
         p['keyring-service'] = entry.service;
         p['keyring-account'] = entry.account;

@@ -166,7 +166,7 @@ export class Settings {
     const defect = keyDefect(key);
     if (defect) {
       throw new UsageError(
-        `the API key of profile "${profile}" in the ${store.describe()} ${defect}; refusing to send it`,
+        `the API key of profile "${profile}" in ${store.kind === 'file' ? this.store.path : `the ${store.describe()}`} ${defect}; refusing to send it`,
         `store the key again with \`${this.command(['auth', 'login', '--with-key'])} < keyfile\``,
       );
     }

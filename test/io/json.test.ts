@@ -65,6 +65,10 @@ describe('--json', () => {
       baseUrlSource: 'env',
       apiKey: maskKey(fx.sandbox.key),
       apiKeySource: 'env',
+      keyStore: null,
+      keyLocation: 'CRAWL_API_KEY',
+      overriddenStore: null,
+      plaintext: false,
       accepted: true,
       httpStatus: 200,
     });
@@ -112,7 +116,9 @@ describe('auth status when the service cannot be reached', () => {
         `Key       ${maskKey(fx.sandbox.key)} (from CRAWL_API_KEY)\n` +
         'Status    ? not checked: the check failed (below)\n',
     );
-    expect(r.stderr).toMatch(new RegExp(`^crawl: cannot check the key with the service: connection refused: GET ${closed}/api/keys`));
+    // The profile's own key (in the config file) is overridden by the environment's: said, before the error.
+    expect(r.stderr).toMatch(/^note: CRAWL_API_KEY overrides the key of profile "default" \(in the config file, plaintext: .+\)\n/);
+    expect(r.stderr).toMatch(new RegExp(`^crawl: cannot check the key with the service: connection refused: GET ${closed}/api/keys`, 'm'));
     expect(r.stderr).not.toContain(fx.sandbox.key);
   });
 
@@ -120,7 +126,8 @@ describe('auth status when the service cannot be reached', () => {
     const [plain, json] = await Promise.all([crawl(['auth', 'status'], { env: env() }), crawl(['auth', 'status', '--json'], { env: env() })]);
     expect(plain.code).toBe(5);
     expect(plain.stdout).toBe('');
-    expect(plain.stderr).toMatch(/^crawl: cannot check the key with the service: connection refused/);
+    // What is known here is in the one error line.
+    expect(plain.stderr).toMatch(new RegExp(`^crawl: cannot check the key \\(profile "default", ${closed}/, key ${maskKey(fx.sandbox.key).replace(/[*]/g, '\\*')} in CRAWL_API_KEY\\) with the service: connection refused`));
     expect(json.code).toBe(5);
     expect(JSON.parse(json.stdout)).toMatchObject({ profile: 'default', apiKey: maskKey(fx.sandbox.key), accepted: null, httpStatus: null });
     expect(JSON.parse(json.stderr)).toMatchObject({ error: { exitCode: 5, httpStatus: null } });

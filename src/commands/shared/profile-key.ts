@@ -23,7 +23,7 @@ export interface BaseUrlChange {
 export async function storeProfileKey(
   deps: Deps,
   key: string,
-  options: { withBaseUrl: boolean; replaces?: string; store?: StoreChoice },
+  options: { withBaseUrl: boolean; replaces?: string; store?: StoreChoice; interruptible?: boolean },
 ): Promise<SaveResult> {
   let baseHref: string | undefined;
   if (options.withBaseUrl) {
@@ -35,7 +35,9 @@ export async function storeProfileKey(
     store: options.store ?? 'current',
     ...(options.replaces === undefined ? {} : { replaces: options.replaces }),
     ...(baseHref === undefined ? {} : { baseHref }),
-    signal: deps.signal,
+    // A key the service already made is stored even after Ctrl-C (only the stores' own time bounds
+    // apply): an interrupt must not lose it. Logging in can stop at once: nothing was made.
+    signal: options.interruptible === true ? deps.signal : new AbortController().signal,
   });
   if (saved.fellBackBecause !== undefined) {
     deps.io.stderr.write(`crawl: no system keyring is available (${saved.fellBackBecause}): the key is stored in plaintext in ${saved.path} (mode 0600)\n`);

@@ -24,7 +24,7 @@ export class FileStore implements KeyStore {
   async write(key: string): Promise<void> {
     await this.#config.update(this.#profile, (p) => {
       p['api-key'] = key;
-      p['key-store'] = 'file';
+      delete p['key-store'];
     });
   }
 

@@ -36,14 +36,19 @@ describe('auth login says whether the service accepted the key', () => {
     const key = fx.sandbox.addKey('login').key;
     const plain = await runCli(['auth', 'login', '--with-key'], { env: env(configDir()), input: key });
     expect(plain.code).toBe(0);
-    expect(plain.stderr).toBe(`Logged in to ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}): the service accepts the key\n`);
-    const json = await runCli(['auth', 'login', '--with-key', '--json'], { env: env(configDir()), input: key });
+    // No session bus in this process: the key goes to the config file, which is said first.
+    expect(plain.stderr).toMatch(/^crawl: no system keyring is available \(no session bus.*\): the key is stored in plaintext in .+config\.json \(mode 0600\)\n/);
+    expect(plain.stderr).toContain(`\nLogged in to ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}): the service accepts the key\nThe key is stored in the config file, plaintext: `);
+    const jsonDir = configDir();
+    const json = await runCli(['auth', 'login', '--with-key', '--json'], { env: env(jsonDir), input: key });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({
       profile: 'default',
       baseUrl: `${fx.sandbox.url}/`,
       apiKey: maskKey(key),
       saved: true,
+      keyStore: 'file',
+      keyLocation: `config file, plaintext: ${join(jsonDir, 'config.json')}`,
       verified: true,
       accepted: true,
       baseUrlChangedFrom: null,
@@ -56,8 +61,8 @@ describe('auth login says whether the service accepted the key', () => {
       const before = fx.sandbox.requests.length;
       const r = await runCli(['auth', 'login', '--with-key', '--no-verify'], { env: env(dir), input: key + '\n' });
       expect(r.code).toBe(0);
-      expect(r.stderr).toBe(
-        `Saved the key for ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}) without checking it (--no-verify): whether the service accepts it is not known\n`,
+      expect(r.stderr).toContain(
+        `\nSaved the key for ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}) without checking it (--no-verify): whether the service accepts it is not known\n`,
       );
       expect(calls(fx.sandbox, before)).toEqual([]);
       expect(readProfiles(dir).default).toEqual({ 'api-key': key, 'base-url': `${fx.sandbox.url}/` });
@@ -127,7 +132,11 @@ describe('the key is saved with the base URL it was checked against', () => {
     const r = await runCli(['keys', 'create', 'saved', '--save'], { env: { ...env(dir), CRAWL_API_KEY: fx.sandbox.key } });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`note: base URL changed from ${OTHER} to ${fx.sandbox.url}/: the key belongs to that service\n`);
-    expect(readProfiles(dir).default).toEqual({ 'base-url': `${fx.sandbox.url}/`, 'api-key': r.stdout.trim() });
+    // With --save the key has a home, so it is not printed: the profile (a plaintext one) holds the new key.
+    expect(r.stdout).toBe('');
+    const saved = readProfiles(dir).default;
+    expect(saved).toEqual({ 'base-url': `${fx.sandbox.url}/`, 'api-key': expect.stringMatching(/^crk_/) });
+    expect(saved?.['api-key']).not.toBe('crk_' + 'a'.repeat(40));
   });
 });
 
@@ -177,7 +186,13 @@ describe('reading the key', () => {
       const r = await runCli(['auth', 'login', '--with-key'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }), input: `  ${key}\n` });
       expect(r.code).toBe(0);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(`Logged in to ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}): the service accepts the key\n`);
+      // This process has no session bus: no keyring can be reached, so the key goes to the file, and that is said.
+      const file = join(dir, 'config.json');
+      expect(r.stderr).toBe(
+        `crawl: no system keyring is available (no session bus (DBUS_SESSION_BUS_ADDRESS is not set)): the key is stored in plaintext in ${file} (mode 0600)\n` +
+          `Logged in to ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}): the service accepts the key\n` +
+          `The key is stored in the config file, plaintext: ${file}\n`,
+      );
       expect(folders.read(dir)).toEqual({ profiles: { default: { 'api-key': key, 'base-url': fx.sandbox.url + '/' } } });
       expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
       // The check happened against the service with that very key.

@@ -1,4 +1,5 @@
 // `auth logout`: the profile's key forgotten, the rest kept.
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { runCli } from '../../support/harness.js';
 import { BAD_KEY, envOf, configFolders } from '../../support/settings.js';
@@ -24,7 +25,7 @@ describe('auth logout', () => {
     const env = envOf({ CRAWL_CONFIG_DIR: dir });
     const out = await runCli(['auth', 'logout'], { env });
     expect(out.code, out.stderr).toBe(0);
-    expect(out.stderr).toBe('Removed the key of profile "default"\n');
+    expect(out.stderr).toBe(`Removed the key of profile "default" from the config file, plaintext: ${join(dir, 'config.json')}\n`);
     expect(folders.read(dir).profiles).toEqual({
       default: { 'base-url': fx.sandbox.url },
       work: { 'base-url': fx.sandbox.url, 'api-key': BAD_KEY },

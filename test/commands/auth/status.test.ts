@@ -43,6 +43,7 @@ describe('auth status', () => {
         'base-url-source\tenv',
         `api-key\t${maskKey(fx.sandbox.key)}`,
         'api-key-source\tenv',
+        'key-location\tCRAWL_API_KEY',
         'accepted\ttrue',
         '',
       ].join('\n'),

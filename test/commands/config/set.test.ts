@@ -64,7 +64,7 @@ describe('config set', () => {
     expect(notUrl.code).toBe(2);
     expect(notUrl.stderr).toMatch(/^crawl: invalid base URL "crawl\.example\.com"/);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^crawl: unknown config key "colour"\nhint: known keys: base-url, api-key\n$/);
+    expect(unknown.stderr).toMatch(/^crawl: unknown config key "colour"\nhint: known keys: base-url, api-key, key-store, keyring-service, keyring-account, key-command, key-store-command\n$/);
   });
 
   it.concurrent('a config file that is not JSON is reported, never overwritten', async ({ expect }) => {

@@ -58,8 +58,8 @@ describe('crawl keys create', () => {
     try {
       const r = await runCli(['keys', 'create', 'saved', '--save', '--verbose'], { env: { ...fx.env, CRAWL_CONFIG_DIR: dir } });
       expect(r.code).toBe(0);
-      const key = r.stdout.trim();
-      expect(r.stdout).toMatch(KEY_LINE);
+      // The key has a home (the profile): it is not printed.
+      expect(r.stdout).toBe('');
       expect(r.stderr).toContain('* POST');
       expect(fullKeysIn(r.stderr)).toEqual([]);
       expect(r.stderr).toMatch(/Saved as the key of profile "default"/);
@@ -67,7 +67,8 @@ describe('crawl keys create', () => {
       const file = join(dir, 'config.json');
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const config = JSON.parse(readFileSync(file, 'utf8'));
-      expect(config.profiles.default['api-key']).toBe(key);
+      const key: string = config.profiles.default['api-key'];
+      expect(key).toMatch(/^crk_/);
       expect(config.profiles.default['base-url']).toBe(fx.sandbox.url + '/');
       expect(await keyStatus(fx.sandbox, key)).toBe(200);
     } finally {
@@ -79,7 +80,9 @@ describe('crawl keys create', () => {
     const path = join(files.dir, 'new.key');
     const r = await runCli(['keys', 'create', 'filed', '--output-file', path], { env: fx.env });
     expect(r.code).toBe(0);
-    expect(readFileSync(path, 'utf8')).toBe(r.stdout);
+    // Written where it was asked to go, and nowhere else.
+    expect(r.stdout).toBe('');
+    expect(readFileSync(path, 'utf8')).toMatch(KEY_LINE);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(r.stderr).toContain(`Wrote the key to ${path}`);
   });

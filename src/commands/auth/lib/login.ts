@@ -65,7 +65,7 @@ export async function logIn(deps: Deps, options: LoginOptions): Promise<number> 
   }
   // Logging in again moves a plaintext key into the keyring: it is written and read back there,
   // then dropped from the file in the same rewrite that records the keyring.
-  const saved = await storeProfileKey(deps, key, { withBaseUrl: true, store: options.store ?? 'default' });
+  const saved = await storeProfileKey(deps, key, { withBaseUrl: true, store: options.store ?? 'default', interruptible: true });
   const { profile, baseUrlChange } = saved;
   const where = saved.store.describe();
   if (deps.globals.json) {

@@ -77,13 +77,11 @@ export async function showAuthStatus(deps: Deps, _options: StatusOptions): Promi
     await printFields(deps.io, [
       ['Profile', profile],
       ['Base URL', `${baseHref} (from ${describeSource(base.source, 'base-url')})`],
-      ['Key', key ? maskKey(key.value) : keyFailed ? 'unreadable' : 'none'],
-      ['Stored in', location === null ? 'nowhere' : location],
+      ['Key', key ? `${maskKey(key.value)} (from ${location})` : keyFailed ? `unreadable (${location})` : 'none'],
       ['Status', verdict],
     ]);
     for (const note of notes) deps.io.stderr.write(`note: ${note}\n`);
-  } else {
-    // In a pipe, what is known here is shown too when the check failed; `accepted` then says unknown.
+  } else if (!failure) {
     await printFields(deps.io, [
       ['profile', profile],
       ['base-url', baseHref],
@@ -91,12 +89,15 @@ export async function showAuthStatus(deps: Deps, _options: StatusOptions): Promi
       ['api-key', key ? maskKey(key.value) : ''],
       ['api-key-source', key?.source ?? ''],
       ['key-location', location ?? ''],
-      ['accepted', failure ? 'unknown' : String(accepted)],
+      ['accepted', String(accepted)],
     ]);
     for (const note of notes) deps.io.stderr.write(`note: ${note}\n`);
   }
   if (failure) {
-    const message = keyFailed ? failure.message : `cannot check the key with the service: ${failure.message}`;
+    // Off a terminal nothing went to stdout (no verdict a script could take): what is known here
+    // goes into the one error line.
+    const known = deps.io.stdoutIsTTY || deps.globals.json ? '' : ` (profile "${profile}", ${baseHref}, key ${key ? maskKey(key.value) : 'none'}${location === null ? '' : ` in ${location}`})`;
+    const message = keyFailed ? failure.message : `cannot check the key${known} with the service: ${failure.message}`;
     throw new CrawlError(message, failure.exitCode, {
       ...(failure.httpStatus === undefined ? {} : { httpStatus: failure.httpStatus }),
       ...(failure.hint === undefined ? {} : { hint: failure.hint }),

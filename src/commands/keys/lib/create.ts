@@ -36,14 +36,14 @@ export async function createNewKey(deps: Deps, options: CreateOptions): Promise<
   if (save) deps.settings.store.read();
   const http = await deps.http();
   // From the POST on, an exit must wait until the key has reached the user or a file.
-  return deps.guard.critical(() => createAndHandOver(deps, http, name, { outputFile, save }));
+  return deps.guard.critical(() => createAndHandOver(deps, http, name, { outputFile, save, toStdout: outputFlag === STDOUT_PATH }));
 }
 
 async function createAndHandOver(
   deps: Deps,
   http: HttpClient,
   name: string,
-  { outputFile, save }: { outputFile: string | undefined; save: boolean },
+  { outputFile, save, toStdout }: { outputFile: string | undefined; save: boolean; toStdout: boolean },
 ): Promise<number> {
   const created = await create(deps, http, name);
   deps.redactor.add(created.key);
@@ -53,7 +53,8 @@ async function createAndHandOver(
   };
   const shownPrefix = created.prefix ?? maskKey(created.key);
   const label = `"${sanitize(created.name ?? name)}" (prefix ${sanitize(shownPrefix)})`;
-  const hasDestination = outputFile !== undefined || save;
+  // `--output-file -` asks for stdout in so many words; --save and a file are destinations of their own.
+  const hasDestination = !toStdout && (outputFile !== undefined || save);
 
   // With no destination, stdout is the key's one place: it goes there before anything can fail.
   let notPrinted: string | undefined;
@@ -116,7 +117,7 @@ async function createAndHandOver(
   if (failures.length > 0) {
     const where = [...(printed ? ['on stdout'] : []), ...keptIn.map((k) => `in ${k}`)];
     throw new CrawlError(
-      `the key was created, but ${failures.join('; and ')}; it is ${where.join(' and ')}${where.length === 1 && printed ? ', its only copy' : ''}`,
+      `the key was created, but ${failures.join('; and ')}; ${keptIn.length === 0 ? 'the key on stdout is its only copy' : `it is ${where.join(' and ')}`}`,
       interrupted(deps) ?? ExitCode.failure,
       { hint: save ? `store it with \`${crawlCommand(deps, ['auth', 'login'], [], ['--with-key'])}\` (the key on standard input)` : 'keep the key somewhere safe now' },
     );
@@ -125,7 +126,7 @@ async function createAndHandOver(
   const code = interrupted(deps);
   if (code !== undefined) {
     const where = [...(printed ? ['on stdout'] : []), ...keptIn.map((k) => `in ${k}`)];
-    throw new CrawlError(`interrupted after the key was created: it was kept first (${where.join(' and ')})`, code);
+    throw new CrawlError(`interrupted after the key was created: it was handed over first (${where.join(' and ')})`, code);
   }
   return ExitCode.ok;
 }

@@ -1,0 +1,111 @@
+// A key kept by a secret manager: key-command / key-store-command, run for real (small shell
+// scripts standing in for `op`, `vault`, `aws`), in this process against the sandbox.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, tempDir } from '../../support/harness.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { realClock } from '../../../src/platform/clock.js';
+
+let fx: SandboxFixture;
+const tmp = tempDir();
+beforeAll(async () => {
+  fx = await sandboxFixture();
+});
+afterAll(async () => {
+  await fx.close();
+  tmp.cleanup();
+});
+
+let n = 0;
+function script(body: string): string {
+  const path = join(tmp.dir, `cmd-${++n}.sh`);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o700);
+  return path;
+}
+
+function profileDir(profile: Record<string, string>): string {
+  const dir = join(tmp.dir, `cfg-${++n}`);
+  mkdirSync(dir, { mode: 0o700 });
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': fx.sandbox.url, 'key-store': 'command', ...profile } } }), { mode: 0o600 });
+  return dir;
+}
+
+const run = (dir: string, args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { clock: realClock, env: { CRAWL_BASE_URL: undefined, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: dir, ...env } });
+
+describe('key-command', () => {
+  it('prints the key: crawl uses it, says where it lives, and never shows it', async () => {
+    const key = fx.sandbox.addKey('from-command').key;
+    const secret = join(tmp.dir, 'vault-secret');
+    writeFileSync(secret, key + '\n');
+    const dir = profileDir({ 'key-command': `cat ${secret}` });
+    const job = await run(dir, ['job', 'status', 'demo-small']);
+    expect(job.code, job.stderr).toBe(0);
+    const status = await run(dir, ['auth', 'status', '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ keyStore: 'command', keyLocation: 'command: cat …', accepted: true });
+    expect(status.stdout + status.stderr + job.stdout + job.stderr).not.toContain(key);
+  });
+
+  it('what does not look like a key is refused before anything is sent (exit 1), and is not shown', async () => {
+    const cases = {
+      junk: 'echo "Error: not signed in. Run op signin"',
+      empty: 'true',
+      'two lines': 'printf "crk_aaaaaaaaaaaa\\ncrk_bbbbbbbbbbbb\\n"',
+      flood: 'yes crk_flood_flood_flood_flood',
+    };
+    for (const [name, body] of Object.entries(cases)) {
+      const dir = profileDir({ 'key-command': script(body) });
+      const before = fx.sandbox.requests.length;
+      const r = await run(dir, ['job', 'status', 'demo-small']);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(1);
+      expect(r.stderr, name).toMatch(/^crawl: (what )?key-command \(cmd-\d+\.sh …\) (printed|is)/);
+      expect(r.stderr, name).not.toContain('not signed in');
+      expect(fx.sandbox.requests.length, name).toBe(before);
+    }
+  });
+
+  it('exits non-zero: its status and the tail of its stderr are reported (exit 1)', async () => {
+    const dir = profileDir({ 'key-command': script('echo "vault: permission denied" >&2; exit 3') });
+    const r = await run(dir, ['job', 'status', 'demo-small']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('vault: permission denied\n');
+    expect(r.stderr).toMatch(/crawl: key-command \(cmd-\d+\.sh …\) failed: it exited with status 3: vault: permission denied\n/);
+  });
+
+  it('hangs: stopped at its bound (CRAWL_KEY_COMMAND_TIMEOUT), exit 1', async () => {
+    const dir = profileDir({ 'key-command': script('exec sleep 600') });
+    const r = await run(dir, ['job', 'status', 'demo-small'], { CRAWL_KEY_COMMAND_TIMEOUT: '0.5' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/crawl: key-command \(cmd-\d+\.sh …\) did not finish within 0\.5 s; it was stopped\n/);
+  });
+
+  it('keys rotate with no flag stores the new key through key-store-command (stdin only), reads it back, then revokes the old key', async () => {
+    const old = fx.sandbox.addKey('rotate-command').key;
+    const secret = join(tmp.dir, `secret-${++n}`);
+    const seen = join(tmp.dir, `seen-${n}`);
+    writeFileSync(secret, old + '\n');
+    const store = script(`cat > ${secret}.new && mv ${secret}.new ${secret}; tr '\\0' '\\n' < /proc/$$/cmdline > ${seen}; tr '\\0' '\\n' < /proc/$$/environ >> ${seen}`);
+    const dir = profileDir({ 'key-command': `cat ${secret}`, 'key-store-command': store });
+    const r = await run(dir, ['keys', 'rotate', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    const next = readFileSync(secret, 'utf8').trim();
+    expect(next).toMatch(/^crk_/);
+    expect(next).not.toBe(old);
+    // Neither key in the store command's arguments or environment.
+    const proc = readFileSync(seen, 'utf8');
+    expect(proc).not.toContain(next);
+    expect(proc).not.toContain(old);
+    expect(r.stdout + r.stderr).not.toContain(next);
+  });
+
+  it('logout forgets the commands and leaves the secret manager alone, and says so', async () => {
+    const dir = profileDir({ 'key-command': 'cat /nonexistent', 'key-store-command': 'cat > /dev/null' });
+    const r = await run(dir, ['auth', 'logout']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/no longer reads its key with key-command; the secret manager \(command: cat …\) still holds it/);
+    const profile = (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: { default: Record<string, string> } }).profiles.default;
+    expect(profile).toEqual({ 'base-url': fx.sandbox.url });
+  });
+});

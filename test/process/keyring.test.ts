@@ -1,0 +1,203 @@
+// The system keyring for real: GNOME Keyring on a private session bus per test
+// (test/support/keyring-session.ts), the CLI pointed at it through its environment, and
+// secret-tool to check independently what was stored. The runs are in this process on the real
+// clock (a keyring call is bounded by real time); their env never names the developer's bus.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, tempDir } from '../support/harness.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { realClock } from '../../src/platform/clock.js';
+import { maskKey } from '../../src/text/mask.js';
+import { startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
+
+let fx: SandboxFixture;
+beforeAll(async () => {
+  fx = await sandboxFixture();
+});
+afterAll(() => fx.close());
+
+type Profile = Record<string, string>;
+const profileOf = (dir: string, name = 'default'): Profile => (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Profile> }).profiles[name] ?? {};
+
+async function withSession<T>(work: (s: KeyringSession) => Promise<T>, options: { keyring?: boolean } = {}): Promise<T> {
+  const session = await startKeyringSession(options);
+  try {
+    return await work(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** A CLI run against the sandbox and this session's bus only, on the real clock. */
+function crawl(session: KeyringSession, dir: string, args: string[], extra: { env?: Record<string, string | undefined>; input?: string; tty?: boolean } = {}) {
+  return runCli(args, {
+    clock: realClock,
+    env: { CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: dir, ...session.env, CRAWL_KEYRING_TIMEOUT: '3', ...extra.env },
+    ...(extra.input === undefined ? {} : { input: extra.input }),
+    ...(extra.tty === undefined ? {} : { tty: extra.tty }),
+  });
+}
+
+describe('a key in the system keyring (GNOME Keyring, Secret Service)', () => {
+  it('login -> status -> job -> logout: the key is in the keyring (secret-tool finds it), never in the config file', async () => {
+    await withSession(async (s) => {
+      const { dir, cleanup } = tempDir();
+      const key = fx.sandbox.addKey('keyring').key;
+      const login = await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key });
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stderr).toContain('The key is stored in the system keyring (Secret Service)');
+      const profile = profileOf(dir);
+      expect(profile['key-store']).toBe('keyring');
+      expect(profile['api-key']).toBeUndefined();
+      expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(key);
+      expect(profile['keyring-service']).toBe(`crawl:${new URL(fx.sandbox.url).origin}`);
+      expect(profile['keyring-account']).toMatch(/^default:[0-9a-f]{12}$/);
+      // Checked from outside crawl: the entry under its documented names holds the key.
+      expect(await s.secretTool(['lookup', 'service', profile['keyring-service'] ?? '', 'username', profile['keyring-account'] ?? ''])).toBe(key);
+
+      const status = await crawl(s, dir, ['auth', 'status', '--json']);
+      expect(status.code, status.stderr).toBe(0);
+      expect(JSON.parse(status.stdout)).toMatchObject({ apiKey: maskKey(key), apiKeySource: 'config', keyStore: 'keyring', keyLocation: 'system keyring (Secret Service)', plaintext: false, accepted: true });
+
+      const job = await crawl(s, dir, ['job', 'status', 'demo-small', '--json']);
+      expect(job.code, job.stderr).toBe(0);
+      expect(job.stdout + job.stderr).not.toContain(key);
+
+      const logout = await crawl(s, dir, ['auth', 'logout']);
+      expect(logout.code, logout.stderr).toBe(0);
+      expect(logout.stderr).toBe('Removed the key of profile "default" from the system keyring (Secret Service)\n');
+      expect(await s.secretTool(['lookup', 'service', profile['keyring-service'] ?? '', 'username', profile['keyring-account'] ?? ''])).toBe('');
+      expect(profileOf(dir)).toEqual({ 'base-url': `${fx.sandbox.url}/` });
+      cleanup();
+    });
+  });
+
+  it('two config folders with the same profile and service keep two entries: neither overwrites the other', async () => {
+    await withSession(async (s) => {
+      const a = tempDir();
+      const b = tempDir();
+      const keyA = fx.sandbox.addKey('folder-a').key;
+      const keyB = fx.sandbox.addKey('folder-b').key;
+      expect((await crawl(s, a.dir, ['auth', 'login', '--with-key'], { input: keyA })).code).toBe(0);
+      expect((await crawl(s, b.dir, ['auth', 'login', '--with-key'], { input: keyB })).code).toBe(0);
+      expect(profileOf(a.dir)['keyring-account']).not.toBe(profileOf(b.dir)['keyring-account']);
+      const [tokenA, tokenB] = await Promise.all([crawl(s, a.dir, ['auth', 'token']), crawl(s, b.dir, ['auth', 'token'])]);
+      expect(tokenA.stdout).toBe(keyA + '\n');
+      expect(tokenB.stdout).toBe(keyB + '\n');
+      a.cleanup();
+      b.cleanup();
+    });
+  });
+
+  it('a plaintext profile keeps working, status points at the plaintext, and login again moves it into the keyring', async () => {
+    await withSession(async (s) => {
+      const { dir, cleanup } = tempDir();
+      const key = fx.sandbox.addKey('plaintext').key;
+      expect((await crawl(s, dir, ['auth', 'login', '--with-key', '--insecure-storage'], { input: key })).code).toBe(0);
+      expect(profileOf(dir)['api-key']).toBe(key);
+      const before = await crawl(s, dir, ['auth', 'status']);
+      expect(before.code).toBe(0);
+      expect(before.stderr).toContain('note: the key is in plaintext in the config file: move it into the system keyring with `crawl auth login`');
+      const moved = await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key });
+      expect(moved.code, moved.stderr).toBe(0);
+      expect(moved.stderr).toContain('The key is stored in the system keyring (Secret Service) (moved out of the plaintext config file)');
+      expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(key);
+      expect((await crawl(s, dir, ['auth', 'token'])).stdout).toBe(key + '\n');
+      cleanup();
+    });
+  });
+
+  it('a config that names a keyring entry this machine does not have says so, and how to log in here (exit 2)', async () => {
+    await withSession(async (s) => {
+      const { dir, cleanup } = tempDir();
+      const key = fx.sandbox.addKey('synced').key;
+      expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
+      // The same config on another machine: a keyring of its own, without that entry.
+      await withSession(async (other) => {
+        const r = await crawl(other, dir, ['job', 'status', 'demo-small']);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(/^crawl: profile "default" keeps its key in the system keyring \(Secret Service\), which holds no key for it on this machine\nhint: log in here with `crawl auth login`, or set CRAWL_API_KEY\n$/);
+      });
+      cleanup();
+    });
+  });
+
+  it('keys rotate puts the new key into the keyring entry, then revokes the old key', async () => {
+    await withSession(async (s) => {
+      const { dir, cleanup } = tempDir();
+      const old = fx.sandbox.addKey('to-rotate').key;
+      expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: old })).code).toBe(0);
+      const entry = profileOf(dir);
+      const r = await crawl(s, dir, ['keys', 'rotate', '--yes']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).not.toContain(old);
+      const stored = await s.secretTool(['lookup', 'service', entry['keyring-service'] ?? '', 'username', entry['keyring-account'] ?? '']);
+      expect(stored).toMatch(/^crk_/);
+      expect(stored).not.toBe(old);
+      expect(r.stdout + r.stderr).not.toContain(stored);
+      // The same entry, replaced: the config still names it.
+      expect(profileOf(dir)['keyring-account']).toBe(entry['keyring-account']);
+      expect((await crawl(s, dir, ['auth', 'status', '--json'])).code).toBe(0);
+      cleanup();
+    });
+  });
+});
+
+describe('when the keyring cannot be used', () => {
+  it('no Secret Service on the bus: login stores into the config file and says why; --store keyring is an error', async () => {
+    await withSession(
+      async (s) => {
+        const { dir, cleanup } = tempDir();
+        const key = fx.sandbox.addKey('no-service').key;
+        const named = await crawl(s, dir, ['auth', 'login', '--with-key', '--store', 'keyring'], { input: key });
+        expect(named.code).toBe(1);
+        expect(named.stderr).toMatch(/^crawl: no system keyring is available: no Secret Service on the session bus\n/);
+        expect(existsSync(join(dir, 'config.json'))).toBe(false);
+        const fallback = await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key });
+        expect(fallback.code, fallback.stderr).toBe(0);
+        expect(fallback.stderr).toContain(`crawl: no system keyring is available (no Secret Service on the session bus): the key is stored in plaintext in ${join(dir, 'config.json')} (mode 0600)\n`);
+        expect(profileOf(dir)['api-key']).toBe(key);
+        cleanup();
+      },
+      { keyring: false },
+    );
+  });
+
+  it('a locked keyring, off a terminal: an error naming the store and the ways around it, at once (exit 1)', async () => {
+    await withSession(async (s) => {
+      const { dir, cleanup } = tempDir();
+      const key = fx.sandbox.addKey('locked').key;
+      expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
+      await s.lock();
+      const r = await crawl(s, dir, ['job', 'status', 'demo-small']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        'crawl: the system keyring (Secret Service) is locked\n' +
+          'hint: unlock it on the desktop, or from a shell (over SSH too): `gnome-keyring-daemon --unlock`, type the keyring password, then press Ctrl-D; or set CRAWL_API_KEY for this shell; or keep the key in the config file instead: `crawl auth login --insecure-storage`\n',
+      );
+      // Never a silent fall back to plaintext.
+      expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(key);
+      // CRAWL_API_KEY is the way around it.
+      const withEnv = await crawl(s, dir, ['job', 'status', 'demo-small'], { env: { CRAWL_API_KEY: key } });
+      expect(withEnv.code, withEnv.stderr).toBe(0);
+      cleanup();
+    });
+  });
+
+  it('a locked keyring on a terminal, whose unlock prompt nobody answers: the bounded wait ends in an error (exit 1)', async () => {
+    await withSession(async (s) => {
+      const { dir, cleanup } = tempDir();
+      const key = fx.sandbox.addKey('prompt').key;
+      expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
+      await s.lock();
+      await s.silentPrompter();
+      const r = await crawl(s, dir, ['auth', 'token'], { tty: true, env: { CRAWL_KEYRING_TIMEOUT: '1' } });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('the system keyring (Secret Service) is locked: unlock it in the dialog on your desktop (waiting up to 1 s; Ctrl-C stops)');
+      expect(r.stdout).toContain('crawl: the system keyring (Secret Service) stayed locked: nobody unlocked it within 1 s');
+      expect(r.stdout).not.toContain(key);
+      cleanup();
+    });
+  });
+});
