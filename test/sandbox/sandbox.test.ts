@@ -56,6 +56,47 @@ async function callJson(path: string, opts: CallOptions = {}): Promise<{ status:
 
 const enc = encodeURIComponent;
 
+/** A GET on node:http (no timers of its own), its answer read whole: the status, or 'dropped'. */
+function rawGet(url: string, key: string = sb.key): Promise<{ status: number | 'dropped'; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve) => {
+    const req = httpRequest(url, { headers: { authorization: `Bearer ${key}` }, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', () => resolve({ status: 'dropped', headers: {}, body }));
+    });
+    req.on('error', () => resolve({ status: 'dropped', headers: {}, body: '' }));
+    req.end();
+  });
+}
+
+/**
+ * The sandbox's delays on vitest's fake timers, so a test says exactly how long an answer is held
+ * without waiting for it: `armed(ms)` is how many timers of `ms` were set (other code in this
+ * process, the fetch of other tests, may set timers of its own), `tick(ms)` moves time on.
+ */
+async function onFakeTimers(test: (clock: { armed(ms: number): number; tick(ms: number): Promise<void>; until(check: () => boolean, what: string): Promise<void> }) => Promise<void>): Promise<void> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+  try {
+    await test({
+      armed: (ms) => setTimeoutSpy.mock.calls.filter((call) => call[1] === ms).length,
+      tick: (ms) => vi.advanceTimersByTimeAsync(ms).then(() => undefined),
+      // Real I/O goes on between turns of the event loop (setImmediate is left real).
+      async until(check, what) {
+        const started = Date.now();
+        while (!check()) {
+          if (Date.now() - started > 10_000) throw new Error(`never happened: ${what}`);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      },
+    });
+  } finally {
+    setTimeoutSpy.mockRestore();
+    vi.useRealTimers();
+  }
+}
+
 describe('startSandbox', () => {
   it('listens on 127.0.0.1 with an active bootstrap key and the demo jobs', async () => {
     expect(sb.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -129,10 +170,16 @@ describe('keys', () => {
     });
     expect(JSON.stringify((await callJson('/api/keys')).body)).not.toContain(created.body.key);
 
-    const before = Date.now();
-    expect((await call('/api/crawl/demo-small', { key: created.body.key })).status).toBe(200);
+    // The time of use is the sandbox's clock at the request: a fixed one here.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-03-04T05:06:07.000Z'));
+      expect((await call('/api/crawl/demo-small', { key: created.body.key })).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
     const used = (await callJson('/api/keys')).body.keys.find((k: Json) => k.id === listed.id);
-    expect(Date.parse(used.lastUsedAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(used.lastUsedAt).toBe('2026-03-04T05:06:07.000Z');
   });
 
   it('validates the name and the JSON body', async () => {
@@ -409,11 +456,17 @@ describe('routing', () => {
 });
 
 describe('faults', () => {
-  it('latency delays the answer', async () => {
-    sb.inject({ kind: 'latency', ms: 120, path: '/api/keys' });
-    const started = performance.now();
-    expect((await call('/api/keys')).status).toBe(200);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(110);
+  it('latency delays the answer by exactly its time', async () => {
+    await onFakeTimers(async (clock) => {
+      sb.inject({ kind: 'latency', ms: 120, path: '/api/keys' });
+      let answered = false;
+      const answer = rawGet(`${sb.url}/api/keys`).finally(() => (answered = true));
+      await clock.until(() => clock.armed(120) === 1, 'the request held');
+      await clock.tick(119);
+      expect(answered).toBe(false);
+      await clock.tick(1);
+      expect((await answer).status).toBe(200);
+    });
   });
 
   it('status answers the given status, body and headers, before auth', async () => {
@@ -470,21 +523,30 @@ describe('faults', () => {
   });
 
   it('trickle sends headers, then one byte at a time', async () => {
-    sb.inject({ kind: 'trickle', ms: 15 });
-    const abort = new AbortController();
-    const res = await call('/api/keys', { signal: abort.signal });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-length')).toBeNull();
-    const reader = res.body!.getReader();
-    const started = performance.now();
-    let text = '';
-    while (text.length < 3) {
-      const { value } = await reader.read();
-      text += Buffer.from(value!).toString('utf8');
-    }
-    expect(text.trim()).toBe('');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(20);
-    abort.abort();
+    await onFakeTimers(async (clock) => {
+      sb.inject({ kind: 'trickle', ms: 15 });
+      let text = '';
+      let headers: Record<string, unknown> | undefined;
+      const req = httpRequest(`${sb.url}/api/keys`, { headers: { authorization: `Bearer ${sb.key}` }, agent: false }, (res) => {
+        expect(res.statusCode).toBe(200);
+        headers = res.headers;
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      });
+      req.on('error', () => undefined);
+      req.end();
+      await clock.until(() => headers !== undefined, 'the headers');
+      expect(headers?.['content-length']).toBeUndefined();
+      expect(text).toBe('');
+      // One byte each 15 ms, and none in between.
+      await clock.tick(15);
+      await clock.until(() => text.length === 1, 'the first byte');
+      await clock.tick(14);
+      expect(text).toBe(' ');
+      await clock.tick(1 + 15);
+      await clock.until(() => text.length === 3, 'two more bytes');
+      expect(text).toBe('   ');
+      req.destroy();
+    });
   });
 
   it('hang never answers, and close() still resolves promptly', async () => {
@@ -523,11 +585,17 @@ describe('faults', () => {
   });
 
   it('latency combines with a later fault instead of masking it', async () => {
-    sb.inject({ kind: 'latency', ms: 60 });
-    sb.inject({ kind: 'status', status: 418 });
-    const started = performance.now();
-    expect((await call('/api/keys')).status).toBe(418);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(50);
+    await onFakeTimers(async (clock) => {
+      sb.inject({ kind: 'latency', ms: 60 });
+      sb.inject({ kind: 'status', status: 418 });
+      let answered = false;
+      const answer = rawGet(`${sb.url}/api/keys`).finally(() => (answered = true));
+      await clock.until(() => clock.armed(60) === 1, 'the request held');
+      await clock.tick(59);
+      expect(answered).toBe(false);
+      await clock.tick(1);
+      expect((await answer).status).toBe(418);
+    });
   });
 
   it('rejects a malformed fault', () => {
@@ -591,15 +659,21 @@ describe('runSandbox', () => {
     expect(err()).toContain('Ctrl-C to stop');
     expect(err()).toContain('every 2nd /api request answers 503');
 
+    // Each answer is held --latency (20 ms) first: on fake timers, exactly that, never on the wall clock.
     const outcomes: (number | string)[] = [];
-    const started = performance.now();
-    for (let i = 0; i < 7; i++) {
-      const res = await fetch(`${url}/api/keys`, { headers: { authorization: 'Bearer crk_from_env' } }).catch(() => null);
-      outcomes.push(res === null ? 'dropped' : res.status === 429 ? `429/${res.headers.get('retry-after')}` : res.status);
-      await res?.arrayBuffer();
-    }
+    await onFakeTimers(async (clock) => {
+      for (let i = 0; i < 7; i++) {
+        let answered = false;
+        const answer = rawGet(`${url}/api/keys`, 'crk_from_env').finally(() => (answered = true));
+        await clock.until(() => clock.armed(20) === i + 1, 'the request held');
+        await clock.tick(19);
+        expect(answered).toBe(false);
+        await clock.tick(1);
+        const res = await answer;
+        outcomes.push(res.status === 429 ? `429/${String(res.headers['retry-after'])}` : res.status);
+      }
+    });
     expect(outcomes).toEqual([200, 503, '429/1', 503, 'dropped', 503, 200]);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(7 * 15);
 
     // `crawl sandbox` stops on the run's signal, which the process aborts on Ctrl-C or SIGTERM.
     stop.abort();
