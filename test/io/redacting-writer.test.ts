@@ -3,13 +3,12 @@
 // the two deliberate paths (a key handed over, the records of `job pages`) use stdout raw.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { reportError } from '../../src/app/exit.js';
 import { CrawlError } from '../../src/errors.js';
-import type { IO } from '../../src/io/io.js';
+import { createIO, type IO } from '../../src/io/io.js';
 import { LiveLine } from '../../src/io/live-line.js';
-import { redactingWriter } from '../../src/io/redacting-writer.js';
+import { testStreams } from '../../src/io/test-streams.js';
 import { Redactor } from '../../src/text/redact.js';
 import { ROOT } from '../support/spawn.js';
 import { findKey } from '../support/key-forms.js';
@@ -20,16 +19,16 @@ const between = (s: string, sep: string): string => [...s].map((c, i) => (i ? se
 function capture(): { io: IO; redactor: Redactor; stderr: () => string; writes: string[] } {
   const redactor = new Redactor();
   redactor.add(KEY);
-  const stream = new PassThrough();
-  let text = '';
+  const streams = testStreams();
+  // What reaches the stream, a write at a time (the redacting writer hands each line over whole).
   const writes: string[] = [];
-  stream.on('data', (d: Buffer) => {
-    text += d.toString();
-    writes.push(d.toString());
-  });
-  const writer = redactingWriter(() => stream, redactor);
-  const io = { stderr: writer, stdout: writer } as unknown as IO;
-  return { io, redactor, stderr: () => text, writes };
+  const write = streams.stderr.write.bind(streams.stderr);
+  vi.spyOn(streams.stderr, 'write').mockImplementation(((chunk: string | Buffer, ...rest: never[]) => {
+    writes.push(chunk.toString());
+    return write(chunk, ...rest);
+  }) as typeof streams.stderr.write);
+  const io = createIO(streams, redactor, { env: {}, noColor: true, noInput: true });
+  return { io, redactor, stderr: () => streams.stderrText(), writes };
 }
 
 describe('redactingWriter', () => {

@@ -1,30 +1,23 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { truncateToWidth } from '../../src/io/cli-truncate.js';
-import type { IO } from '../../src/io/io.js';
+import { createIO, type IO } from '../../src/io/io.js';
 import { displayWidth } from '../../src/io/string-width.js';
 import { printFields, printTable, type Column } from '../../src/io/table.js';
 import { loadTerminalText } from '../../src/io/terminal-text.js';
+import { testStreams } from '../../src/io/test-streams.js';
+import { Redactor } from '../../src/text/redact.js';
 import { sanitize } from '../../src/text/sanitize.js';
 import { planColumns, type ColumnNeeds } from '../../src/text/table-layout.js';
 import { wrapWords } from '../../src/text/wrap.js';
 
+/** A terminal `columns` wide, in colour or not: the IO a run would have there. */
 function tty(color: boolean, columns = 200): { io: IO; out: () => string; writes: () => number } {
-  let text = '';
-  let writes = 0;
-  const io = {
-    stdoutIsTTY: true,
-    color,
-    columns,
-    stdout: {
-      write: (t: string) => {
-        text += t;
-        writes++;
-        return true;
-      },
-    },
-  } as unknown as IO;
-  return { io, out: () => text, writes: () => writes };
+  const streams = testStreams({ tty: true, columns });
+  const write = vi.spyOn(streams.stdout, 'write');
+  const io = createIO(streams, new Redactor(), { env: {}, noColor: !color, noInput: true });
+  expect(io.color).toBe(color);
+  return { io, out: () => streams.stdoutText(), writes: () => write.mock.calls.length };
 }
 
 const SGR = /\u001b\[[0-9;]*m/g;
