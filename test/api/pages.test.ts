@@ -1,22 +1,15 @@
-// Everything that reads what a server (or a config file) sent takes any input at all: it returns,
-// or it throws the project's own CrawlError with its exit code, never a TypeError that would reach
-// the user as "unexpected error". And what it returns keeps its promises (no control characters in
-// a message, a finite wait, unknown fields passed through).
+// A pages batch (GET /api/crawl/:id/pages) of any shape at all is read or refused with the
+// project's own CrawlError and its exit code, never a TypeError that would reach the user as
+// "unexpected error"; what it returns keeps its promises (records as sent, unknown fields passed
+// through). The other readers of what a server or a config file sent have the same property
+// tests beside their modules (api/jobs, http/error-body, http/retry, config/store, api/watch).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJobBody } from '../../src/api/jobs.js';
 import { parseBatch, parseNext } from '../../src/api/pages.js';
 import type { HttpResponse } from '../../src/http/client.js';
 import { arrayElements, scanDocument, type JsonSpan } from '../../src/text/json-scan.js';
-import { failureWait } from '../../src/api/watch.js';
-import { parseConfig } from '../../src/config/store.js';
 import { CrawlError } from '../../src/errors.js';
-import { serverMessage } from '../../src/http/error-body.js';
-import { HttpStatusError } from '../../src/http/errors.js';
-import { parseRetryAfter } from '../../src/http/retry.js';
 import { anyString } from '../support/arbitraries.js';
-
-const DANGEROUS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /** Runs `fn`; a CrawlError is an answer too, anything else thrown fails the property. */
 function outcome<T>(fn: () => T): { value: T } | { error: CrawlError } {
@@ -30,93 +23,6 @@ function outcome<T>(fn: () => T): { value: T } | { error: CrawlError } {
 
 /** Any text, JSON of any shape, and JSON shaped almost like what the parsers expect. */
 const anyText = fc.oneof(anyString(), fc.json(), fc.string({ unit: 'binary-ascii', maxLength: 400 }));
-const jobLike = fc.record(
-  {
-    success: fc.anything(),
-    job: fc.oneof(
-      fc.anything(),
-      fc.record(
-        { id: fc.anything(), status: fc.oneof(fc.string(), fc.anything()), pagesTotal: fc.anything(), errorMessage: fc.anything() },
-        { requiredKeys: [] },
-      ),
-      fc.dictionary(fc.string(), fc.jsonValue()),
-    ),
-    pages: fc.anything(),
-  },
-  { requiredKeys: [] },
-);
-
-describe('serverMessage (error bodies)', () => {
-  const contentType = fc.option(fc.oneof(fc.constantFrom('application/json', 'text/html; charset=utf-8', 'text/plain', 'application/problem+json'), fc.string()), { nil: undefined });
-  const htmlish = fc.tuple(anyString(), anyString()).map(([a, b]) => `<!DOCTYPE html><html><head><title>${a}</title></head><body><h1>${b}</h1>`);
-
-  it('takes any body and content type, and gives one clean line of at most 300 characters or nothing', () => {
-    fc.assert(
-      fc.property(fc.oneof(anyText, htmlish, fc.anything().map((v) => JSON.stringify(v) ?? '')), contentType, (body, type) => {
-        const message = serverMessage(body, type);
-        if (message === undefined) return;
-        expect(message.length).toBeGreaterThan(0);
-        expect(message.length).toBeLessThanOrEqual(300);
-        expect(message).not.toMatch(DANGEROUS);
-        expect(message).toBe(message.trim());
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('takes bodies nested any depth (a recursive walk would overflow the stack thousands deep)', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 30_000 }), fc.constantFrom('{"error":', '{"errors":[', '['), (depth, open) => {
-        const close = open === '{"error":' ? '}' : open === '[' ? ']' : ']}';
-        const body = open.repeat(depth) + '"deep"' + close.repeat(depth);
-        const message = serverMessage(body, 'application/json');
-        expect(message === undefined || message === 'deep').toBe(true);
-      }),
-      { numRuns: 20 },
-    );
-  });
-
-  it('finds the message in {error}, {error:{message}} and {errors:[{message}]} alike', () => {
-    const printable = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 300 });
-    fc.assert(
-      fc.property(printable, fc.integer({ min: 0, max: 2 }), (text, shape) => {
-        const body = [{ error: text }, { error: { message: text } }, { errors: [{ message: text }] }][shape];
-        expect(serverMessage(JSON.stringify(body), 'application/json')).toBe(text);
-      }),
-    );
-  });
-});
-
-describe('parseJobBody (GET /api/crawl/:id)', () => {
-  it('returns a job with a string id and status, or throws a CrawlError (exit 1)', () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.anything(), jobLike, fc.json().map((t) => JSON.parse(t) as unknown)), (body) => {
-        const result = outcome(() => parseJobBody(body, 'raw', 'fallback-id', 'GET /api/crawl/x'));
-        if ('error' in result) {
-          expect(result.error.exitCode).toBe(1);
-          expect(result.error.message).toMatch(/^malformed response to GET \/api\/crawl\/x: /);
-          return;
-        }
-        expect(typeof result.value.job.id).toBe('string');
-        expect(typeof result.value.job.status).toBe('string');
-        expect(result.value.pages === undefined || Array.isArray(result.value.pages)).toBe(true);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('accepts any status string and passes unknown fields through untouched', () => {
-    const extra = fc.dictionary(fc.string().filter((k) => k !== 'id' && k !== 'status' && k !== '__proto__'), fc.jsonValue());
-    fc.assert(
-      fc.property(fc.string(), extra, (status, fields) => {
-        const body = { success: true, job: { ...fields, status }, pages: null };
-        const { job } = parseJobBody(body, '', 'the-id', 'GET x');
-        expect(job.status).toBe(status);
-        for (const [name, value] of Object.entries(fields)) expect(job[name]).toEqual(value);
-      }),
-    );
-  });
-});
 
 describe('pages batches (GET /api/crawl/:id/pages)', () => {
   const asResponse = (text: string): HttpResponse => ({ status: 200, url: new URL('http://x/api/crawl/j/pages'), headers: {}, text });
@@ -202,72 +108,3 @@ describe('pages batches (GET /api/crawl/:id/pages)', () => {
   });
 });
 
-describe('parseConfig (config.json)', () => {
-  it('returns profiles of string settings, or throws a CrawlError naming the file (exit 1)', () => {
-    const configLike = fc
-      .record({ profiles: fc.oneof(fc.anything(), fc.dictionary(fc.string(), fc.oneof(fc.anything(), fc.dictionary(fc.constantFrom('base-url', 'api-key', 'x'), fc.anything())))) }, { requiredKeys: [] })
-      .map((v) => JSON.stringify(v));
-    fc.assert(
-      fc.property(fc.oneof(anyText, configLike), (text) => {
-        const result = outcome(() => parseConfig(text, '/cfg/config.json'));
-        if ('error' in result) {
-          expect(result.error.exitCode).toBe(1);
-          expect(result.error.message).toContain('/cfg/config.json');
-          return;
-        }
-        for (const profile of Object.values(result.value.profiles)) {
-          for (const value of Object.values(profile)) expect(typeof value).toBe('string');
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
-});
-
-describe('parseRetryAfter', () => {
-  const now = Date.parse('2026-11-21T12:00:00Z');
-
-  it('gives a finite wait of 0 or more, or undefined, whatever the header holds', () => {
-    const header = fc.oneof(
-      anyString(),
-      fc.stringMatching(/^\s*\d{1,20}(\.\d{1,5})?\s*$/),
-      fc.integer({ min: 300, max: 400 }).map((n) => '9'.repeat(n)),
-      fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()),
-      fc.array(fc.string()),
-      fc.constant(undefined),
-    );
-    fc.assert(
-      fc.property(header, (value) => {
-        const ms = parseRetryAfter(value, now);
-        if (ms === undefined) return;
-        expect(Number.isFinite(ms)).toBe(true);
-        expect(ms).toBeGreaterThanOrEqual(0);
-      }),
-      { numRuns: 500 },
-    );
-  });
-
-  it('reads whole seconds and HTTP dates exactly', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000_000 }), (s) => {
-        expect(parseRetryAfter(String(s), now)).toBe(s * 1000);
-        expect(parseRetryAfter(new Date(now + s * 1000).toUTCString(), now)).toBe(s * 1000);
-      }),
-    );
-  });
-});
-
-describe('job watch: the wait after a transient failure', () => {
-  it('is never shorter than --interval or the Retry-After asked for, and never longer than 30 s', () => {
-    const retryAfter = fc.option(fc.integer({ min: 0, max: 10_000_000 }), { nil: undefined });
-    fc.assert(
-      fc.property(retryAfter, fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 86_400_000 }), (asked, failures, interval) => {
-        const error = new HttpStatusError('GET x failed: HTTP 429', 429, undefined, undefined, asked);
-        const wait = failureWait(error, failures, interval);
-        expect(wait).toBeLessThanOrEqual(30_000);
-        expect(wait).toBeGreaterThanOrEqual(Math.min(30_000, interval));
-        expect(wait).toBeGreaterThanOrEqual(Math.min(30_000, asked ?? 0));
-      }),
-    );
-  });
-});

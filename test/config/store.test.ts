@@ -1,6 +1,9 @@
+
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CrawlError } from '../../src/errors.js';
 import { parseConfig } from '../../src/config/store.js';
+import { CrawlError } from '../../src/errors.js';
+import { anyString } from '../support/arbitraries.js';
 
 const PATH = '/home/u/.config/crawl/config.json';
 
@@ -68,5 +71,43 @@ describe('profile names that are Object.prototype keys', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('any text', () => {
+
+  /** Runs `fn`; a CrawlError is an answer too, anything else thrown fails the property. */
+  function outcome<T>(fn: () => T): { value: T } | { error: CrawlError } {
+    try {
+      return { value: fn() };
+    } catch (error) {
+      if (error instanceof CrawlError) return { error };
+      throw error;
+    }
+  }
+
+  /** Any text, JSON of any shape, and JSON shaped almost like what the parsers expect. */
+  const anyText = fc.oneof(anyString(), fc.json(), fc.string({ unit: 'binary-ascii', maxLength: 400 }));
+
+  describe('parseConfig (config.json)', () => {
+    it('returns profiles of string settings, or throws a CrawlError naming the file (exit 1)', () => {
+      const configLike = fc
+        .record({ profiles: fc.oneof(fc.anything(), fc.dictionary(fc.string(), fc.oneof(fc.anything(), fc.dictionary(fc.constantFrom('base-url', 'api-key', 'x'), fc.anything())))) }, { requiredKeys: [] })
+        .map((v) => JSON.stringify(v));
+      fc.assert(
+        fc.property(fc.oneof(anyText, configLike), (text) => {
+          const result = outcome(() => parseConfig(text, '/cfg/config.json'));
+          if ('error' in result) {
+            expect(result.error.exitCode).toBe(1);
+            expect(result.error.message).toContain('/cfg/config.json');
+            return;
+          }
+          for (const profile of Object.values(result.value.profiles)) {
+            for (const value of Object.values(profile)) expect(typeof value).toBe('string');
+          }
+        }),
+        { numRuns: 300 },
+      );
+    });
   });
 });

@@ -1,6 +1,6 @@
-import fc from 'fast-check';
+// Tables and field views on a terminal (src/io/table.ts): fitted to the width, cut or wrapped by
+// display width, coloured or not, written in one write, and laid out in work linear in the rows.
 import { describe, expect, it, vi } from 'vitest';
-import { truncateToWidth } from '../../src/io/cli-truncate.js';
 import { createIO, type IO } from '../../src/io/io.js';
 import { displayWidth } from '../../src/io/string-width.js';
 import { printFields, printTable, type Column } from '../../src/io/table.js';
@@ -8,8 +8,6 @@ import { loadTerminalText } from '../../src/io/terminal-text.js';
 import { testStreams } from '../../src/io/test-streams.js';
 import { Redactor } from '../../src/text/redact.js';
 import { sanitize } from '../../src/text/sanitize.js';
-import { planColumns, type ColumnNeeds } from '../../src/text/table-layout.js';
-import { wrapWords } from '../../src/text/wrap.js';
 
 /** A terminal `columns` wide, in colour or not: the IO a run would have there. */
 function tty(color: boolean, columns = 200): { io: IO; out: () => string; writes: () => number } {
@@ -24,118 +22,6 @@ const SGR = /\u001b\[[0-9;]*m/g;
 const plain = (text: string): string => text.replace(SGR, '');
 
 const COLUMNS: Column[] = [{ header: 'ID' }, { header: 'NAME', style: (t) => `\u001b[32m${t}\u001b[39m` }, { header: 'CREATED' }];
-
-describe('displayWidth (string-width)', () => {
-  it.each([
-    ['', 0],
-    ['plain ascii', 11],
-    ['\u001b[1mbold\u001b[22m', 4],
-    ['日本語', 6],
-    ['ｆｕｌｌ', 8],
-    ['한국어', 6],
-    ['e\u0301', 1],
-    ['🚀', 2],
-    ['👍🏽', 2],
-    ['✌🏿', 2],
-    ['☺️', 2],
-    ['🇺🇸', 2],
-    ['1️⃣', 2],
-    ['ünïcödé ✓', 9],
-    // Sequences the hand-written measure this replaced got wrong: a ZWJ family, a Thai mark, a soft hyphen.
-    ['👩‍👩‍👧', 2],
-    ['ก่', 1],
-    ['a\u00adb', 2],
-  ])('%j is %i columns', (text, width) => {
-    expect(displayWidth(text)).toBe(width);
-  });
-});
-
-describe('truncateToWidth (cli-truncate, measured again)', () => {
-  it('never ends wider than asked, where a wide character straddles the limit (cli-truncate alone overflows by one)', () => {
-    const texts = ['xxx日本語日本語', '日本語のテキストです長い名前', 'a日b本c語d', '中文名称测试键', '🔑 key 🚀 deploy 👩‍👩‍👧', 'ｆｕｌｌｗｉｄｔｈ'];
-    for (const text of texts) {
-      for (let columns = 1; columns <= 20; columns++) {
-        const cut = truncateToWidth(text, columns);
-        expect(displayWidth(cut), `${text} in ${columns}`).toBeLessThanOrEqual(columns);
-        if (displayWidth(text) <= columns) expect(cut).toBe(text);
-        else expect(cut.endsWith('…')).toBe(true);
-      }
-    }
-    expect(truncateToWidth('xxx日本語日本語', 5)).toBe('xxx…');
-  });
-
-  it('keeps colour codes whole: a cut never leaves part of an escape sequence', () => {
-    const green = '\u001b[32m緑の日本語テキスト\u001b[39m';
-    for (let columns = 1; columns <= 16; columns++) {
-      const cut = truncateToWidth(green, columns);
-      expect(displayWidth(cut)).toBeLessThanOrEqual(columns);
-      // Once the codes are taken out, no ESC and no half of a code is left.
-      expect(plain(cut)).not.toMatch(/[\u001b\u009b]|\[\d*m/);
-    }
-  });
-});
-
-describe('wrapWords', () => {
-  it('breaks at spaces within the width; a longer word gets a line of its own', () => {
-    expect(wrapWords('the quick brown fox jumps', 10)).toEqual(['the quick', 'brown fox', 'jumps']);
-    expect(wrapWords('a https://example.com/very/long b', 10)).toEqual(['a', 'https://example.com/very/long', 'b']);
-    expect(wrapWords('', 10)).toEqual(['']);
-  });
-});
-
-describe('planColumns', () => {
-  const fixed = (width: number, optional = false): ColumnNeeds => ({ full: width, truncate: false, min: width, optional });
-  const free = (width: number, min = 8): ColumnNeeds => ({ full: width, truncate: true, min, optional: false });
-
-  it('cuts the widest free-text column first, and gives the rest to the leftmost', () => {
-    const plan = planColumns([fixed(10), free(40), free(12), fixed(5)], 60, 2);
-    expect(plan.map((p) => p.width)).toEqual([10, 27, 12, 5]);
-    expect(plan.reduce((s, p) => s + p.width, 0) + 6).toBe(60);
-  });
-
-  it('takes shorter forms before cutting, and leaves optional columns out only when nothing else fits', () => {
-    const needs = [fixed(16), free(20), fixed(12), { ...fixed(31, true), compact: 10 }, { ...fixed(31, true), compact: 13 }];
-    expect(planColumns(needs, 200, 2).map((p) => [p.shown, p.compact, p.width])).toEqual([
-      [true, false, 16], [true, false, 20], [true, false, 12], [true, false, 31], [true, false, 31],
-    ]);
-    const at80 = planColumns(needs, 80, 2);
-    expect(at80.map((p) => p.compact)).toEqual([false, false, false, true, true]);
-    expect(at80.map((p) => p.width)).toEqual([16, 20, 12, 10, 13]);
-    const at56 = planColumns(needs, 56, 2);
-    expect(at56.map((p) => p.shown)).toEqual([true, true, true, true, false]);
-    expect(at56.map((p) => p.width)).toEqual([16, 12, 12, 10, 13]);
-    const at50 = planColumns(needs, 50, 2);
-    expect(at50.map((p) => p.shown)).toEqual([true, true, true, false, false]);
-    expect(at50.filter((p) => p.shown).reduce((s, p) => s + p.width + 2, -2)).toBe(50);
-  });
-
-  it('property: what can fit does fit; fixed columns keep their width; a cut column keeps its minimum', () => {
-    const column = fc.record({
-      full: fc.integer({ min: 1, max: 60 }),
-      compact: fc.option(fc.integer({ min: 1, max: 60 }), { nil: undefined }),
-      truncate: fc.boolean(),
-      min: fc.integer({ min: 1, max: 20 }),
-      optional: fc.boolean(),
-    });
-    fc.assert(
-      fc.property(fc.array(column, { minLength: 1, maxLength: 7 }), fc.integer({ min: 10, max: 200 }), (needs, total) => {
-        const plan = planColumns(needs, total, 2);
-        const shortest = (n: ColumnNeeds): number => Math.min(n.full, n.compact ?? n.full);
-        const floor = needs.filter((n) => !n.optional).reduce((s, n) => s + (n.truncate ? Math.min(shortest(n), n.min) : shortest(n)) + 2, -2);
-        const used = plan.filter((p) => p.shown).reduce((s, p) => s + p.width + 2, -2);
-        if (floor <= total) expect(used).toBeLessThanOrEqual(total);
-        plan.forEach((p, i) => {
-          const n = needs[i] as ColumnNeeds;
-          if (!n.optional) expect(p.shown).toBe(true);
-          const natural = p.compact ? (n.compact ?? n.full) : n.full;
-          if (!n.truncate) expect(p.width).toBe(natural);
-          else expect(p.width).toBeGreaterThanOrEqual(Math.min(natural, n.min));
-          expect(p.width).toBeLessThanOrEqual(natural);
-        });
-      }),
-    );
-  });
-});
 
 describe('printTable on a terminal', () => {
   it('aligns columns by display width, two spaces apart, no trailing blanks, styles around the text only', async () => {

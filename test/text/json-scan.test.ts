@@ -1,11 +1,9 @@
 // The JSON scanner (src/text/json-scan.ts) accepts exactly the texts JSON.parse accepts, finds the
-// raw text of every member and element without changing a byte of it, and never recurses; the
-// NDJSON it feeds (src/text/ndjson.ts) is each element as sent, on one line.
+// raw text of every member and element without changing a byte of it, and never recurses. The
+// NDJSON it feeds is tested in ndjson.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arrayElements, documentMembers, JsonSyntaxError, oneLine, scanDocument, type JsonSpan } from '../../src/text/json-scan.js';
-import { ndjsonChunks } from '../../src/text/ndjson.js';
-import { RecentMap } from '../../src/text/recent-set.js';
+import { arrayElements, documentMembers, JsonSyntaxError, scanDocument } from '../../src/text/json-scan.js';
 import { anyString } from '../support/arbitraries.js';
 
 function parses(text: string): boolean {
@@ -139,50 +137,3 @@ describe('spans: the raw text of each value, unchanged', () => {
   });
 });
 
-describe('ndjsonChunks: the elements of an array as NDJSON lines', () => {
-  const lines = (text: string, span: JsonSpan, max?: number, size?: number): { out: string; counts: number[]; sizes: number[] } => {
-    const chunks = [...ndjsonChunks(text, span, max, size)];
-    return { out: chunks.map((c) => c.bytes.toString('utf8')).join(''), counts: chunks.map((c) => c.count), sizes: chunks.map((c) => c.bytes.length) };
-  };
-
-  it('each element on its own line, with only its line breaks taken out, whatever the chunk size', () => {
-    fc.assert(
-      fc.property(fc.array(fc.jsonValue(), { maxLength: 30 }), fc.constantFrom(0, 2), fc.integer({ min: 1, max: 300 }), (array, indent, size) => {
-        const text = JSON.stringify(array, null, indent);
-        const span = scanDocument(text);
-        const { out, counts, sizes } = lines(text, span, Infinity, size);
-        const expected = [...arrayElements(text, span)].map((e) => text.slice(e.start, e.end).replace(/[\r\n]/g, '') + '\n').join('');
-        expect(out).toBe(expected);
-        expect(counts.reduce((a, b) => a + b, 0)).toBe(array.length);
-        // A chunk holds whole lines and goes over the size only for a single line longer than it.
-        for (const [i, bytes] of sizes.entries()) if (bytes > size) expect(counts[i]).toBe(1);
-      }),
-    );
-  });
-
-  it('multi-byte characters are encoded whole, and `max` stops early', () => {
-    const text = '["é€😀", {"k": "ß"}, 3, 4]';
-    const span = scanDocument(text);
-    expect(lines(text, span, Infinity, 4).out).toBe('"é€😀"\n{"k": "ß"}\n3\n4\n');
-    expect(lines(text, span, 2).out).toBe('"é€😀"\n{"k": "ß"}\n');
-    expect(lines(text, span, 0).out).toBe('');
-  });
-
-  it('oneLine takes out CR and LF only', () => {
-    expect(oneLine('{\r\n  "a": [1,\n\t2]\n}')).toBe('{  "a": [1,\t2]}');
-    expect(oneLine('"no breaks"')).toBe('"no breaks"');
-  });
-});
-
-describe('RecentMap: the last n keys, in constant memory', () => {
-  it('forgets the oldest beyond its capacity, and a key set again keeps its place', () => {
-    const recent = new RecentMap<string, number>(3);
-    for (const [i, key] of ['a', 'b', 'c', 'a', 'd'].entries()) recent.set(key, i);
-    expect(recent.size).toBe(3);
-    expect(recent.has('a')).toBe(false);
-    expect([recent.get('b'), recent.get('c'), recent.get('d')]).toEqual([1, 2, 4]);
-    for (let i = 0; i < 10_000; i++) recent.set(`k${i}`, i);
-    expect(recent.size).toBe(3);
-    expect(recent.has('k9999') && recent.has('k9997') && !recent.has('k9996')).toBe(true);
-  });
-});

@@ -1,5 +1,6 @@
 // Suggested commands are pasted into shells: whatever a value holds (a server's id, a path), the
 // quoted word must reach the program as exactly that value, and nothing in it may run.
+import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { commandLine, shellQuote } from '../../src/text/shell.js';
@@ -72,6 +73,28 @@ describe('commandLine', () => {
       const words = all[i] ?? [];
       expect(words.at(-1), JSON.stringify(value)).toBe(value);
       expect(words.slice(0, 3)).toEqual(['crawl', 'job', 'status']);
+    });
+  });
+});
+
+describe('read back by bash', () => {
+
+  describe('shellQuote', () => {
+    it('leaves plain paths bare and quotes anything a shell would interpret', () => {
+      expect(shellQuote('/home/u/.config/crawl/config.json')).toBe('/home/u/.config/crawl/config.json');
+      expect(shellQuote('/tmp/a b')).toBe(`'/tmp/a b'`);
+      expect(shellQuote(`it's`)).toBe(`'it'\\''s'`);
+      expect(shellQuote('x; rm -rf ~')).toBe(`'x; rm -rf ~'`);
+      expect(shellQuote('')).toBe(`''`);
+    });
+
+    it('any string (but NUL) pastes into bash as exactly itself', () => {
+      const values = fc.sample(fc.string({ unit: fc.constantFrom(...' \'"\\$`!*?[]{}();&|<>~#%=\n\t\u001b', 'a', 'é', '-') }), 300);
+      values.push('$(touch /tmp/crawl-pwned)', '`id`', "'; echo hi; '", '~root', '*', '-n');
+      const script = `printf '%s\\0' ${values.map(shellQuote).join(' ')}`;
+      const out = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
+      expect(out.status).toBe(0);
+      expect(out.stdout.split('\0').slice(0, -1)).toEqual(values);
     });
   });
 });
