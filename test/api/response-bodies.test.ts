@@ -1,6 +1,6 @@
 // What a 200 can carry that it should not: bodies of the wrong shape or type, unknown statuses and
 // fields (shown or passed through, never rejected), bytes that are not UTF-8, a web page where the
-// API should be. The other ways a server can lead the client astray are in battery-hostile.test.ts.
+// API should be. The other ways a server can lead the client astray are in test/http/hostile-server.test.ts.
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
 import { checkClean, checkOutcome, command, identity, job, MAX_WAIT_S, runCommand, withHostile } from '../support/battery.js';
 import type { Body, Fault } from '../support/hostile-server.js';

@@ -4,16 +4,16 @@
 // (stdout, --save, --output-file) and exits 130/143; `keys rotate` takes its "nothing lost" path;
 // `keys revoke` finishes the DELETE it sent and sends no other. An interrupt that comes before a
 // request is sent keeps it from being sent. An answer that comes after the forced exit and the
-// hard limit of a real process is in test/contract/signals.test.ts.
+// hard limit of a real process is in test/process/signals.test.ts.
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Guard } from '../../src/app/guard.js';
-import { runCli, waitFor } from '../support/harness.js';
+import { runCli } from '../support/harness.js';
 import { fakeClock } from '../support/fake-clock.js';
 import { activeKeys, calls, configProfile, fullKeysIn, keyStatus, storedKey } from '../support/keys.js';
-import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { onArrival, sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
 let fx: SandboxFixture;
 beforeEach(async () => {
@@ -23,16 +23,20 @@ afterEach(() => fx.close());
 
 const KEY_LINE = /^crk_[A-Za-z0-9]{20,}\n$/;
 
-/** Interrupts the run (`signal`: 130 or 143) once `call` has reached the sandbox (since request index `from`). */
+/**
+ * Interrupts the run (`signal`: 130 or 143) as the `nth` request `call` arrives at the sandbox,
+ * before the sandbox reads or answers it: the interrupt is there, whatever the load, while the
+ * request is on the wire. (`from`: the requests before the run, which are not counted.)
+ */
 function signalAt(signal: NodeJS.Signals, call: string, from: number, nth = 1) {
-  return (child: ChildProcess): void => {
-    void waitFor(() => calls(fx.sandbox, from).filter((c) => c === call).length >= nth, 15_000, call).then(() => child.kill(signal));
-  };
+  expect(fx.sandbox.requests.length).toBe(from);
+  let seen = 0;
+  return (child: ChildProcess): void => onArrival(fx.sandbox, (request) => `${request.method} ${request.url}` === call && ++seen === nth, () => child.kill(signal));
 }
 
 /**
- * The service holds its answer to the next POST /api/keys this long. The interrupt comes as soon as
- * the request arrives (polled every 10 ms, in this process): the hold only has to outlast that.
+ * The service holds its answer to the next POST /api/keys this long. The interrupt comes as the
+ * request arrives: the hold only keeps the answer from racing the interrupt's handling.
  */
 const HOLD_MS = 100;
 const holdPost = (ms = HOLD_MS): void => fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'latency', ms, times: 1 });

@@ -3,8 +3,8 @@
 // (130 / 143). Each command then ends on its own, the cursor and the terminal given back, partial
 // output still valid (whole JSON lines), and a key the service has made never lost.
 // What only a process shows (a real signal, the forced exit, a real terminal's modes, pipes) is in
-// test/contract/. (job pages --output's interrupt is in pages-signals, job watch's plain Ctrl-C in
-// foundation-job-watch, keys rotate's at the check in keys-rotate-interrupt, keys create's with
+// test/process/. (job pages --output's interrupt is in test/commands/job/pages-signals.test.ts, job watch's plain Ctrl-C in
+// test/commands/job/watch.test.ts, keys rotate's at the check in test/commands/keys/rotate.test.ts, keys create's with
 // the POST out in keys-interrupt-mutation.)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,7 +50,7 @@ function stallingJob(id: string): { secondBatch: () => boolean } {
 }
 
 describe('job pages, interrupted midway', () => {
-  // Into a file (--output): pages-signals.
+  // Into a file (--output): test/commands/job/pages-signals.test.ts.
   it.concurrent('stdout, not a file: SIGINT leaves only whole JSON lines on stdout', async ({ expect }) => {
     const id = 'slow-stdout';
     const job = stallingJob(id);

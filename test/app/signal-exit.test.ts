@@ -1,5 +1,5 @@
 // What a signal does to the process (src/app/signal-exit.ts, wired to process.exit by src/main.ts),
-// on a fake clock: when the exit comes, and what holds it. test/contract/signals.test.ts shows
+// on a fake clock: when the exit comes, and what holds it. test/process/signals.test.ts shows
 // the same with real processes and real signals, for the shorter holds.
 import { describe, expect, it } from 'vitest';
 import { Guard } from '../../src/app/guard.js';

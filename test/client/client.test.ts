@@ -1,5 +1,5 @@
 // The Node client (`import { createClient } from '@webcrawl/cli'`) in the test process: real HTTP
-// to the sandbox, a fake clock for every wait. test/contract/package.test.ts runs the same API from
+// to the sandbox, a fake clock for every wait. test/process/package.test.ts runs the same API from
 // the installed tarball.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

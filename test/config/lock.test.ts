@@ -485,7 +485,7 @@ describe('through the CLI: a dead holder, one file by two paths', () => {
   // a dead process left, and writers reaching one config file through two symlinked paths. Each time
   // the file stays whole JSON with every write in, and nothing is left beside it. Here the runs share
   // this process; writers in separate processes hammering one config while stale locks keep
-  // appearing, and a writer killed mid-write, are in test/contract/races.test.ts.
+  // appearing, and a writer killed mid-write, are in test/process/races.test.ts.
   let tmp: { dir: string; cleanup: () => void };
   let n = 0;
   beforeAll(() => {
@@ -554,7 +554,7 @@ describe('two runs writing at once', () => {
   // no change is silently undone; and no key the service accepts is lost (every key a race created
   // is in the config or was printed by the run that made it). Also the write lock's own faults.
   // Here the runs share this process (their file-system calls still interleave); the same races
-  // between separate processes, and a writer killed (-9) mid-write, are in test/contract/races.test.ts.
+  // between separate processes, and a writer killed (-9) mid-write, are in test/process/races.test.ts.
   let fx: SandboxFixture;
   let tmp: { dir: string; cleanup: () => void };
   beforeAll(async () => {

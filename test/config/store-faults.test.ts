@@ -223,7 +223,7 @@ describe('a config folder that cannot be used', () => {
     expect(readlinkSync(join(zeroDir, 'config.json'))).toBe('/dev/zero');
   });
   // Permissions (a file the user may not read, a folder it may not write or enter) need a user
-  // without root's powers: test/contract/permissions.test.ts.
+  // without root's powers: test/process/permissions.test.ts.
 });
 
 describe('what the file holds beside crawl\'s settings', () => {

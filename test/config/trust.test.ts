@@ -334,7 +334,7 @@ describe('a config file that other users could change (as ssh refuses its own)',
     expect(read.code, read.stderr).toBe(0);
   });
 
-  // Needs root to give a file away. As another user (`nobody`): test/contract/permissions.test.ts.
+  // Needs root to give a file away. As another user (`nobody`): test/process/permissions.test.ts.
   it.concurrent('a file or folder owned by another user: refused, exit 1, the chown to run', async ({ expect }) => {
     if (!isRoot) {
       const r = await runCli(['config', 'get', 'base-url'], { env: envOf({ CRAWL_CONFIG_DIR: '/etc' }) });

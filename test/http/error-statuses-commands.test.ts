@@ -1,6 +1,6 @@
 // Rate limits and rejected keys (whose error body echoes the Authorization header) for every
-// command not in battery-responses.test.ts, in --json mode; and a watch, which ends at once on a
-// 404 but sits out a 503 until --max-wait. The rows: helpers/status-rows.ts.
+// command not in test/http/error-statuses.test.ts, in --json mode; and a watch, which ends at once on a
+// 404 but sits out a 503 until --max-wait. The rows: test/support/status-rows.ts.
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
 import { command } from '../support/battery.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';

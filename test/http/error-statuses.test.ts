@@ -1,7 +1,7 @@
 // Every error status, for a GET, a POST and a DELETE command: the HTTP layer maps statuses to exit
 // codes once, so three methods cover the mapping; what differs is retrying (GETs only) and each
-// command's wording. The rows and what each must show: helpers/status-rows.ts. The other commands
-// meet the statuses that matter most to them in battery-responses-commands.test.ts.
+// command's wording. The rows and what each must show: test/support/status-rows.ts. The other commands
+// meet the statuses that matter most to them in test/http/error-statuses-commands.test.ts.
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
 import { command } from '../support/battery.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';

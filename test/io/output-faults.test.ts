@@ -4,7 +4,7 @@
 // or a file), or the message says nobody has it and what to do.
 // In this process, stdout and stderr fail as a full disk (ENOSPC) or a reader gone (EPIPE) make
 // them fail. What only a process shows (a real pipe, /dev/full, a file size limit, help written
-// straight to the descriptor, files another user may not write) is in test/contract/.
+// straight to the descriptor, files another user may not write) is in test/process/.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -205,7 +205,7 @@ describe('stderr that cannot take the messages', () => {
 
 describe('stdout closed early (`| head -1`, `| true`)', () => {
   // A reader gone before anything is written (`| true`), or after a little (`| head -1`). The
-  // process with a real pipe, `keys list | head -1` among them, is in test/contract/pipes.test.ts.
+  // process with a real pipe, `keys list | head -1` among them, is in test/process/pipes.test.ts.
   const commands: Array<[string, string, CrawlOptions['stdoutFails']]> = [
     ['keys list (1500 keys)', 'keys list', HEAD],
     ['keys list --json', 'keys list --json', HEAD],

@@ -1,6 +1,6 @@
 // `job pages` as a process, for what only a process shows: a real pipe whose reader leaves after
 // one line (`| head -1`), and the peak memory (maxRSS) of an export. The same logic in this
-// process: test/pages.test.ts (stdout failing with EPIPE) and test/pages-limits.test.ts (the caps).
+// process: test/commands/job/pages.test.ts (stdout failing with EPIPE) and test/commands/job/pages-limits.test.ts (the caps).
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

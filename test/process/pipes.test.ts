@@ -1,8 +1,8 @@
 // Contract (spawned): what only a process with real descriptors shows. stdout as a pipe whose
 // reader stalls or leaves (`| head -1`), a FIFO given to --output, /dev/full, a file size limit, and
 // help written straight to descriptor 1. The logic behind each (an interrupt while writing, a write
-// that fails with EPIPE or ENOSPC) is tested in this process by pages-signals, battery-local-output
-// and battery-local-signals; here the real pipe, FIFO or device does what memory streams cannot.
+// that fails with EPIPE or ENOSPC) is tested in this process by test/commands/job/pages-signals.test.ts, test/io/output-faults.test.ts
+// and test/app/interrupt.test.ts; here the real pipe, FIFO or device does what memory streams cannot.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';

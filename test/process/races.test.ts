@@ -4,7 +4,7 @@
 // the middle of its write, and writers hammering the lock while stale locks keep appearing. The
 // file is always whole JSON holding one of the results, no change is silently undone, no key the
 // service accepts is lost. The same races between runs in this process (many more rounds, no
-// process each) are in battery-local-races and battery-local-lock.
+// process each) are in test/config/lock.test.ts.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';

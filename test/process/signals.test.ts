@@ -2,8 +2,8 @@
 // SIGINT / SIGTERM into 130 / 143; after a signal it forces the exit 2 s later, or at once on a
 // second Ctrl-C, but never while a critical section is open (a key not yet stored, a config write,
 // a POST or DELETE on the wire), and by a 10 s hard limit only once such a request has settled.
-// What each command does with the interrupt is tested in this process (battery-local-signals,
-// keys-interrupt-mutation, keys-rotate-interrupt); here, what the process itself does.
+// What each command does with the interrupt is tested in this process (test/app/interrupt.test.ts,
+// keys-interrupt-mutation, test/commands/keys/rotate.test.ts); here, what the process itself does.
 import type { ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,7 +54,7 @@ describe('a signal while job pages writes a file', () => {
 });
 
 describe('a request that changes something, answered after the signal', () => {
-  // Past the 10 s hard limit too: test/unit-signal-exit.test.ts, on a fake clock.
+  // Past the 10 s hard limit too: test/app/signal-exit.test.ts, on a fake clock.
   it.concurrent('the process waits for the answer, past the 2 s forced exit: the key is handed over, the DELETE reported', async ({ expect }) => {
     // A sandbox of its own: the holds below are for these two runs alone.
     const own = await sandboxFixture({ seed: false });

@@ -2,8 +2,8 @@
 // (job watch's line, job pages --output's progress) with ^C typed at the keyboard, which the
 // terminal turns into SIGINT; and the hidden key prompt, whose echo only a real terminal shows
 // (and gives back after a signal). The same displays and the prompt on memory terminals, with
-// the interrupt as src/main.ts makes it, run in this process (battery-local-signals,
-// foundation-job-watch, foundation-settings).
+// the interrupt as src/main.ts makes it, run in this process (test/app/interrupt.test.ts,
+// test/commands/job/watch.test.ts, test/config/settings.test.ts).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';

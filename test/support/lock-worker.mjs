@@ -1,4 +1,4 @@
-// One writer of the lock hammer (test/contract/races.test.ts), a process of its own: takes the
+// One writer of the lock hammer (test/process/races.test.ts), a process of its own: takes the
 // built config lock on one file again and again, appends its name to the file's `writes`, and now
 // and then "dies" holding it (leaves the lock as a killed process would), so the others keep
 // racing to take a stale lock over. Prints one JSON line: its overlaps and retries.

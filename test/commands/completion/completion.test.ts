@@ -1,6 +1,6 @@
 // `crawl __complete`, in this process: what the completion scripts are given for each word of a
 // line (one candidate a line, `value<TAB>description`, or `:files`). The scripts themselves are
-// driven in a real bash by test/contract/completion.test.ts.
+// driven in a real bash by test/process/completion-bash.test.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 // Bounds on what `job pages` (and any command) may cost (issue 11, "Hangs and unbounded memory"):
 // the size caps of a response body (a pages batch 32 MiB, a parsed document 8 MiB, an error body
 // 1 MiB), exactly at and just past each, announced or streamed; the memory a batch of empty
-// objects costs (a process's peak memory: test/contract/pages-process.test.ts); and --wait
+// objects costs (a process's peak memory: test/process/pages.test.ts); and --wait
 // --max-wait honoured from the start, while the first answer hangs too.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,7 +3,7 @@
 // ends on its own (130 / 143) while the next batch is still awaited. /dev/null and a regular file
 // are written as before, with nothing said. The hangs that need real descriptors and a real signal
 // (a FIFO no one reads, or whose reader stalls; stdout piped to a reader that stalls) are in
-// test/contract/pipes.test.ts; an interrupt while writing stdout, in battery-local-signals.
+// test/process/pipes.test.ts; an interrupt while writing stdout, in test/app/interrupt.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';

@@ -179,7 +179,7 @@ describe('failures midway', () => {
 
 describe('stdout closed early', () => {
   // The reader goes away after the first line (EPIPE on the next write); the same through a real
-  // `| head -1` is in test/contract/pages-process.test.ts.
+  // `| head -1` is in test/process/pages.test.ts.
   it('`| head -1`: one line, nothing on stderr, exit 0, and the export stops', async () => {
     const firstLine = (await runCli(['job', 'pages', 'demo-huge', '--limit', '1'], { env: fx.env })).stdout;
     const before = pageRequests('demo-huge').length;

@@ -97,7 +97,7 @@ describe('displays', () => {
       server.close();
     }
   });
-  // --json piped into a reader that leaves after the first line: a real pipe, test/contract/pipes.test.ts.
+  // --json piped into a reader that leaves after the first line: a real pipe, test/process/pipes.test.ts.
 });
 
 describe('failures', () => {
@@ -235,7 +235,7 @@ describe('Ctrl-C', () => {
     expect(requestsOf('w-sigterm').some((q) => q.method !== 'GET')).toBe(false);
   });
 
-  // On a terminal, ^C typed at the keyboard: a real pty, test/contract/terminal.test.ts.
+  // On a terminal, ^C typed at the keyboard: a real pty, test/process/terminal.test.ts.
 });
 
 describe('the live line', () => {

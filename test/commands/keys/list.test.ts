@@ -125,7 +125,7 @@ describe('crawl keys list with no keys', () => {
 
 describe('20,000 keys', () => {
   // `keys list` with 20,000 keys on a terminal: the table used to be laid out in time quadratic in
-  // the rows (about 29 s here). It must finish, whole and aligned; test/unit-table.test.ts shows
+  // the rows (about 29 s here). It must finish, whole and aligned; test/io/table.test.ts shows
   // that the work grows linearly with the rows.
   const KEYS = 20_000;
 
@@ -136,7 +136,7 @@ describe('20,000 keys', () => {
   });
   afterAll(() => fx.close());
 
-  // Only against a hang: a generous bound (the linearity itself is shown in unit-table.test.ts).
+  // Only against a hang: a generous bound (the linearity itself is shown in test/io/table.test.ts).
   it(`keys list with ${KEYS.toLocaleString('en-US')} keys on a terminal: every key, aligned, the key in use marked`, async () => {
     const r = await runCli(['keys', 'list', '--no-color'], { env: fx.env, tty: true, timeoutMs: 100_000 });
     expect(r.timedOut).toBe(false);
