@@ -24,8 +24,9 @@ export default defineConfig({
   test: {
     setupFiles: ['test/support/umask.ts'],
     // Forks, not threads: a few tests set the umask, which workers may not. Most files run the CLI
-    // in this process and wait on loopback I/O, so three workers keep two cores busy; files share
-    // a worker's module cache (no per-file isolation: nothing here keeps state between files).
+    // in this process and wait on loopback I/O, so three workers keep two cores busy (`npm test` on
+    // two cores was slower with two or with four); files share a worker's module cache (no
+    // per-file isolation: nothing here keeps state between files).
     pool: 'forks',
     maxWorkers: 3,
     isolate: false,

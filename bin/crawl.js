@@ -18,7 +18,5 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   const { join } = require('node:path');
   const { loadBundle } = require('../dist/launch/load-bundle.cjs');
-  // Set only by the build (src/build/warm.ts), which runs a few commands to make the code cache.
-  const writeCache = process.env.CRAWL_BUILD_CODE_CACHE === '1';
-  loadBundle(join(__dirname, '..', 'dist', 'bundle'), { argv: args, writeCache }).run(args);
+  loadBundle(join(__dirname, '..', 'dist', 'bundle'), { argv: args }).run(args);
 }

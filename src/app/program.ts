@@ -1,5 +1,5 @@
 import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { api, completion, groups, helpTopic, sandbox, type Exec } from '../commands/index.js';
+import { groups, helpTopic, registerRoot, type Exec } from '../commands/index.js';
 import { timeoutOption } from '../commands/shared/flags.js';
 import type { Env, GlobalOptions } from '../deps.js';
 import { colorEnabled, type RawStreams } from '../io/io.js';
@@ -79,10 +79,7 @@ export function buildProgram(hooks: ProgramHooks): Program {
     });
     group.register(command, exec);
   }
-  program.addCommand(api.command((o) => exec(api.run, o)));
-  program.addCommand(sandbox.command((o) => exec(sandbox.run, o)));
-  program.addCommand(completion.command((o) => exec(completion.run, o)));
-  program.addCommand(completion.completeCommand((o) => exec(completion.runComplete, o)), { hidden: true });
+  registerRoot(program, exec);
   program
     .command('help')
     .description('help on a command, or a topic: exit-codes, environment')

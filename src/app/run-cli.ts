@@ -8,6 +8,7 @@ import { isClosedPipe, OutputClosedError, writeError } from '../io/write-error.j
 import type { Clock } from '../platform/clock.js';
 import { Redactor } from '../text/redact.js';
 import { suggestionFlags } from '../text/shell.js';
+import type { Entry } from '../commands/shared/exec.js';
 import { quietExitCode, reportError } from './exit.js';
 import type { RunDeps } from './factory.js';
 import { Guard } from './guard.js';
@@ -76,14 +77,17 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
       setExitCode: (code) => {
         exitCode = code;
       },
-      exec: (root) => async (run, options) => {
-        // Loaded only when a command runs: help, the version and usage errors never build Deps.
-        const { createDeps } = await import('./factory.js');
+      exec: (root) => (name) => async (options) => {
+        // Loaded only when a command runs: help, the version and usage errors never build Deps,
+        // and no command's work (one chunk, commands/work.ts) loads before its flags are read.
+        const [{ createDeps }, work] = await Promise.all([import('./factory.js'), import('../commands/work.js')]);
         const globals = globalsOf(root);
         // Compiled before anything is sent: a filter jq cannot read is a usage error (exit 2).
         // What the filter prints itself (debug) is redacted like all else on stderr: it runs once deps exist.
         const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (text) => void deps?.io.stderr.write(text + '\n'));
         deps = createDeps({ env, streams, clock: system.clock, globals, signal, guard, nodeVersion: system.nodeVersion, jq });
+        // The entry point of that name takes the options its registration was checked against.
+        const run = work[name] as Entry<typeof name>;
         const code = await run(deps, options);
         exitCode = typeof code === 'number' ? code : ExitCode.ok;
       },

@@ -13,8 +13,8 @@ export interface SandboxProcess {
 
 /**
  * The environment both sides of every pair run with: nothing from this shell but PATH and HOME.
- * NODE_EXTRA_CA_CERTS in particular stays out: it adds a fixed ~90 ms to every Node start on
- * some machines and would hide the difference being measured.
+ * NODE_EXTRA_CA_CERTS in particular stays out: it adds a fixed cost to every Node start (reading
+ * and parsing the certificates) and would hide the difference being measured.
  */
 export function benchEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1', ...extra };

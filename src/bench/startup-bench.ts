@@ -1,9 +1,11 @@
 // Whole-process time of crawl against Node's own floor, pair by pair. Each pair alternates its two
 // commands (A B A B ...) after a warm-up, so a noisy neighbour slows both sides alike; the ratio
-// is median(A) / median(B).
-import { writeFileSync } from 'node:fs';
+// is median(A) / median(B). Measured twice: the checkout's bin/crawl.js, and the package as users
+// install it (npm pack, installed into a folder of its own), whose first run finds no code cache.
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, benchEnv, median, timeProcess, type SandboxProcess } from './common.js';
+import { BIN, ROOT, benchEnv, median, timeProcess, type SandboxProcess } from './common.js';
 
 export interface PairResult {
   pair: string;
@@ -30,47 +32,81 @@ http.get(process.argv[2], { headers: { authorization: 'Bearer ' + process.env.CR
 });
 `;
 
+/**
+ * The environment of every start-up run. The code cache a bin keeps in the user's cache folder is
+ * in a folder of the benchmark's own, so a first run finds none and later runs find only what
+ * this benchmark's runs left.
+ */
+export function startupEnv(sandbox: SandboxProcess, work: string): NodeJS.ProcessEnv {
+  return benchEnv({ CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'config'), XDG_CACHE_HOME: join(work, 'xdg-cache') });
+}
+
+interface Pair {
+  pair: string;
+  a: string;
+  aArgs: string[];
+  b: string;
+  bArgs: string[];
+  target?: number;
+  /** Before each run of A: what makes it a first run (the user's code cache removed). */
+  beforeA?: () => void;
+}
+
 export async function benchStartup(sandbox: SandboxProcess, work: string, runs: number, log: (line: string) => void): Promise<PairResult[]> {
   const minimal = join(work, 'minimal-get.mjs');
   writeFileSync(minimal, MINIMAL_GET);
   const minimalCjs = join(work, 'minimal-get.cjs');
   writeFileSync(minimalCjs, MINIMAL_GET.replace(`import http from 'node:http';`, `const http = require('node:http');`));
-  const env = benchEnv({ CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'config') });
-  const pairs = [
+  const env = startupEnv(sandbox, work);
+  const userCache = env.XDG_CACHE_HOME as string;
+  const status = `${sandbox.url}/api/crawl/demo-small`;
+  const installed = installPackage(work, log);
+  const firstRun = (): void => rmSync(userCache, { recursive: true, force: true });
+  const pairs: Pair[] = [
     { pair: 'version', a: 'crawl --version', aArgs: [BIN, '--version'], b: 'node -e 0', bArgs: ['-e', '0'], target: 1.1 },
     { pair: 'help', a: 'crawl job --help', aArgs: [BIN, 'job', '--help'], b: 'node -e 0', bArgs: ['-e', '0'], target: 1.2 },
-    {
-      pair: 'status',
-      a: 'crawl job demo-small --json',
-      aArgs: [BIN, 'job', 'demo-small', '--json'],
-      b: 'node:http GET, body printed',
-      bArgs: [minimal, `${sandbox.url}/api/crawl/demo-small`],
-      target: 1.5,
-    },
-    {
-      pair: 'status, for reference',
-      a: 'crawl job demo-small --json',
-      aArgs: [BIN, 'job', 'demo-small', '--json'],
-      b: 'the same GET as CommonJS',
-      bArgs: [minimalCjs, `${sandbox.url}/api/crawl/demo-small`],
-    },
+    { pair: 'status', a: 'crawl job demo-small --json', aArgs: [BIN, 'job', 'demo-small', '--json'], b: 'node:http GET, body printed', bArgs: [minimal, status], target: 1.5 },
+    { pair: 'status, for reference', a: 'crawl job demo-small --json', aArgs: [BIN, 'job', 'demo-small', '--json'], b: 'the same GET as CommonJS', bArgs: [minimalCjs, status] },
+    // What users run: the packed and installed package. Its first run of each kind compiles
+    // everything and leaves a code cache in the user's folder; later runs start from it.
+    { pair: 'help, installed, first run', a: 'crawl job --help', aArgs: [installed, 'job', '--help'], b: 'node -e 0', bArgs: ['-e', '0'], beforeA: firstRun },
+    { pair: 'help, installed, later runs', a: 'crawl job --help', aArgs: [installed, 'job', '--help'], b: 'node -e 0', bArgs: ['-e', '0'], target: 1.2 },
+    { pair: 'status, installed, first run', a: 'crawl job demo-small --json', aArgs: [installed, 'job', 'demo-small', '--json'], b: 'node:http GET, body printed', bArgs: [minimal, status], beforeA: firstRun },
+    { pair: 'status, installed, later runs', a: 'crawl job demo-small --json', aArgs: [installed, 'job', 'demo-small', '--json'], b: 'node:http GET, body printed', bArgs: [minimal, status], target: 1.5 },
   ];
   const results: PairResult[] = [];
   for (const p of pairs) {
     log(`${p.pair}: ${runs} runs each of "${p.a}" and "${p.b}", alternating ...`);
     for (let i = 0; i < 3; i++) {
+      p.beforeA?.();
       await timeProcess(p.aArgs, env);
       await timeProcess(p.bArgs, env);
     }
     const a: number[] = [];
     const b: number[] = [];
     for (let i = 0; i < runs; i++) {
+      p.beforeA?.();
       a.push(await timeProcess(p.aArgs, env));
       b.push(await timeProcess(p.bArgs, env));
     }
     const aMs = median(a);
     const bMs = median(b);
-    results.push({ pair: p.pair, a: p.a, b: p.b, aMs, bMs, ratio: aMs / bMs, target: p.target });
+    results.push({ pair: p.pair, a: p.a, b: p.b, aMs, bMs, ratio: aMs / bMs, ...(p.target === undefined ? {} : { target: p.target }) });
   }
   return results;
+}
+
+/**
+ * The package as a user gets it: `npm pack` of this build (its `files`), installed into a folder
+ * of its own, its dependencies from npm's cache where `npm ci` left them. Its bin.
+ */
+function installPackage(work: string, log: (line: string) => void): string {
+  log('packing the build and installing the tarball into a folder of its own ...');
+  const npm = (args: string[], cwd: string): string => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  // --ignore-scripts: the bench has just built; `prepare` would build again.
+  const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)) as Array<{ filename: string; name: string }>;
+  if (packed === undefined) throw new Error('npm pack made no tarball');
+  const prefix = join(work, 'installed');
+  npm(['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], work);
+  return join(prefix, 'lib', 'node_modules', ...packed.name.split('/'), 'bin', 'crawl.js');
 }

@@ -1,7 +1,7 @@
 // Runs package.json scripts side by side (`npm test`: the build, the type check and the lint),
 // each in a shell as npm would, and prints each one's output in one piece when it ends. Fails if
 // any of them fails, after all have ended. tsc, ESLint and dependency-cruiser each use one core, and
-// none needs another's output: one after another, they left the second core idle for 15 s.
+// none needs another's output: one after another, they would leave the second core idle.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { URL } from 'node:url';

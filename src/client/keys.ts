@@ -1,5 +1,6 @@
 import { isKnownKeyOrShape, looksLikeFullKey, resolveKey } from '../api/key-match.js';
 import { createKey, identifyKeyInUse, listKeys, mayBeInUse, revokeKey, rotatedName } from '../api/keys.js';
+import { findOldKey, rotate } from '../api/rotation.js';
 import type { ApiKey } from '../api/model.js';
 import { CrawlError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -34,6 +35,8 @@ export interface RotateOptions {
   name?: string;
   /** Leave the old key active. */
   keepOld?: boolean;
+  /** Called as each step is done: `create`, `verify`, `store` (store() resolved), `revoke`. */
+  onStep?: (step: 'create' | RotationStep) => void;
 }
 
 export interface KeyRef {
@@ -99,14 +102,15 @@ export class KeysClient {
 
   /**
    * Replaces the key in use: (1) find it, (2) create the new key, (3) check the service accepts
-   * it, (4) `store` it, (5) revoke the old key with the new one. A failure before (4) is done
+   * it, (4) `store` it, (5) revoke the old key with the new one: the flow `crawl keys rotate`
+   * runs (src/api/rotation.ts), with `store` as a secret store. A failure before (4) is done
    * revokes the new key again; if even that fails, the RotationError holds it (`secret()`), never
    * in its message. The old key is revoked only once `store` has resolved.
    */
   async rotate(options: RotateOptions): Promise<Rotation> {
     const oldKey = this.#c.apiKey();
     const { keys } = await listKeys(this.#c.http());
-    const found = identifyKeyInUse(keys, oldKey);
+    const found = findOldKey(keys, oldKey);
     if (found.kind === 'none') throw new CrawlError('the key in use is not among the active keys the service lists; nothing was changed', ExitCode.notFound);
     if (found.kind === 'ambiguous') {
       throw new CrawlError(
@@ -114,65 +118,51 @@ export class KeysClient {
         ExitCode.failure,
       );
     }
+    if (found.kind === 'bad-id') throw new CrawlError(`the service lists key ${label(found.key)} with an id that cannot be sent in a URL path (${found.problem})`, ExitCode.failure);
     const old = ref(found.key);
-    checkId(found.key);
     const name = options.name ?? rotatedName(found.key.name, this.#c.system.clock.now());
-
-    const created = await createKey(this.#c.http(), name);
-    this.#c.redactor.add(created.key);
-    const fresh = { id: undefined as string | undefined, name: created.name ?? name, prefix: created.prefix };
-    let step: RotationStep = 'verify';
-    try {
-      const seen = await listKeys(this.#c.http(created.key), { sameOriginOnly: true });
-      const mine = identifyKeyInUse(seen.keys, created.key);
-      fresh.id = mine.kind === 'unique' ? mine.key.id : undefined;
-      step = 'store';
-      await options.store(created.key);
-    } catch (error) {
-      throw await this.#rollBack(step, created.key, fresh.id, error);
-    }
-
-    if (options.keepOld) return { old: { ...old, revoked: false }, new: fresh };
-    try {
-      // Only the key step 1 found: still listed (seen with the new key), with the same prefix, not the new one.
-      const now = await listKeys(this.#c.http(created.key));
-      const listed = now.keys.find((k) => k.id === old.id);
-      if (!listed || listed.keyPrefix !== old.prefix || fresh.id === old.id) {
-        throw new CrawlError(`the service no longer lists the old key ${label(found.key)} as it was: it was not revoked`, ExitCode.failure);
-      }
-      await revokeKey(this.#c.http(created.key), old.id);
-    } catch (error) {
+    const store = options.store;
+    const onStep = options.onStep;
+    const result = await rotate(
+      {
+        http: (key, httpOptions) => Promise.resolve(this.#c.http(key, httpOptions)),
+        signal: this.#c.signal,
+        secret: (key) => this.#c.redactor.add(key),
+        report: (step) => onStep?.(step),
+      },
+      {
+        old: found.old,
+        name,
+        target: { destination: { kind: 'store', describe: () => 'store()', write: (key) => store(key) } },
+        keepOld: options.keepOld === true,
+      },
+    );
+    const created = result.created;
+    const fresh = { id: created?.id, name: created?.name ?? name, prefix: created?.prefix };
+    const failure = result.failure;
+    if (failure === undefined) return { old: { ...old, revoked: result.done.revoke }, new: fresh };
+    const { step, error } = failure;
+    // Nothing was made (or the answer did not hand a key over): the service's own error.
+    if (step === 'create' || created === undefined) throw error;
+    if (step === 'revoke') {
       throw new RotationError('revoke', `the new key is stored, but the old key ${label(found.key)} may still be active: ${this.#said(error)}`, exitCodeOf(error), { stored: true, rolledBack: false, cause: error });
     }
-    return { old: { ...old, revoked: true }, new: fresh };
+    const what = step === 'store' ? 'store() did not keep the new key' : 'the service did not accept the new key';
+    const withdrawal = result.withdrawal;
+    if (withdrawal?.revoked) {
+      throw new RotationError(step, `${what} (${this.#said(error)}): the new key was revoked again; the old key is still active`, exitCodeOf(error), { stored: false, rolledBack: true, cause: error });
+    }
+    throw new RotationError(
+      step,
+      `${what} (${this.#said(error)}), and the new key could not be revoked again (${this.#c.redactor.redact(withdrawal?.why ?? 'unknown')}): it is active, and only error.secret() holds it`,
+      exitCodeOf(error),
+      { stored: false, rolledBack: false, cause: error, key: created.secret() },
+    );
   }
 
   /** An error's message for ours: a store() that quoted the key does not get it printed. */
   #said(error: unknown): string {
     return this.#c.redactor.redact(error instanceof Error ? error.message : String(error));
-  }
-
-  /** The new key was not stored: it is revoked again with the old key, even after an abort. */
-  async #rollBack(step: RotationStep, key: string, id: string | undefined, error: unknown): Promise<RotationError> {
-    const http = this.#c.http(undefined, { evenIfAborted: true });
-    const what = step === 'store' ? 'store() did not keep the new key' : 'the service did not accept the new key';
-    try {
-      let target = id;
-      if (target === undefined) {
-        const found = identifyKeyInUse((await listKeys(http)).keys, key);
-        target = found.kind === 'unique' ? found.key.id : undefined;
-      }
-      if (target === undefined) throw new Error('the service did not list it under an id');
-      await revokeKey(http, target);
-      return new RotationError(step, `${what} (${this.#said(error)}): the new key was revoked again; the old key is still active`, exitCodeOf(error), { stored: false, rolledBack: true, cause: error });
-    } catch (undo) {
-      return new RotationError(
-        step,
-        `${what} (${this.#said(error)}), and the new key could not be revoked again (${this.#said(undo)}): it is active, and only error.secret() holds it`,
-        exitCodeOf(error),
-        { stored: false, rolledBack: false, cause: error, key },
-      );
-    }
   }
 }
 

@@ -12,7 +12,7 @@ import { basename, dirname, extname } from 'node:path';
  */
 export type ConfigWriter = (link: string, document: object, mode: number) => void;
 
-/** Loads conf (~130 ms cold) before the caller takes the config lock, so the lock is held briefly. */
+/** Loads conf (its import is the slow part of a config write) before the caller takes the config lock, so the lock is held only while writing. */
 export async function loadConfigWriter(): Promise<ConfigWriter> {
   const { default: Conf } = await import('conf');
   return (link, document, mode) => {

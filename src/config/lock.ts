@@ -162,7 +162,7 @@ export class ConfigLock {
     const clock = options.clock ?? realClock;
     const fs = options.fs ?? nodeLockFs;
     const path = lockPathFor(configPath);
-    // Loaded here, not at start-up: node:crypto is ~20 modules, and only config writes need it.
+    // Loaded here, not at start-up: node:crypto loads many modules of its own, and only config writes need it.
     const { randomBytes } = await import('node:crypto');
     const token = randomBytes(8).toString('hex');
     const content = JSON.stringify({ pid: processId(), host: hostname(), token }) + '\n';

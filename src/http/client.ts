@@ -54,7 +54,7 @@ export interface HttpClientOptions {
   /**
    * Called when a request that changes something (POST, DELETE) goes out, with the time by which
    * its answer is due (the deadline); the returned function is called once it has settled. The
-   * process's forced exit after a signal waits for it (src/cli/critical.ts).
+   * process's forced exit after a signal waits for it (src/app/guard.ts, src/app/signal-exit.ts).
    */
   onMutation?: ((dueAt: number) => () => void) | undefined;
   /** The cap of a 2xx body when a request does not set its own (default MAX_DOCUMENT_BYTES). */

@@ -1,8 +1,8 @@
 // The process's standard streams, each built the first time something uses it.
 //
 // Node builds process.stdin, stdout and stderr on first access, and building one loads Node's
-// stream code, and for a pipe its network code as well: 2 to 7 ms each, against ~35 ms for all
-// of `node -e 0`. A command that prints a JSON body needs stdout only; help piped to a pager or
+// stream code, and for a pipe its network code as well: a cost of the same order as Node's own
+// start-up (`npm run bench` measures both). A command that prints a JSON body needs stdout only; help piped to a pager or
 // a file needs none of them. So nothing here touches a stream until it is written to, and help
 // goes straight to the file descriptor when that is not a terminal.
 //

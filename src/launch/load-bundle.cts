@@ -2,15 +2,17 @@
 //
 // Why: most of a short command's time is Node reading and compiling JavaScript. Node 20 keeps no
 // compile cache of its own (NODE_COMPILE_CACHE came in Node 22), and its ES module loader accepts
-// none, so the bundle is CommonJS and this loader compiles each of its files with the cache made
-// for it at build time (`npm run build`, src/build/warm.ts): V8 then skips parsing and the
-// functions the command runs arrive compiled. Without a usable cache (another Node version, other
-// V8 flags, a missing or damaged file) V8 rejects it and compiles as usual: slower, never different.
+// none, so the bundle is CommonJS and this loader compiles each of its files with the cache its
+// earlier runs left in the user's cache folder (src/launch/user-cache.cts): V8 then skips parsing
+// and the functions the command runs arrive compiled. The first run of each kind compiles as
+// usual and leaves that cache, in a checkout as in an installed package. Without a usable cache
+// (another Node version, other V8 flags, a missing or damaged file) V8 rejects it and compiles as
+// usual: slower, never different.
 //
 // The bundle's files (esbuild splits it at every dynamic import) are packed into one file, and
 // their caches into one file. A command reads each pack's index, then only the files it loads:
 // every byte read costs its share of start-up (copied, then turned into a string).
-import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
 // Types only: the module itself is required when needed (see loadBundle).
@@ -77,12 +79,6 @@ export function talksToService(argv: readonly string[]): boolean {
 
 export interface LoadOptions {
   argv: readonly string[];
-  /**
-   * When the process exits, store each loaded file's code cache in the cache pack (the build runs
-   * a few commands this way). Each run starts from the cache the previous one left, so the
-   * functions every run needed accumulate.
-   */
-  writeCache?: boolean;
 }
 
 /**
@@ -101,17 +97,16 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
   const loaded = new Map<string, Loaded>();
   const pack = readPack(join(dir, PACK));
   const key = cacheKey(pack.build, kind);
-  let cachePath = join(dir, PACK + (http ? '.http.cache' : '.cache'));
-  let caches = readCachePack(cachePath, key);
-  // The build's cache was made for another Node, or is missing: keep one of our own
-  // (src/launch/user-cache.cts).
+  // The cache of this build, kind of run and Node, kept by the runs before in the user's folder.
   let userCache: UserCache | undefined;
-  if (caches === undefined && !options.writeCache && pack.build !== '') {
+  let cachePath = '';
+  let caches: Pack | undefined;
+  if (pack.build !== '') {
     userCache = require('./user-cache.cjs') as UserCache;
     const folder = userCache.userCacheDir(process.env);
     if (folder === undefined) userCache = undefined;
     else {
-      cachePath = join(folder, 'code-cache', `${pack.build}-${kind}-${process.version}-${process.arch}.cache`);
+      cachePath = join(folder, 'code-cache', userCache.cacheFileName(pack.build, kind, process.version, process.arch));
       caches = userCache.isPrivate(cachePath) ? readCachePack(cachePath, key) : undefined;
     }
   }
@@ -165,23 +160,28 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
   };
 
   /** What this run compiled, over what earlier runs left for the files it did not load. */
+  /**
+   * What this run compiled, over what the cache holds now for the files it did not load: read again
+   * at exit, since runs of other commands may have added to it meanwhile (runs in parallel, as a
+   * script or a test suite makes them, would otherwise undo each other's additions).
+   */
   const cachePack = (): Buffer => {
     const blobs = new Map<string, Buffer>();
-    for (const name of Object.keys(caches?.index ?? {})) {
-      const blob = readPart(caches, name);
+    const now = (userCache?.isPrivate(cachePath) === true ? readCachePack(cachePath, key) : undefined) ?? caches;
+    for (const name of Object.keys(now?.index ?? {})) {
+      const blob = readPart(now, name);
       if (blob) blobs.set(name, blob);
     }
+    if (now !== caches && now !== undefined) closeSync(now.fd);
     for (const entry of loaded.values()) blobs.set(entry.file, entry.script.createCachedData());
     return encodePack(key, blobs);
   };
-  if (options.writeCache) {
-    process.on('exit', () => writeFileSync(cachePath, cachePack()));
-  } else if (userCache !== undefined) {
-    const { writePrivately } = userCache;
+  if (userCache !== undefined) {
+    const { writeCodeCache } = userCache;
     // Only when this run compiled a file without a cache: once a kind of command has run, its
     // later runs write nothing.
     process.on('exit', () => {
-      if ([...loaded.values()].some((entry) => entry.rejected !== false)) writePrivately(cachePath, cachePack());
+      if ([...loaded.values()].some((entry) => entry.rejected !== false)) writeCodeCache(cachePath, pack.build, cachePack());
     });
   }
 

@@ -1,13 +1,13 @@
-// Where the loader keeps a code cache of its own when the build's does not fit this Node: a
-// package built on one Node version and run on another (V8 takes a cache only from its own
-// version and flags). The first runs of each kind of command then compile as usual and leave
-// their cache here, and later runs start as fast as with the build's. Required only then.
+// Where the loader keeps V8's code cache of the bundle (src/launch/load-bundle.cts): a file for each
+// build, kind of run and Node version (V8 takes a cache only from its own version and flags). The
+// first runs of each kind compile as usual and leave their cache here, and later runs start from
+// it. Required by the loader before anything of the bundle compiles.
 //
 // A code cache is code V8 runs without checking it, so it is read only from a folder of this
 // user's that nobody else may write to, and written there with a rename (two runs writing at
 // once leave one whole file, never a mix). Any failure (no home, a read-only disk) only means
 // no cache: the command runs the same.
-import { closeSync, lstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
@@ -16,6 +16,11 @@ export function userCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   if (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) return join(env.XDG_CACHE_HOME, 'crawl');
   const home = env.HOME || homedir();
   return home ? join(home, '.cache', 'crawl') : undefined;
+}
+
+/** The cache file of one build, kind of run, Node version and architecture. */
+export function cacheFileName(build: string, kind: string, version: string, arch: string): string {
+  return `${build}-${kind}-${version}-${arch}.cache`;
 }
 
 /**
@@ -52,5 +57,23 @@ export function writePrivately(path: string, data: Buffer): void {
     renameSync(temp, path);
   } catch {
     // No cache this time; the command's own work is done already.
+  }
+}
+
+/**
+ * Writes a code cache of `build`, and removes the caches other builds left in its folder: every
+ * build (an upgrade, a rebuild in a checkout) makes new ones, and the old would pile up unread.
+ * Two builds run by turns (two installs of different versions) each rewrite their own: speed only.
+ */
+export function writeCodeCache(path: string, build: string, data: Buffer): void {
+  writePrivately(path, data);
+  const dir = join(path, '..');
+  try {
+    if (!isPrivate(dir)) return;
+    for (const name of readdirSync(dir)) {
+      if (name.endsWith('.cache') && !name.startsWith(`${build}-`)) unlinkSync(join(dir, name));
+    }
+  } catch {
+    // What is left is only disk space.
   }
 }

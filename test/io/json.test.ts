@@ -1,4 +1,4 @@
-// --json on every command that prints data (issue 16), with the shapes the README documents, and
+// --json on every command that prints data, with the shapes the README documents, and
 // `auth status` when the service cannot be reached. In this process, against the sandbox.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

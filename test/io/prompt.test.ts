@@ -1,4 +1,4 @@
-// The small edges a newcomer hits at a terminal (issue 16): Ctrl-C at a prompt or while `pages
+// The small edges a newcomer hits at a terminal: Ctrl-C at a prompt or while `pages
 // --wait --output` waits, TERM=dumb, numbers grouped for people, timeouts that count their
 // attempts, `auth login --with-key` saying what it waits for, `config set` of a plain-http remote
 // URL, the export's progress line within the width. In this process, on memory terminals.

@@ -1,4 +1,4 @@
-// Tables and field views on terminals of several widths (issue 16): every line fits, ids and
+// Tables and field views on terminals of several widths: every line fits, ids and
 // prefixes are whole, free text (names, URLs, messages) is cut with … or wrapped; off a terminal,
 // full values. In this process, on memory terminals of each width.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

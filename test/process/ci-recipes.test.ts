@@ -155,11 +155,29 @@ describe('pruning and gating', () => {
   });
 });
 
+describe('a secret manager as the profile key store', () => {
+  it('vault-key-command.sh: crawl reads the key from Vault and rotates it there; no key on any argv or env', async () => {
+    const old = fx.sandbox.addKey('vault-store');
+    const env = { CRAWL_BASE_URL: fx.sandbox.url, CRAWL_CONFIG_DIR: join(tmp.dir, 'config-vault-store') };
+    const r = await recipe('vault-key-command.sh', env, { files: { 'vault.value': old.key + '\n' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/key-location\tcommand: vault …/);
+    const fresh = read(r.store, 'vault.value').trim();
+    expect(fresh).not.toBe(old.key);
+    expect(await keyStatus(fx.sandbox, fresh)).toBe(200);
+    expect(await keyStatus(fx.sandbox, old.key)).toBe(401);
+    const seen = read(r.store, 'vault.args') + read(r.store, 'vault.env');
+    expect(findKey(seen, fresh)).toBeUndefined();
+    expect(findKey(seen, old.key)).toBeUndefined();
+    expect(findKey(r.stdout + r.stderr, fresh)).toBeUndefined();
+  });
+});
+
 describe('docs/ci.md', () => {
   it('holds each recipe exactly as the tests run it', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');
     const scripts = readdirSync(EXAMPLES).filter((f) => f.endsWith('.sh'));
-    expect(scripts.length).toBe(5);
+    expect(scripts.length).toBe(6);
     for (const script of scripts) expect(doc, script).toContain('```sh\n' + readFileSync(join(EXAMPLES, script), 'utf8') + '```');
   });
 });

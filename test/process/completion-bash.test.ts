@@ -190,9 +190,9 @@ describe('bash completion', () => {
     expect(short.offered).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
     expect(long.line).toBe('crawl api api/keys --method DELETE ');
     expect(assigned.offered).toEqual(['POST', 'PUT', 'PATCH']);
-    expect(get.offered).toEqual(['base-url', 'api-key']);
-    // api-key is refused by config set (keys are stored with auth login): not offered.
-    expect(set.offered).toEqual(['base-url']);
+    expect(get.offered).toEqual(['base-url', 'api-key', 'key-store', 'keyring-service', 'keyring-account', 'key-command', 'key-store-command']);
+    // What config set refuses (the key, and what crawl records where it stores the key): not offered.
+    expect(set.offered).toEqual(['base-url', 'key-command', 'key-store-command']);
     expect(unset.line).toBe('crawl config unset api-key ');
   });
 

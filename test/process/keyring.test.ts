@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir } from '../support/harness.js';
+import { runCli, tempDir, type RunOptions } from '../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { realClock } from '../../src/platform/clock.js';
 import { maskKey } from '../../src/text/mask.js';
@@ -30,8 +30,9 @@ async function withSession<T>(work: (s: KeyringSession) => Promise<T>, options: 
 }
 
 /** A CLI run against the sandbox and this session's bus only, on the real clock. */
-function crawl(session: KeyringSession, dir: string, args: string[], extra: { env?: Record<string, string | undefined>; input?: string; tty?: boolean } = {}) {
+function crawl(session: KeyringSession, dir: string, args: string[], extra: { env?: Record<string, string | undefined>; input?: string; tty?: boolean; onSpawn?: RunOptions['onSpawn'] } = {}) {
   return runCli(args, {
+    ...(extra.onSpawn === undefined ? {} : { onSpawn: extra.onSpawn }),
     clock: realClock,
     env: { CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: dir, ...session.env, CRAWL_KEYRING_TIMEOUT: '3', ...extra.env },
     ...(extra.input === undefined ? {} : { input: extra.input }),
@@ -123,6 +124,22 @@ describe('a key in the system keyring (GNOME Keyring, Secret Service)', () => {
     });
   });
 
+  it('concurrent logins to one profile: the config and the keyring entry agree on one of the keys (the lock)', async () => {
+    await withSession(async (s) => {
+      const { dir, cleanup } = tempDir();
+      const keys = [1, 2, 3, 4].map((i) => fx.sandbox.addKey(`race-${i}`).key);
+      const runs = await Promise.all(keys.map((key) => runCli(['auth', 'login', '--with-key', '--no-verify'], { process: true, env: { CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: dir, ...s.env }, input: key })));
+      for (const r of runs) expect(r.code, r.stderr).toBe(0);
+      const profile = profileOf(dir);
+      const stored = await s.secretTool(['lookup', 'service', profile['keyring-service'] ?? '', 'username', profile['keyring-account'] ?? '']);
+      expect(keys).toContain(stored);
+      expect((await crawl(s, dir, ['auth', 'token'])).stdout).toBe(stored + '\n');
+      // One entry for the profile, not one per login.
+      expect((await s.secretTool(['search', '--all', 'service', profile['keyring-service'] ?? ''])).match(/^\[/gm)?.length).toBe(1);
+      cleanup();
+    });
+  });
+
   it('keys rotate puts the new key into the keyring entry, then revokes the old key', async () => {
     await withSession(async (s) => {
       const { dir, cleanup } = tempDir();
@@ -197,6 +214,48 @@ describe('when the keyring cannot be used', () => {
       expect(r.stdout).toContain('the system keyring (Secret Service) is locked: unlock it in the dialog on your desktop (waiting up to 1 s; Ctrl-C stops)');
       expect(r.stdout).toContain('crawl: the system keyring (Secret Service) stayed locked: nobody unlocked it within 1 s');
       expect(r.stdout).not.toContain(key);
+      cleanup();
+    });
+  });
+
+  it('Ctrl-C while waiting for an unlock ends the wait at once (exit 130)', async () => {
+    await withSession(async (s) => {
+      const { dir, cleanup } = tempDir();
+      const key = fx.sandbox.addKey('interrupt').key;
+      expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
+      await s.lock();
+      await s.silentPrompter();
+      const r = await crawl(s, dir, ['auth', 'token'], {
+        tty: true,
+        env: { CRAWL_KEYRING_TIMEOUT: '600' },
+        onSpawn: (child, output) => {
+          // Interrupted once crawl says it waits for the dialog: not before, not by a timer.
+          const check = (): void => {
+            if (output.stdout().includes('waiting up to 600 s')) child.kill('SIGINT');
+            else setImmediate(check);
+          };
+          check();
+        },
+      });
+      expect(r.code).toBe(130);
+      expect(r.stdout).not.toContain(key);
+      cleanup();
+    });
+  });
+});
+
+describe('a secret manager in place of the keyring', () => {
+  it('config set key-command on a keyring profile removes the keyring entry: no copy lingers', async () => {
+    await withSession(async (s) => {
+      const { dir, cleanup } = tempDir();
+      const key = fx.sandbox.addKey('to-command').key;
+      expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
+      const entry = profileOf(dir);
+      const r = await crawl(s, dir, ['config', 'set', 'key-command', 'cat /nonexistent']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('was removed from the system keyring (Secret Service): the key now comes from key-command');
+      expect(await s.secretTool(['lookup', 'service', entry['keyring-service'] ?? '', 'username', entry['keyring-account'] ?? ''])).toBe('');
+      expect(profileOf(dir)).toEqual({ 'base-url': `${fx.sandbox.url}/`, 'key-store': 'command', 'key-command': 'cat /nonexistent' });
       cleanup();
     });
   });

@@ -11,6 +11,7 @@ import { tempDir } from '../support/harness.js';
 import { ROOT } from '../support/spawn.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { fakeClock } from '../support/fake-clock.js';
+import { startKeyringSession } from '../support/keyring-session.js';
 
 const run = promisify(execFile);
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -39,9 +40,9 @@ beforeAll(async () => {
   writeFileSync(join(project.dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
   const tarball = join(project.dir, info.filename);
   await Promise.all([
-    run('npm', ['install', '--omit=dev', '--offline', '--ignore-scripts', tarball], { cwd: project.dir, env: npmEnv, encoding: 'utf8' }),
+    run('npm', ['install', '--omit=dev', '--prefer-offline', '--ignore-scripts', tarball], { cwd: project.dir, env: npmEnv, encoding: 'utf8' }),
     // `npm install -g`, into a prefix of its own: where the bin and the man pages land.
-    run('npm', ['install', '--global', '--prefix', join(project.dir, 'global'), '--offline', '--ignore-scripts', tarball], { cwd: project.dir, env: npmEnv, encoding: 'utf8' }),
+    run('npm', ['install', '--global', '--prefix', join(project.dir, 'global'), '--prefer-offline', '--ignore-scripts', tarball], { cwd: project.dir, env: npmEnv, encoding: 'utf8' }),
   ]);
   for (const example of readdirSync(EXAMPLES)) copyFileSync(join(EXAMPLES, example), join(project.dir, example));
 }, 120_000);
@@ -66,12 +67,41 @@ describe('the tarball', () => {
     expect(statSync(join(project.dir, 'global', 'bin', 'crawl')).isFile()).toBe(true);
   });
 
-  it('installs with no dependency at all', () => {
-    const top = readdirSync(join(project.dir, 'node_modules')).filter((name) => !name.startsWith('.'));
-    expect(top).toEqual([pkg.name.split('/')[0]]);
+  it('installs one dependency: the native keyring binding (with its prebuilt part for this system), nothing else', () => {
+    const top = readdirSync(join(project.dir, 'node_modules')).filter((name) => !name.startsWith('.')).sort();
+    expect(top).toEqual(['@napi-rs', pkg.name.split('/')[0]].sort());
     expect(readdirSync(join(project.dir, 'node_modules', pkg.name))).not.toContain('node_modules');
     const lock = JSON.parse(readFileSync(join(project.dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
-    expect(Object.keys(lock.packages).filter((p) => p !== '')).toEqual([`node_modules/${pkg.name}`]);
+    const installed = Object.keys(lock.packages).filter((p) => p !== '' && p !== `node_modules/${pkg.name}`);
+    expect(installed.length).toBeGreaterThan(0);
+    for (const p of installed) expect(p).toMatch(/^node_modules\/@napi-rs\/keyring(-[\w-]+)?$/);
+    expect(installed).toContain('node_modules/@napi-rs/keyring');
+  });
+});
+
+describe('the installed package and the system keyring', () => {
+  it('the bin logs in to a real Secret Service, and openClient() reads the key from it; the binding resolves from the install', async () => {
+    const session = await startKeyringSession();
+    try {
+      const bin = join(project.dir, 'node_modules', '.bin', 'crawl');
+      const config = join(project.dir, 'keyring-config');
+      const env = { ...session.env, CRAWL_CONFIG_DIR: config, CRAWL_BASE_URL: fx.sandbox.url };
+      const login = await new Promise<{ code: number; stderr: string }>((resolve) => {
+        const child = execFile(process.execPath, [bin, 'auth', 'login', '--with-key'], { cwd: project.dir, env: { PATH: process.env.PATH ?? '', ...env } }, (error, _stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+        );
+        child.stdin?.end(fx.sandbox.key);
+      });
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stderr).toContain('The key is stored in the system keyring (Secret Service)');
+      writeFileSync(join(project.dir, 'open-client.mjs'), `import { openClient } from '${pkg.name}';\nconst c = await openClient();\nconst job = await c.jobs.get('demo-small');\nawait c.close();\nconsole.log(job.id);\n`);
+      const opened = await node(['open-client.mjs'], { ...env, HOME: session.home });
+      expect(opened.stdout.trim(), opened.stderr).toBe('demo-small');
+      const binding = await node(['-e', "require('@napi-rs/keyring'); console.log('loaded')"]);
+      expect(binding.stdout.trim(), binding.stderr).toBe('loaded');
+    } finally {
+      await session.close();
+    }
   });
 });
 

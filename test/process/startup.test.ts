@@ -1,13 +1,12 @@
-// Contract (spawned): the installed bin and its start-up (issue 5) as behaviour rather than
-// timing: that it runs at all, plain and in a terminal; what a command loads; and the code cache it
-// loads with. The times themselves are measured by `npm run bench`, never here.
-import { chmodSync, cpSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+// Contract (spawned): the installed bin and its start-up as behaviour rather than
+// timing: that it runs at all, plain and in a terminal; what a command loads (the code cache it
+// loads with: test/process/code-cache.test.ts). The times themselves are measured by `npm run
+// bench`, never here.
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkCodeCache } from '../../src/build/cache-check.js';
 import { runCli, tempDir } from '../support/harness.js';
-import { ROOT } from '../support/spawn.js';
 import { listenOnLoopback, relayTunnels } from '../support/loopback.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
@@ -96,114 +95,3 @@ describe("the bundle's HTTP layer (undici with node:http loaded only when asked 
     }
   });
 });
-
-describe('the code cache', () => {
-  it('V8 takes the cache the build made, for every file that help and a status read load', async () => {
-    const env = { PATH: process.env.PATH ?? '', ...fx.env };
-    const files = packedFiles();
-    // string-width's own code (its emoji pattern) and cli-truncate's: in the bundle, in chunks that
-    // neither help nor a script's status read loads (they are for terminals only).
-    const terminalOnly = [...files].filter(([, code]) => code.includes('RGI_Emoji') || code.includes('truncationCharacter')).map(([file]) => file);
-    expect(terminalOnly.length).toBeGreaterThanOrEqual(1);
-    for (const args of [['job', '--help'], ['job', 'demo-small', '--json']]) {
-      const report = await checkCodeCache(args, env);
-      expect(report.length).toBeGreaterThan(args.includes('--help') ? 0 : 3);
-      expect(report.filter((r) => r.rejected !== false)).toEqual([]);
-      expect(report.map((r) => r.file).filter((file) => terminalOnly.includes(file))).toEqual([]);
-    }
-  });
-
-  it("a build whose cache another Node made: each kind of run keeps its own in a private XDG cache folder, taken by later runs; never one others may write", async () => {
-    const install = copyInstall('other-node');
-    const bundle = join(install, 'dist', 'bundle');
-    // The packs as a build on another Node version leaves them: V8 would refuse them here.
-    for (const file of cacheFiles(bundle)) {
-      const cache = readFileSync(file);
-      const key = JSON.parse(cache.toString('utf8', 0, cache.indexOf(10))) as string[];
-      writeFileSync(file, Buffer.concat([Buffer.from(JSON.stringify([key[0], key[1], 'v0.0.1', key[3]]) + '\n'), cache.subarray(cache.indexOf(10) + 1)]));
-    }
-    const xdg = join(tmp.dir, 'xdg-cache');
-    const env = { PATH: process.env.PATH ?? '', HOME: tmp.dir, ...fx.env, XDG_CACHE_HOME: xdg };
-    const runs = [['job', '--help'], ['job', 'demo-small', '--json']];
-    const first = await Promise.all(runs.map((args) => checkCodeCache(args, env, bundle)));
-    for (const report of first) expect(report.map((r) => r.rejected)).toEqual(report.map(() => undefined));
-    const folder = join(xdg, 'crawl', 'code-cache');
-    const kept = readdirSync(folder).sort();
-    expect(kept).toEqual([expect.stringMatching(/-help-v[\d.]+-\w+\.cache$/), expect.stringMatching(/-http-v[\d.]+-\w+\.cache$/)]);
-    expect(statSync(folder).mode & 0o777).toBe(0o700);
-    for (const name of kept) expect(statSync(join(folder, name)).mode & 0o777).toBe(0o600);
-    const later = await Promise.all(runs.map((args) => checkCodeCache(args, env, bundle)));
-    for (const report of later) expect(report.map((r) => r.rejected)).toEqual(report.map(() => false));
-
-    // A folder others may write to could hold anyone's code: not read, not written.
-    chmodSync(folder, 0o777);
-    const written = kept.map((name) => statSync(join(folder, name)).mtimeMs);
-    const shared = await checkCodeCache(['job', '--help'], env, bundle);
-    expect(shared.map((r) => r.rejected)).toEqual(shared.map(() => undefined));
-    expect(kept.map((name) => statSync(join(folder, name)).mtimeMs)).toEqual(written);
-    expect(readdirSync(folder).sort()).toEqual(kept);
-  });
-
-  it('a damaged cache, one from another build, one made for another file, or none: the same output and exit code', async () => {
-    // Help (its own cache), a status read, and a failing one (the other cache, another path).
-    const commands = [['job', 'demo-small'], ['job', '--help'], ['job', 'no-such-job']];
-    const expected = await Promise.all(commands.map((args) => runCli(args, { process: true, env: fx.env })));
-    expect(expected.map((r) => r.code)).toEqual([0, 0, 3]);
-
-    const damages: Record<string, (cache: Buffer, others: Buffer[]) => Buffer | undefined> = {
-      'garbage after the build line': (cache) => Buffer.concat([cache.subarray(0, cache.indexOf(10) + 1), Buffer.alloc(cache.length, 0x5a)]),
-      'cut short': (cache) => cache.subarray(0, Math.floor(cache.length / 2)),
-      'another build': (cache) => Buffer.concat([Buffer.from('0123456789abcdef\n'), cache.subarray(cache.indexOf(10) + 1)]),
-      'made for another file': (cache, others) => others.find((o) => o.length !== cache.length) ?? Buffer.alloc(0),
-      'none at all': () => undefined,
-    };
-    for (const [damage, harm] of Object.entries(damages)) {
-      const install = copyInstall(damage.replace(/\W+/g, '-'));
-      const caches = cacheFiles(join(install, 'dist', 'bundle'));
-      const contents = caches.map((file) => readFileSync(file));
-      caches.forEach((file, i) => {
-        const harmed = harm(contents[i] as Buffer, contents);
-        if (harmed === undefined) unlinkSync(file);
-        else writeFileSync(file, harmed);
-      });
-      const results = await Promise.all(commands.map((args) => runCli(args, { process: true, env: fx.env, bin: join(install, 'bin', 'crawl.js') })));
-      for (const [i, args] of commands.entries()) {
-        const r = results[i];
-        const want = expected[i];
-        expect({ damage, args, code: r?.code, stdout: r?.stdout, stderr: r?.stderr }).toEqual({
-          damage,
-          args,
-          code: want?.code,
-          stdout: want?.stdout,
-          stderr: want?.stderr,
-        });
-      }
-    }
-  });
-});
-
-/** Every file of the bundle's pack, by name (see src/launch/load-bundle.cts for its layout). */
-function packedFiles(): Map<string, string> {
-  const pack = readFileSync(join(ROOT, 'dist', 'bundle', 'bundle.pack'));
-  const first = pack.indexOf(10);
-  const second = pack.indexOf(10, first + 1);
-  const index = JSON.parse(pack.toString('utf8', first + 1, second)) as Record<string, [number, number]>;
-  const data = pack.subarray(second + 1);
-  return new Map(Object.entries(index).map(([file, [offset, length]]) => [file, data.toString('utf8', offset, offset + length)]));
-}
-
-/** The installed files (bin, dist, package.json) copied to a folder of their own. */
-function copyInstall(name: string): string {
-  const install = join(tmp.dir, name);
-  cpSync(join(ROOT, 'bin'), join(install, 'bin'), { recursive: true });
-  cpSync(join(ROOT, 'dist', 'launch'), join(install, 'dist', 'launch'), { recursive: true });
-  cpSync(join(ROOT, 'dist', 'bundle'), join(install, 'dist', 'bundle'), { recursive: true });
-  cpSync(join(ROOT, 'package.json'), join(install, 'package.json'));
-  return install;
-}
-
-function cacheFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.cache'))
-    .map((name) => join(dir, name));
-}

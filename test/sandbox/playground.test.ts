@@ -1,4 +1,4 @@
-// The sandbox as a playground (issue 16): demo-running progresses while it is watched (and barely
+// The sandbox as a playground: demo-running progresses while it is watched (and barely
 // on its own), `crawl sandbox --reset` / POST /__sandbox/reset restore the demo jobs, and `--log`
 // prints each request with its keys redacted. In this process, over real HTTP.
 import { createServer } from 'node:http';

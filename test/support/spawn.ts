@@ -17,8 +17,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     if (process.env[name] !== undefined) env[name] = process.env[name];
   }
   env.TERM = 'xterm-256color';
-  // Where a CLI run on a Node the build's code cache was not made for keeps its own: not the
-  // user's home (src/launch/user-cache.cts).
+  // Where the spawned CLI keeps its code cache: not the user's home (src/launch/user-cache.cts).
   env.XDG_CACHE_HOME = join(ROOT, '.vitest-tmp', 'xdg-cache');
   // And the job history that completion offers (src/config/job-history.ts): not the user's either.
   env.XDG_STATE_HOME = join(ROOT, '.vitest-tmp', 'xdg-state');

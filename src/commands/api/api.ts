@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import type { Method } from '../../http/client.js';
 import { withExamples, withNotes } from '../shared/examples.js';
@@ -89,10 +88,4 @@ function parseMethod(value: string): Method {
   const method = value.trim().toUpperCase();
   if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`invalid --method "${value}": give one of ${METHODS.join(', ')}`);
   return method as Method;
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: ApiOptions): Promise<number> {
-  const { callApi } = await import('../work.js');
-  return callApi(deps, options);
 }

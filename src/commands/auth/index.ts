@@ -1,4 +1,4 @@
-// The `auth` group: its commands, each with its typed flags and its run(deps, options).
+// The `auth` group: its commands, each with its typed flags, and the work each runs (commands/work.ts).
 import type { Command } from '@commander-js/extra-typings';
 import type { Exec } from '../shared/exec.js';
 import * as login from './login.js';
@@ -7,8 +7,8 @@ import * as status from './status.js';
 import * as token from './token.js';
 
 export function register(group: Command, exec: Exec): void {
-  group.addCommand(login.command((o) => exec(login.run, o)));
-  group.addCommand(status.command((o) => exec(status.run, o)));
-  group.addCommand(token.command((o) => exec(token.run, o)));
-  group.addCommand(logout.command((o) => exec(logout.run, o)));
+  group.addCommand(login.command(exec('authLoginRun')));
+  group.addCommand(status.command(exec('authStatusRun')));
+  group.addCommand(token.command(exec('authTokenRun')));
+  group.addCommand(logout.command(exec('authLogoutRun')));
 }

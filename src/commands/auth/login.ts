@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import type { LoginOptions } from './lib/login.js';
 import { withExamples } from '../shared/examples.js';
 import { UsageError } from '../../errors.js';
@@ -27,10 +26,4 @@ export function command(runF: (options: LoginOptions) => Promise<void>) {
       ['keep the key in the config file, not the keyring (a machine without one)', 'crawl auth login --insecure-storage'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: LoginOptions): Promise<number> {
-  const { logIn } = await import('../work.js');
-  return logIn(deps, options);
 }

@@ -1,5 +1,4 @@
 import { Command } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import type { LogoutOptions } from './lib/logout.js';
 import { withExamples } from '../shared/examples.js';
 
@@ -15,10 +14,4 @@ export function command(runF: (options: LogoutOptions) => Promise<void>) {
       ['another profile\'s', 'crawl auth logout --profile ci'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: LogoutOptions): Promise<number> {
-  const { logOut } = await import('../work.js');
-  return logOut(deps, options);
 }

@@ -1,5 +1,4 @@
 import { Command } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import type { StatusOptions } from './lib/status.js';
 import { withExamples } from '../shared/examples.js';
 
@@ -15,10 +14,4 @@ export function command(runF: (options: StatusOptions) => Promise<void>) {
       ['CI: the same as JSON', 'crawl auth status --json | jq .accepted'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: StatusOptions): Promise<number> {
-  const { showAuthStatus } = await import('../work.js');
-  return showAuthStatus(deps, options);
 }

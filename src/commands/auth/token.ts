@@ -1,5 +1,4 @@
 import { Command } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import type { TokenOptions } from './lib/token.js';
 import { withExamples } from '../shared/examples.js';
 
@@ -15,10 +14,4 @@ export function command(runF: (options: TokenOptions) => Promise<void>) {
       ["another profile's key, into a file only you can read", '(umask 077; crawl auth token --profile staging > staging.key)'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: TokenOptions): Promise<number> {
-  const { printToken } = await import('../work.js');
-  return printToken(deps, options);
 }

@@ -1,5 +1,4 @@
 import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { withExamples } from '../shared/examples.js';
 import type { CommandNode } from './lib/complete.js';
 import type { CompleteOptions, CompletionOptions } from './lib/print.js';
@@ -51,15 +50,4 @@ export function treeOf(command: CommandUnknownOpts): CommandNode {
     commands: command.commands.filter((c) => !c.name().startsWith('__')).map((c) => treeOf(c as CommandUnknownOpts)),
     operands: command.registeredArguments.map((a) => ({ name: a.name(), variadic: a.variadic, choices: a.argChoices })),
   };
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: CompletionOptions): Promise<number> {
-  const { printCompletionScript } = await import('../work.js');
-  return printCompletionScript(deps, options);
-}
-
-export async function runComplete(deps: Deps, options: CompleteOptions): Promise<number> {
-  const { printCompletions } = await import('../work.js');
-  return printCompletions(deps, options);
 }

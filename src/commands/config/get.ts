@@ -1,6 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
-import { settingArgument } from './lib/setting.js';
+import { settingArgument } from './setting-argument.js';
 import type { GetOptions } from './lib/get.js';
 import { withExamples } from '../shared/examples.js';
 
@@ -17,10 +16,4 @@ export function command(runF: (options: GetOptions) => Promise<void>) {
       ['of another profile', 'crawl config get base-url --profile ci'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: GetOptions): Promise<number> {
-  const { getSetting } = await import('../work.js');
-  return getSetting(deps, options);
 }

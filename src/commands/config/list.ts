@@ -1,5 +1,4 @@
 import { Command } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import type { ListOptions } from './lib/list.js';
 import { withExamples } from '../shared/examples.js';
 
@@ -15,10 +14,4 @@ export function command(runF: (options: ListOptions) => Promise<void>) {
       ['as JSON', 'crawl config list --json'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: ListOptions): Promise<number> {
-  const { listSettings } = await import('../work.js');
-  return listSettings(deps, options);
 }

@@ -1,5 +1,4 @@
 import { Command } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import type { PathOptions } from './lib/path.js';
 import { withExamples } from '../shared/examples.js';
 
@@ -15,10 +14,4 @@ export function command(runF: (options: PathOptions) => Promise<void>) {
       ['open it in an editor', '"$EDITOR" "$(crawl config path)"'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: PathOptions): Promise<number> {
-  const { printPath } = await import('../work.js');
-  return printPath(deps, options);
 }

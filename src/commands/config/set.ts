@@ -1,7 +1,6 @@
 import { Argument, Command } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { SETTABLE_KEYS } from '../../config/setting-names.js';
-import { settingArgument } from './lib/setting.js';
+import { settingArgument } from './setting-argument.js';
 import { UsageError } from '../../errors.js';
 import type { SetOptions } from './lib/set.js';
 import { withExamples } from '../shared/examples.js';
@@ -30,10 +29,4 @@ export function command(runF: (options: SetOptions) => Promise<void>) {
       ['and store a new one there (keys rotate), the key on its stdin', "crawl config set key-store-command 'vault kv put secret/crawl key=-'"],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: SetOptions): Promise<number> {
-  const { setSetting } = await import('../work.js');
-  return setSetting(deps, options);
 }

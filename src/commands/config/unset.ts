@@ -1,6 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
-import { settingArgument } from './lib/setting.js';
+import { settingArgument } from './setting-argument.js';
 import type { UnsetOptions } from './lib/unset.js';
 import { withExamples } from '../shared/examples.js';
 
@@ -17,10 +16,4 @@ export function command(runF: (options: UnsetOptions) => Promise<void>) {
       ["forget another profile's stored key (the service still accepts it: revoke it there)", 'crawl config unset api-key --profile staging'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: UnsetOptions): Promise<number> {
-  const { unsetSetting } = await import('../work.js');
-  return unsetSetting(deps, options);
 }

@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { checkMaxWait, intervalOption, maxWaitOption } from '../shared/flags.js';
 import type { CancelOptions } from './lib/cancel.js';
 import { withExamples } from '../shared/examples.js';
@@ -29,10 +28,4 @@ export function command(runF: (options: CancelOptions) => Promise<void>) {
       ['CI: cancel, and wait until the service says it stopped', 'crawl job cancel "$JOB_ID" --wait --json'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: CancelOptions): Promise<number> {
-  const { cancelJob } = await import('../work.js');
-  return cancelJob(deps, options);
 }

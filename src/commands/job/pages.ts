@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { checkMaxWait, intervalOption, maxWaitOption, parseInteger } from '../shared/flags.js';
 import { UsageError } from '../../errors.js';
 import type { PagesOptions } from './lib/pages.js';
@@ -41,10 +40,4 @@ export function command(runF: (options: PagesOptions) => Promise<void>) {
       ['the first ten pages', 'crawl job pages demo-large --limit 10'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: PagesOptions): Promise<number> {
-  const { exportPagesOf } = await import('../work.js');
-  return exportPagesOf(deps, options);
 }

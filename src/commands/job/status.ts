@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import type { StatusOptions } from './lib/status.js';
 import { withExamples } from '../shared/examples.js';
 
@@ -15,17 +14,14 @@ export function command(runF: (options: StatusOptions) => Promise<void>) {
       .description('show a job (also `crawl job <id>`), or several, a row each')
       .argument('<id...>', 'job ids')
       .addOption(new Option('--exit-status', "exit with the job's status code (10 errored, 11-13 cancelled, 7 unfinished); with several, the worst"))
-      .action((ids, flags) => runF({ ids, exitStatus: flags.exitStatus === true })),
+      .action((ids, flags, self) =>
+        // The group's own words: `status` first when it was named, the id first when `crawl job <id>`.
+        runF({ ids, exitStatus: flags.exitStatus === true, viaDefault: self.parent?.args[0] !== self.name() }),
+      ),
     [
       ['a job, its fields aligned', 'crawl job "$JOB_ID"'],
       ['several, a row each; with --exit-status the worst of their codes', 'crawl job status "$JOB_A" "$JOB_B" --exit-status'],
       ['CI: the status alone (jq built in, as gh --jq)', "crawl job status \"$JOB_ID\" --jq .job.status"],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: StatusOptions): Promise<number> {
-  const { showStatus } = await import('../work.js');
-  return showStatus(deps, options);
 }

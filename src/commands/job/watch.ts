@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { withExamples } from '../shared/examples.js';
 import { intervalOption, maxWaitOption } from '../shared/flags.js';
 import type { WatchOptions } from './lib/watch.js';
@@ -22,10 +21,4 @@ export function command(runF: (options: WatchOptions) => Promise<void>) {
       ['stop at the first one that fails, with its code', 'crawl job watch "$JOB_A" "$JOB_B" --fail-fast'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: WatchOptions): Promise<number> {
-  const { watchJob } = await import('../work.js');
-  return watchJob(deps, options);
 }

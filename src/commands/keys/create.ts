@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import type { CreateOptions } from './lib/create.js';
 import { withExamples } from '../shared/examples.js';
@@ -23,10 +22,4 @@ export function command(runF: (options: CreateOptions) => Promise<void>) {
       ['a key written to a new 0600 file', 'crawl keys create backup --output-file ~/backup.key'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: CreateOptions): Promise<number> {
-  const { createNewKey } = await import('../work.js');
-  return createNewKey(deps, options);
 }

@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../text/duration.js';
 import { globMatcher } from '../../text/glob.js';
@@ -40,10 +39,4 @@ function durationMs(value: string): number {
   const ms = parseDuration(value);
   if (ms === undefined) throw new UsageError(`invalid --unused-for "${value}": give a duration such as 30d, 12h, 1w or 1d12h (s, m, h, d, w)`);
   return ms;
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: PruneOptions): Promise<number> {
-  const { pruneKeys } = await import('../work.js');
-  return pruneKeys(deps, options);
 }

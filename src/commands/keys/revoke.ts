@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import type { RevokeOptions } from './lib/revoke.js';
 import { withExamples } from '../shared/examples.js';
 
@@ -18,10 +17,4 @@ export function command(runF: (options: RevokeOptions) => Promise<void>) {
       ['CI: no prompt', 'crawl keys revoke "$OLD_KEY_ID" --yes'],
     ],
   );
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: RevokeOptions): Promise<number> {
-  const { revokeKeys } = await import('../work.js');
-  return revokeKeys(deps, options);
 }

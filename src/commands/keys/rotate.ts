@@ -1,5 +1,4 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import type { RotateOptions } from './lib/rotate.js';
 import { withExamples } from '../shared/examples.js';
@@ -24,10 +23,4 @@ export function command(runF: (options: RotateOptions) => Promise<void>) {
     ['keys rolled over a window: the old one stays active until keys revoke or keys prune retires it', "crawl keys rotate --yes --keep-old --to-command 'vault kv put secret/crawl api-key=-'"],
     ['a key kept in the config file (by auth login), on a terminal', 'crawl keys rotate --profile ci'],
   ]);
-}
-
-/** The work is imported when the command runs (see commands/work.ts): help never loads it. */
-export async function run(deps: Deps, options: RotateOptions): Promise<number> {
-  const { rotateKey } = await import('../work.js');
-  return rotateKey(deps, options);
 }

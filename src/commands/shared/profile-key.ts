@@ -1,3 +1,4 @@
+import type { KeyHome } from '../../api/rotation.js';
 import type { Deps } from '../../deps.js';
 import { saveProfileKey, type SaveResult, type StoreChoice } from '../../config/key-home.js';
 import { parseBaseUrl } from '../../http/url.js';
@@ -44,6 +45,28 @@ export async function storeProfileKey(
   }
   if (saved.leftBehind !== undefined) deps.io.stderr.write(`crawl: warning: ${saved.leftBehind}\n`);
   return saved;
+}
+
+/**
+ * The profile's key, wherever it lives (keyring, config file, key-store-command), as the home a
+ * rotation writes the new key to: written over the key it replaces, through storeProfileKey,
+ * which reads it back under the config's lock before the config records it. read() then answers
+ * with what that read-back confirmed, so a key command is not run a third time.
+ */
+export function profileKeyHome(deps: Deps): KeyHome {
+  const profile = deps.settings.profile().value;
+  const path = deps.settings.store.path;
+  const kind = deps.settings.keyStore()?.kind;
+  let confirmed: string | undefined;
+  return {
+    ...(kind === undefined ? {} : { kind }),
+    describe: () => `the config file ${path} (profile "${profile}")`,
+    read: async (signal) => confirmed ?? (await deps.settings.keyStore()?.read(signal)),
+    write: async (key, _signal, options = {}) => {
+      await storeProfileKey(deps, key, { withBaseUrl: false, ...(options.replaces === undefined ? {} : { replaces: options.replaces }) });
+      confirmed = key;
+    },
+  };
 }
 
 export function describeBaseUrlChange(change: BaseUrlChange): string {

@@ -1,6 +1,5 @@
 // The names of a profile's keyring entry: stable, documented (docs/key-storage.md), and recorded in
 // the config file so that the entry is found from wherever the file is.
-import { randomBytes } from 'node:crypto';
 
 export interface KeyringEntry {
   /** `crawl:<origin>`: the service the key belongs to, as the keyring shows it. */
@@ -10,7 +9,9 @@ export interface KeyringEntry {
 }
 
 export function newKeyringEntry(origin: string, profile: string): KeyringEntry {
-  return { service: `crawl:${origin}`, account: `${profile}:${randomBytes(6).toString('hex')}` };
+  // Web Crypto, reached only when an entry is made: node:crypto stays out of every other command's start-up.
+  const id = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(6))).toString('hex');
+  return { service: `crawl:${origin}`, account: `${profile}:${id}` };
 }
 
 /** What a person sees in the keyring's own app (Passwords and Keys, Keychain Access). */

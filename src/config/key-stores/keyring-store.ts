@@ -3,11 +3,15 @@
 // binding (native-keyring.ts). Every call is bounded; a locked keyring is unlocked only when a
 // person can answer the prompt, and otherwise reported with the ways around it.
 import type { Env } from '../../platform/env.js';
-import { SecretService, SecretServiceLocked, SecretServiceUnreachable } from '../../platform/dbus/secret-service.js';
-import { DBusError } from '../../platform/dbus/connection.js';
+// Types only: the D-Bus code loads when a key lives in the Secret Service (see #secretService).
+import type { SecretService } from '../../platform/dbus/secret-service.js';
+import type { DBusError } from '../../platform/dbus/connection.js';
 import { sanitize } from '../../text/sanitize.js';
 import { bounded, KeyringUnavailableError, KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
 import { entryAttributes, type KeyringEntry } from './keyring-entry.js';
+import type * as NativeKeyringModule from './native-keyring.js';
+
+type NativeKeyring = typeof NativeKeyringModule;
 
 export interface KeyringContext {
   env: Env;
@@ -105,11 +109,12 @@ export class KeyringStore implements KeyStore {
     const call: Call = (fn) => bounded(ctx.clock, ctx.bounds.callMs, runSignal, () => new KeyStoreError(`the ${name} did not answer within ${seconds(ctx.bounds.callMs)}`, this.#unansweredHint()), fn);
     let service: SecretService | undefined;
     try {
+      const { SecretService: Service } = await import('../../platform/dbus/secret-service.js');
       const ss = await call(async (signal) => {
         try {
-          return await SecretService.open(ctx.env, uid, signal);
+          return await Service.open(ctx.env, uid, signal);
         } catch (error) {
-          if (error instanceof SecretServiceUnreachable) throw new KeyringUnavailableError(error.message, this.#unavailableHint());
+          if (error instanceof Error && error.name === 'SecretServiceUnreachable') throw new KeyringUnavailableError(error.message, this.#unavailableHint());
           throw error;
         }
       });
@@ -137,18 +142,19 @@ export class KeyringStore implements KeyStore {
     if (runSignal.aborted && error === runSignal.reason) return error;
     if (error instanceof KeyStoreError) return error;
     const name = this.describe();
-    if (error instanceof SecretServiceLocked) {
+    if (error instanceof Error && error.name === 'SecretServiceLocked') {
       return new KeyStoreError(`the ${name} stayed locked: ${error.message}`, this.#lockedHint());
     }
-    if (error instanceof DBusError) {
-      if (/IsLocked/.test(error.dbusName)) return new KeyStoreError(`the ${name} is locked`, this.#lockedHint());
-      if (/AccessDenied|NotAuthorized/.test(error.dbusName)) return new KeyStoreError(`the ${name} refused access to the key (${sanitize(error.dbusName)})`, this.#unansweredHint());
-      return new KeyStoreError(`could not ${what} the key in the ${name}: ${sanitize(error.message).slice(0, 200)}`, this.#unansweredHint());
+    if (error instanceof Error && error.name === 'DBusError') {
+      const dbusError = error as DBusError;
+      if (/IsLocked/.test(dbusError.dbusName)) return new KeyStoreError(`the ${name} is locked`, this.#lockedHint());
+      if (/AccessDenied|NotAuthorized/.test(dbusError.dbusName)) return new KeyStoreError(`the ${name} refused access to the key (${sanitize(dbusError.dbusName)})`, this.#unansweredHint());
+      return new KeyStoreError(`could not ${what} the key in the ${name}: ${sanitize(dbusError.message).slice(0, 200)}`, this.#unansweredHint());
     }
     return error;
   }
 
-  async #native<T>(what: 'read' | 'write' | 'remove', runSignal: AbortSignal, work: (n: typeof import('./native-keyring.js'), signal: AbortSignal) => Promise<T>): Promise<T> {
+  async #native<T>(what: 'read' | 'write' | 'remove', runSignal: AbortSignal, work: (n: NativeKeyring, signal: AbortSignal) => Promise<T>): Promise<T> {
     const ctx = this.#ctx;
     const name = this.describe();
     const bound = ctx.interactive ? ctx.bounds.unlockMs : ctx.bounds.callMs;

@@ -1,4 +1,4 @@
-// Help and usage errors as a newcomer meets them (issue 16): bare commands show their help on
+// Help and usage errors as a newcomer meets them: bare commands show their help on
 // stdout (exit 0, as gh does); a mistyped command gets one line and a hint naming the whole
 // command; help topics and descriptions wrap to the terminal (80 columns off one). In this process.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Bounds on what `job pages` (and any command) may cost (issue 11, "Hangs and unbounded memory"):
+// Bounds on what `job pages` (and any command) may cost:
 // the size caps of a response body (a pages batch 32 MiB, a parsed document 8 MiB, an error body
 // 1 MiB), exactly at and just past each, announced or streamed; the memory a batch of empty
 // objects costs (a process's peak memory: test/process/pages.test.ts); and --wait

@@ -1,7 +1,7 @@
-// `job pages` passes each record through as the service sent it (issue 11, "Numbers and pages
-// altered"): integers beyond 2^53, 1.0, 1e-400, 1e400, -0 and escapes come out unchanged, in the
-// inline pages of the job body and in every batch, on stdout and in --output; taking line breaks
-// out of a pretty-printed record is the only change. A numeric next cursor goes back as its digits.
+// `job pages` passes each record through as the service sent it: integers beyond 2^53, 1.0,
+// 1e-400, 1e400, -0 and escapes come out unchanged, in the inline pages of the job body and in
+// every batch, on stdout and in --output; taking line breaks out of a pretty-printed record is the
+// only change. A numeric next cursor goes back as its digits.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Pagination the service gets wrong (issue 11): batches that make no progress (empty ones with
+// Pagination the service gets wrong: batches that make no progress (empty ones with
 // ever new cursors or links, the same records again under new links, cycles of batches) stop the
 // export with exit 1, the records before kept and counted, nothing written twice; and next links
 // outside the job's own pages endpoint are refused before any request is sent to them.

@@ -1,4 +1,4 @@
-// `job pages --output`, interrupted, in this process (issue 11, "Hangs"): the interrupt is what
+// `job pages --output`, interrupted, in this process: the interrupt is what
 // src/main.ts makes of Ctrl-C or SIGTERM. The file keeps whole records, in order, and the command
 // ends on its own (130 / 143) while the next batch is still awaited. /dev/null and a regular file
 // are written as before, with nothing said. The hangs that need real descriptors and a real signal

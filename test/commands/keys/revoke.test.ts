@@ -179,7 +179,7 @@ describe('crawl keys revoke', () => {
 });
 
 describe('by name', () => {
-  // `keys revoke` by a key's exact name (issue 16): when exactly one key answers to it; several keys
+  // `keys revoke` by a key's exact name: when exactly one key answers to it; several keys
   // of that name, or a name that is also another key's prefix, are refused naming them, and nothing
   // is revoked. In this process, against the sandbox.
   let fx: SandboxFixture;

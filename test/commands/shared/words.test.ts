@@ -1,4 +1,4 @@
-// The words a newcomer meets (issue 16): a job id that is a mistyped command, hints that name the
+// The words a newcomer meets: a job id that is a mistyped command, hints that name the
 // profile in use, a mistyped profile reported as unknown. In this process, against the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFolderWith } from '../../support/local-faults.js';

@@ -39,7 +39,7 @@ export interface ApiOptions {
 /** Pages remembered to catch a service that sends the same next page again. */
 const REMEMBERED_NEXTS = 1024;
 
-export async function callApi(deps: Deps, options: ApiOptions): Promise<number> {
+export async function apiRun(deps: Deps, options: ApiOptions): Promise<number> {
   const http = await deps.http();
   const url = targetUrl(http, options.path);
   const bodyLess = options.input === undefined && options.fields.length === 0;

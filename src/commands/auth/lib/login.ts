@@ -22,7 +22,7 @@ export interface LoginOptions {
   store?: 'keyring' | 'file';
 }
 
-export async function logIn(deps: Deps, options: LoginOptions): Promise<number> {
+export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<number> {
   const verify = options.verify;
   // A base URL that would be refused, or a config file that cannot be read or parsed, is reported
   // before the user pastes a key for nothing.

@@ -9,7 +9,7 @@ import { ExitCode } from '../../../exit-codes.js';
  */
 export type LogoutOptions = Record<string, never>;
 
-export async function logOut(deps: Deps, _options: LogoutOptions): Promise<number> {
+export async function authLogoutRun(deps: Deps, _options: LogoutOptions): Promise<number> {
   const { profile, kind, description, removed } = await forgetProfileKey(deps.settings, deps.signal);
   if (deps.globals.json) {
     deps.io.stdout.write(JSON.stringify({ profile, removed: kind !== undefined, keyStore: kind ?? null, keyLocation: description ?? null }) + '\n');

@@ -15,7 +15,7 @@ import { keyAccepted } from './check.js';
  */
 export type StatusOptions = Record<string, never>;
 
-export async function showAuthStatus(deps: Deps, _options: StatusOptions): Promise<number> {
+export async function authStatusRun(deps: Deps, _options: StatusOptions): Promise<number> {
   const profile = deps.settings.profile().value;
   const base = deps.settings.requireBaseUrl();
   const baseHref = parseBaseUrl(base.value).href;

@@ -9,7 +9,7 @@ import { isClosedPipe, OutputWriteError } from '../../../io/write-error.js';
  */
 export type TokenOptions = Record<string, never>;
 
-export async function printToken(deps: Deps, _options: TokenOptions): Promise<number> {
+export async function authTokenRun(deps: Deps, _options: TokenOptions): Promise<number> {
   const key = await deps.settings.requireApiKey(deps.signal);
   // Handed over on stdout, and nowhere else: whatever else this run prints (a --jq filter's debug line) is redacted of it.
   deps.redactor.add(key.value);

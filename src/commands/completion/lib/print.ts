@@ -24,7 +24,7 @@ const SERVICE_WAIT_MS = 1_500;
 /** Help topics `crawl help <topic>` knows besides the commands. */
 const HELP_TOPICS = ['exit-codes', 'environment'];
 
-export async function printCompletionScript(deps: Deps, options: CompletionOptions): Promise<number> {
+export async function completionRun(deps: Deps, options: CompletionOptions): Promise<number> {
   if (deps.jq) throw new UsageError('crawl completion prints a shell script, not JSON: --jq does not apply');
   deps.io.stdout.write(completionScript(options.shell));
   return ExitCode.ok;
@@ -34,7 +34,7 @@ export async function printCompletionScript(deps: Deps, options: CompletionOptio
  * One candidate a line, `value<TAB>description`, or `:files`. Any failure prints nothing and exits
  * 0: a shell shows whatever a completer prints, so an error would land in the user's prompt.
  */
-export async function printCompletions(deps: Deps, options: CompleteOptions): Promise<number> {
+export async function completeRun(deps: Deps, options: CompleteOptions): Promise<number> {
   try {
     const result = await complete(options.tree, options.words, sources(deps));
     if (result.kind === 'files') {

@@ -9,7 +9,7 @@ export interface GetOptions {
   key: ConfigKey;
 }
 
-export async function getSetting(deps: Deps, { key }: GetOptions): Promise<number> {
+export async function configGetRun(deps: Deps, { key }: GetOptions): Promise<number> {
   const profile = deps.settings.profile().value;
   const value = deps.settings.stored()[key];
   if (value === undefined) {

@@ -6,7 +6,7 @@ import { shown } from './setting.js';
 
 export type ListOptions = Record<string, never>;
 
-export async function listSettings(deps: Deps, _options: ListOptions): Promise<number> {
+export async function configListRun(deps: Deps, _options: ListOptions): Promise<number> {
   const profile = deps.settings.profile().value;
   const values = deps.settings.stored();
   const entries = CONFIG_KEYS.filter((k) => values[k] !== undefined).map((k) => [k, shown(k, values[k] ?? '')] as const);

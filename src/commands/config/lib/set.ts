@@ -11,7 +11,7 @@ export interface SetOptions {
   value: string;
 }
 
-export async function setSetting(deps: Deps, { key, value: given }: SetOptions): Promise<number> {
+export async function configSetRun(deps: Deps, { key, value: given }: SetOptions): Promise<number> {
   // Stored as given (validated first), so `get` answers what `set` was told; every command
   // normalises the URL where it uses it.
   const value = given.trim();

@@ -6,7 +6,7 @@ export interface UnsetOptions {
   key: ConfigKey;
 }
 
-export async function unsetSetting(deps: Deps, { key }: UnsetOptions): Promise<number> {
+export async function configUnsetRun(deps: Deps, { key }: UnsetOptions): Promise<number> {
   const profile = deps.settings.profile().value;
   const had = deps.settings.stored()[key] !== undefined;
   if (had) {

@@ -18,7 +18,7 @@ export interface CancelOptions {
   maxWaitMs?: number | undefined;
 }
 
-export async function cancelJob(deps: Deps, options: CancelOptions): Promise<number> {
+export async function jobCancelRun(deps: Deps, options: CancelOptions): Promise<number> {
   const http = await deps.http();
   const json = deps.globals.json;
   const deleted = await sendCancel(deps, http, options.id);

@@ -38,7 +38,7 @@ export interface PagesOptions {
 const LIVE_REDRAW_MS = 100;
 const PLAIN_LINE_MS = 5_000;
 
-export async function exportPagesOf(deps: Deps, options: PagesOptions): Promise<number> {
+export async function jobPagesRun(deps: Deps, options: PagesOptions): Promise<number> {
   // --max-wait counts from the start: a first answer that never comes is waited for no longer.
   const deadline = options.wait && options.maxWaitMs !== undefined ? deps.clock.now() + options.maxWaitMs : undefined;
   const http = await deps.http();

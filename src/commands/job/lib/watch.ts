@@ -13,7 +13,7 @@ export interface WatchOptions {
   failFast: boolean;
 }
 
-export async function watchJob(deps: Deps, options: WatchOptions): Promise<number> {
+export async function jobWatchRun(deps: Deps, options: WatchOptions): Promise<number> {
   const [id, ...more] = options.ids;
   if (id === undefined || more.length > 0) return watchJobs(deps, options.ids, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, failFast: options.failFast });
   const http = await deps.http();

@@ -22,7 +22,7 @@ export interface CreateOptions {
   outputFile: string | undefined;
 }
 
-export async function createNewKey(deps: Deps, options: CreateOptions): Promise<number> {
+export async function keysCreateRun(deps: Deps, options: CreateOptions): Promise<number> {
   const { name } = options;
   const outputFlag = options.outputFile;
   // `--output-file -` is stdout, where the key goes alone anyway: it is printed once, not twice.

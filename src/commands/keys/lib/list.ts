@@ -5,7 +5,7 @@ import { relativeTime, rfc3339 } from '../../../text/format.js';
 import { printTable } from '../../../io/table.js';
 import { writeRaw } from '../../../io/json.js';
 import { crawlCommand } from '../../shared/suggest.js';
-import { keyLabel } from './label.js';
+import { keyLabel } from '../../../api/key-label.js';
 
 const IN_USE = ' (in use)';
 const MAYBE_IN_USE = ' (in use?)';
@@ -18,7 +18,7 @@ const MAYBE_IN_USE = ' (in use?)';
  */
 export type ListOptions = Record<string, never>;
 
-export async function listKeysOf(deps: Deps, _options: ListOptions): Promise<number> {
+export async function keysListRun(deps: Deps, _options: ListOptions): Promise<number> {
   const http = await deps.http();
   const list = await listKeys(http);
   if (deps.globals.json) {

@@ -1,11 +1,12 @@
-import { identifyKeyInUse, listKeys, mayBeInUse, revokeKey, type ApiKey } from '../../../api/keys.js';
+import { identifyKeyInUse, listKeys, mayBeInUse, type ApiKey } from '../../../api/keys.js';
+import { revokeEach } from '../../../api/revoke-each.js';
 import type { Deps } from '../../../deps.js';
-import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../../errors.js';
+import { CrawlError, UsageError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { pathSegmentProblem } from '../../../http/url.js';
 import { printTable } from '../../../io/table.js';
 import { relativeTime, rfc3339 } from '../../../text/format.js';
-import { keyLabel } from './label.js';
+import { keyLabel } from '../../../api/key-label.js';
 
 /**
  * Revokes the keys nobody has used for a while: those whose last use (or, never used, whose
@@ -30,7 +31,7 @@ interface Selection {
   kept: Kept[];
 }
 
-export async function pruneKeys(deps: Deps, options: PruneOptions): Promise<number> {
+export async function keysPruneRun(deps: Deps, options: PruneOptions): Promise<number> {
   const http = await deps.http();
   const { keys } = await listKeys(http);
   const inUse = new Set(mayBeInUse(identifyKeyInUse(keys, (await deps.settings.apiKey(deps.signal))?.value)));
@@ -46,24 +47,14 @@ export async function pruneKeys(deps: Deps, options: PruneOptions): Promise<numb
   }
   await confirm(deps, prune, kept, options.yes);
 
-  const revoked: ApiKey[] = [];
-  const failed: Array<{ key: ApiKey; error: CrawlError }> = [];
   const style = await deps.style('stderr');
   let worst: number = ExitCode.ok;
-  for (const key of prune) {
-    try {
-      await revokeKey(http, key.id);
-      revoked.push(key);
-      if (!deps.globals.json) deps.io.stderr.write(`${style.green('✓')} Revoked key ${keyLabel(key)}\n`);
-    } catch (error) {
-      if (error instanceof InterruptedError || !isCrawlError(error)) throw error;
-      const failure = new CrawlError(`cannot revoke key ${keyLabel(key)}: ${error.message}`, error.exitCode, {
-        ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
-      });
-      failed.push({ key, error: failure });
-      worst = Math.max(worst, deps.globals.json ? failure.exitCode : deps.report(failure));
-    }
-  }
+  const outcomes = await revokeEach(http, prune, (outcome) => {
+    if (!outcome.ok) worst = Math.max(worst, deps.globals.json ? outcome.error.exitCode : deps.report(outcome.error));
+    else if (!deps.globals.json) deps.io.stderr.write(`${style.green('✓')} Revoked key ${keyLabel(outcome.key)}\n`);
+  });
+  const revoked = outcomes.flatMap((o) => (o.ok ? [o.key] : []));
+  const failed = outcomes.flatMap((o) => (o.ok ? [] : [{ key: o.key, error: o.error }]));
   if (deps.globals.json) {
     deps.io.stdout.write(
       JSON.stringify({

@@ -1,11 +1,12 @@
-import { identifyKeyInUse, listKeys, mayBeInUse, revokeKey, type ApiKey } from '../../../api/keys.js';
+import { identifyKeyInUse, listKeys, mayBeInUse, type ApiKey } from '../../../api/keys.js';
+import { revokeEach } from '../../../api/revoke-each.js';
 import type { Deps } from '../../../deps.js';
-import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../../errors.js';
+import { CrawlError, UsageError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { pathSegmentProblem } from '../../../http/url.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { crawlCommand } from '../../shared/suggest.js';
-import { keyLabel } from './label.js';
+import { keyLabel } from '../../../api/key-label.js';
 import { isKnownKeyOrShape, looksLikeFullKey, resolveKey } from '../../../api/key-match.js';
 import { writeRaw } from '../../../io/json.js';
 
@@ -20,7 +21,7 @@ export interface RevokeOptions {
   force: boolean;
 }
 
-export async function revokeKeys(deps: Deps, options: RevokeOptions): Promise<number> {
+export async function keysRevokeRun(deps: Deps, options: RevokeOptions): Promise<number> {
   const args = options.ids;
   if (args.length === 0 || args.some((a) => a.trim() === '')) {
     throw new UsageError('give the id, a unique prefix or the name of each key to revoke', 'see them with `crawl keys list`');
@@ -50,28 +51,19 @@ export async function revokeKeys(deps: Deps, options: RevokeOptions): Promise<nu
 
   // The key in use (or any that may be) goes last: once it is revoked, the other DELETEs could no longer authenticate.
   const ordered = [...targets.filter((k) => !inUse.includes(k)), ...inUse];
-  const bodies: unknown[] = [];
-  const raws: string[] = [];
   let worst: number = ExitCode.ok;
-  let revokedInUse = false;
   const style = await deps.style('stderr');
-  for (const key of ordered) {
-    try {
-      const revoked = await revokeKey(http, key.id);
-      bodies.push(revoked.body);
-      raws.push(revoked.raw);
-      if (inUse.includes(key)) revokedInUse = true;
-      if (!deps.globals.json) deps.io.stderr.write(`${style.green('✓')} Revoked key ${keyLabel(key)}\n`);
-    } catch (error) {
-      if (error instanceof InterruptedError || !isCrawlError(error)) throw error;
-      const failure = new CrawlError(`cannot revoke key ${keyLabel(key)}: ${error.message}`, error.exitCode, {
-        ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
-        ...(error.hint === undefined ? {} : { hint: error.hint }),
-      });
-      if (ordered.length === 1) throw failure;
-      worst = Math.max(worst, deps.report(failure));
-    }
-  }
+  const outcomes = await revokeEach(http, ordered, (outcome) => {
+    if (!outcome.ok) {
+      if (ordered.length > 1) worst = Math.max(worst, deps.report(outcome.error));
+    } else if (!deps.globals.json) deps.io.stderr.write(`${style.green('✓')} Revoked key ${keyLabel(outcome.key)}\n`);
+  });
+  const only = outcomes[0];
+  if (ordered.length === 1 && only && !only.ok) throw only.error;
+  const revoked = outcomes.flatMap((o) => (o.ok ? [o.revoked] : []));
+  const bodies = revoked.map((r) => r.body);
+  const raws = revoked.map((r) => r.raw);
+  const revokedInUse = outcomes.some((o) => o.ok && inUse.includes(o.key));
   if (deps.globals.json) {
     // One document: the service's body for one key, an array of the bodies for several.
     if (ordered.length === 1) writeRaw(deps.io.stdout, (raws[0] ?? '').trim());

@@ -1,9 +1,9 @@
 // Which code caches V8 takes when the CLI runs a command, read in a process of its own, as the
-// CLI would be: for the build (src/build/warm.ts), the benchmark and the tests.
+// CLI would be: for the benchmark and the tests.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { CacheReport } from '../launch/load-bundle.cjs';
-import { BUNDLE_DIR, ROOT } from './paths.js';
+import { BUNDLE_DIR, ROOT } from '../build/paths.js';
 
 export type { CacheReport };
 

@@ -1,7 +1,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { UsageError } from '../errors.js';
-import { exitCodeTable, ExitCode, filterHaltRule, severalJobsRule } from '../exit-codes.js';
-import { wrapWords } from '../text/wrap.js';
+import { UsageError } from '../../errors.js';
+import { exitCodeTable, ExitCode, filterHaltRule, severalJobsRule } from '../../exit-codes.js';
+import { wrapWords } from '../../text/wrap.js';
 
 export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['CRAWL_BASE_URL', 'base URL of the service (flag --base-url wins; config key base-url loses)'],

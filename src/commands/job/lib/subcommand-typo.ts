@@ -1,11 +1,11 @@
 // `crawl job <id>` reads any word as a job id, so `crawl job stauts` (or `crawl job list`) asks the
 // service for a job called "stauts". When no such job exists and the word is close to one of the
 // group's commands, the 404 says which command was probably meant.
-import type { Deps } from '../../deps.js';
-import { CrawlError } from '../../errors.js';
-import { ExitCode } from '../../exit-codes.js';
-import { closestWord } from '../../text/similar.js';
-import { crawlCommand } from '../shared/suggest.js';
+import type { Deps } from '../../../deps.js';
+import { CrawlError } from '../../../errors.js';
+import { ExitCode } from '../../../exit-codes.js';
+import { closestWord } from '../../../text/similar.js';
+import { crawlCommand } from '../../shared/suggest.js';
 
 const COMMANDS = ['status', 'watch', 'pages', 'cancel'] as const;
 
@@ -21,25 +21,18 @@ const SYNONYMS: Readonly<Record<string, (typeof COMMANDS)[number]>> = {
 const NO_SUCH = new Set(['list', 'ls', 'all', 'create', 'new', 'start', 'run', 'submit']);
 
 /**
- * `run` (the default command's), with a 404 for an id that looks like a mistyped command turned
- * into one that says so. `viaDefault` tells whether the id came through `crawl job <id>`: after
+ * Runs `work` (the default command's), with a 404 for an id that looks like a mistyped command
+ * turned into one that says so. Only for an id that came through `crawl job <id>`: after
  * `crawl job status <id>` a suggestion of `crawl job status` would make no sense.
  */
-export function withTypoHint<O>(
-  run: (deps: Deps, options: O) => Promise<number>,
-  idsOf: (options: O) => readonly string[],
-  viaDefault: () => boolean,
-): (deps: Deps, options: O) => Promise<number> {
-  return async (deps, options) => {
-    try {
-      return await run(deps, options);
-    } catch (error) {
-      const id = idsOf(options)[0];
-      const hint = viaDefault() && id !== undefined && error instanceof CrawlError && error.exitCode === ExitCode.notFound ? typoHint(deps, id) : undefined;
-      if (hint === undefined || !(error instanceof CrawlError)) throw error;
-      throw new CrawlError(error.message, error.exitCode, { ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }), hint, cause: error });
-    }
-  };
+export async function withTypoHint(deps: Deps, idViaDefault: string | undefined, work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    const hint = idViaDefault !== undefined && error instanceof CrawlError && error.exitCode === ExitCode.notFound ? typoHint(deps, idViaDefault) : undefined;
+    if (hint === undefined || !(error instanceof CrawlError)) throw error;
+    throw new CrawlError(error.message, error.exitCode, { ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }), hint, cause: error });
+  }
 }
 
 function typoHint(deps: Deps, word: string): string | undefined {

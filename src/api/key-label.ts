@@ -1,5 +1,5 @@
-import type { ApiKey } from '../../../api/keys.js';
-import { sanitize } from '../../../text/sanitize.js';
+import type { ApiKey } from './keys.js';
+import { sanitize } from '../text/sanitize.js';
 
 /** How a key is named in messages: `"ci" (key_123, crk_abcd1234)`; never the key itself. */
 export function keyLabel(key: Pick<ApiKey, 'id' | 'name' | 'keyPrefix'>): string {

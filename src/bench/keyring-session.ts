@@ -1,0 +1,115 @@
+// A real Secret Service for a test or a benchmark: a private D-Bus session bus (dbus-daemon, with no service
+// activation, so nothing of the developer's session can start on it) and GNOME Keyring on it,
+// in a throwaway HOME, its login keyring created and unlocked with a test password. Tests give
+// its `env` to the CLI: crawl finds the bus through DBUS_SESSION_BUS_ADDRESS, never the
+// developer's own keyring. `secretTool` checks independently what was stored.
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DBusConnection } from '../platform/dbus/connection.js';
+
+export const KEYRING_PASSWORD = 'test-keyring-password';
+
+export interface KeyringSession {
+  /** What a CLI run needs to reach this bus (and only it). */
+  env: Record<string, string>;
+  home: string;
+  address: string;
+  /** secret-tool on this bus: its stdout. */
+  secretTool(args: string[]): Promise<string>;
+  /** Locks every collection (no prompt is needed to lock). */
+  lock(): Promise<void>;
+  /** Takes the GNOME prompter's bus name and never answers: an unlock then waits for ever. */
+  silentPrompter(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const BUS_CONFIG = `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:dir=DIR</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`;
+
+/** Rejects when dbus-daemon or gnome-keyring-daemon cannot start: a keyring test then fails (.ci/run installs both). */
+export async function startKeyringSession(options: { keyring?: boolean } = {}): Promise<KeyringSession> {
+  const root = mkdtempSync(join(tmpdir(), 'crawl-keyring-'));
+  const home = join(root, 'home');
+  const runtime = join(root, 'run');
+  mkdirSync(home, { mode: 0o700 });
+  mkdirSync(runtime, { mode: 0o700 });
+  const configFile = join(root, 'bus.conf');
+  writeFileSync(configFile, BUS_CONFIG.replace('DIR', root));
+  const children: ChildProcess[] = [];
+  const bus = spawn('dbus-daemon', [`--config-file=${configFile}`, '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  children.push(bus);
+  const address = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    bus.on('error', reject);
+    bus.on('exit', (code) => reject(new Error(`dbus-daemon exited with ${code}`)));
+    bus.stdout?.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const line = text.split('\n')[0];
+      if (text.includes('\n') && line) resolve(line.trim());
+    });
+  });
+  const env = { DBUS_SESSION_BUS_ADDRESS: address, HOME: home, XDG_RUNTIME_DIR: runtime, XDG_DATA_HOME: join(home, '.local', 'share') };
+  const processEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env };
+  const watcher = await DBusConnection.open(address, process.getuid?.() ?? 0, AbortSignal.timeout(10_000));
+  if (options.keyring !== false) {
+    const daemon = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], { env: processEnv, stdio: ['pipe', 'ignore', 'ignore'] });
+    children.push(daemon);
+    daemon.stdin?.end(KEYRING_PASSWORD);
+    await ownerOf(watcher, 'org.freedesktop.secrets');
+  }
+  const dbus = (member: string, signature: string, body: unknown[]): Promise<unknown[]> =>
+    watcher.call({ destination: 'org.freedesktop.secrets', path: '/org/freedesktop/secrets', interface: 'org.freedesktop.Secret.Service', member, signature, body: body as never }, AbortSignal.timeout(10_000));
+  let prompter: DBusConnection | undefined;
+  return {
+    env,
+    home,
+    address,
+    secretTool: (args) =>
+      new Promise((resolve, reject) => {
+        execFile('secret-tool', args, { env: processEnv, timeout: 10_000 }, (error, stdout) => (error && error.code !== 1 ? reject(error) : resolve(stdout)));
+      }),
+    async lock() {
+      const [[, collections]] = (await watcher.call(
+        { destination: 'org.freedesktop.secrets', path: '/org/freedesktop/secrets', interface: 'org.freedesktop.DBus.Properties', member: 'Get', signature: 'ss', body: ['org.freedesktop.Secret.Service', 'Collections'] },
+        AbortSignal.timeout(10_000),
+      )) as [[string, string[]]];
+      await dbus('Lock', 'ao', [collections]);
+    },
+    async silentPrompter() {
+      prompter = await DBusConnection.open(address, process.getuid?.() ?? 0, AbortSignal.timeout(10_000));
+      prompter.onCall(() => undefined);
+      await prompter.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'RequestName', signature: 'su', body: ['org.gnome.keyring.SystemPrompter', 4] }, AbortSignal.timeout(10_000));
+    },
+    async close() {
+      prompter?.close();
+      watcher.close();
+      for (const child of children.reverse()) child.kill('SIGKILL');
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resolves once `name` has an owner on the bus: a signal is awaited, not a sleep. */
+async function ownerOf(conn: DBusConnection, name: string): Promise<void> {
+  const owned = new Promise<void>((resolve) => {
+    conn.onSignal((m) => {
+      if (m.member === 'NameOwnerChanged' && m.body[0] === name && m.body[2] !== '') resolve();
+    });
+  });
+  await conn.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'AddMatch', signature: 's', body: [`type='signal',member='NameOwnerChanged',arg0='${name}'`] });
+  const [has] = await conn.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'NameHasOwner', signature: 's', body: [name] });
+  if (has !== true) await owned;
+}

@@ -1,0 +1,52 @@
+// The client's async factory: a profile's key read from its store, as the CLI reads it. A key
+// behind a key command needs no daemon, so it runs here; the keyring's own are in test/process/.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createClient, openClient, UsageError } from '../../src/client/index.js';
+import { startSandbox, type EmbeddedSandbox } from '../../src/sandbox/public.js';
+import { tempDir } from '../support/harness.js';
+
+let sb: EmbeddedSandbox;
+const tmp = tempDir();
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(async () => {
+  await sb.close();
+  tmp.cleanup();
+});
+
+function commandProfile(keyFile: string): string {
+  const dir = join(tmp.dir, `cfg-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(dir, { mode: 0o700 });
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': sb.baseUrl, 'key-store': 'command', 'key-command': `cat ${keyFile}` } } }), { mode: 0o600 });
+  return dir;
+}
+
+describe('openClient', () => {
+  it('reads the key through the profile key-command, then works as createClient does', async () => {
+    const keyFile = join(tmp.dir, 'key');
+    writeFileSync(keyFile, sb.bootstrapKey + '\n');
+    const env = { CRAWL_CONFIG_DIR: commandProfile(keyFile), PATH: process.env.PATH ?? '/usr/bin:/bin' };
+    const client = await openClient({ env });
+    try {
+      expect((await client.jobs.get('demo-small')).id).toBe('demo-small');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('createClient refuses such a profile at its first request, naming openClient', async () => {
+    const keyFile = join(tmp.dir, 'key2');
+    writeFileSync(keyFile, sb.bootstrapKey + '\n');
+    const client = createClient({ env: { CRAWL_CONFIG_DIR: commandProfile(keyFile) } });
+    try {
+      const error = await client.jobs.get('demo-small').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).hint).toContain('openClient');
+    } finally {
+      await client.close();
+    }
+  });
+});
