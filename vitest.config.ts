@@ -17,6 +17,13 @@ class LongFirst extends BaseSequencer {
   }
 }
 
+/**
+ * Files that replace what the whole worker shares for a moment (vitest's fake timers, a spy on
+ * node:fs): each runs in a process of its own, so that nothing made meanwhile (a fetch's timer
+ * wheel keeping a fake timer) outlives it in the files that follow.
+ */
+const OWN_PROCESS = ['test/sandbox/sandbox.test.ts', 'test/io/record-sink.test.ts'];
+
 /** CRAWL_TEST_MODE=spawn runs every test as a process: then every tier needs a current build. */
 const spawnMode = process.env.CRAWL_TEST_MODE === 'spawn';
 
@@ -33,14 +40,23 @@ export default defineConfig({
     sequence: { sequencer: LongFirst },
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Two tiers (ARCHITECTURE.md, Tests): `npm run test:fast` runs the first alone.
+    // Two tiers (ARCHITECTURE.md, Tests): `npm run test:fast` runs the in-process ones alone.
     projects: [
       {
         extends: true,
         test: {
           name: 'in-process',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/process/**'],
+          exclude: ['test/process/**', ...OWN_PROCESS],
+          ...(spawnMode ? { globalSetup: ['test/support/fresh-build.ts'] } : {}),
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'in-process:own-process',
+          include: OWN_PROCESS,
+          isolate: true,
           ...(spawnMode ? { globalSetup: ['test/support/fresh-build.ts'] } : {}),
         },
       },
