@@ -8,6 +8,7 @@ import type { JsonFilter } from './io/jq.js';
 import type { Prompter } from './io/prompt.js';
 import type { Style } from './io/style.js';
 import type { Clock } from './platform/clock.js';
+import type { Platform } from './platform/platform.js';
 import type { Redactor } from './text/redact.js';
 
 import type { Env } from './platform/env.js';
@@ -41,6 +42,8 @@ export interface ExitGuard {
 export interface Deps {
   io: IO;
   env: Env;
+  /** The system the run is on (platform/platform.ts decides everything that depends on it). */
+  platform: Platform;
   globals: GlobalOptions;
   /** Settings by the contract's precedence; the config file is read on first use. */
   readonly settings: Settings;
@@ -64,8 +67,9 @@ export interface Deps {
   /**
    * Writes what must reach the user (a new key, `auth token`) to stdout, unredacted; resolves once
    * written, rejects with the reason if stdout cannot take it, so the caller can say where the key is.
+   * `mustCarry`: a key stdout is the only home of; a --jq filter that leaves it out is overruled.
    */
-  handOver(text: string): Promise<void>;
+  handOver(text: string, options?: { mustCarry?: string }): Promise<void>;
   /** Reports a failure that does not end the command (one key of several); returns its exit code. */
   report(error: unknown): number;
   /** `crawl/1.2.3 node/20.1.0`. */

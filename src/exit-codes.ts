@@ -40,5 +40,7 @@ export const exitCodeTable: ReadonlyArray<readonly [number, string]> = [
 export const filterHaltRule =
   'A `--jq` filter that calls `halt_error(N)` ends crawl with N (5 when it gives none) and its message on stderr, as jq does; `halt` with 0. Those codes are the filter\'s, not the table\'s.';
 
+export const cancelRule =
+  '`job cancel` of a job already cancelled by the user exits 0 with a note (the service answers 409 for every job that has ended); a job that completed, errored or was cancelled by the service exits 1 and names its status.';
 export const severalJobsRule =
   'With several ids, `job watch` and `job status --exit-status` exit with the worst code among the jobs, in the order 10 > 13 > 12 > 11 > 7 > 0; a job that cannot be read (404, 401, the network) outranks them all with its own code (the first such, in the order the ids were given).';

@@ -6,6 +6,8 @@ import { runCli } from './app/run-cli.js';
 import { LONG_LINE_GRACE_MS, signalExit } from './app/signal-exit.js';
 import { systemStreams, type SystemStreams } from './io/system-streams.js';
 import { realClock } from './platform/clock.js';
+import { hostPlatform } from './platform/host.js';
+import { terminatingSignals } from './platform/platform.js';
 
 /**
  * What bin/crawl.js calls: runs the CLI, then exits with its code once stdout has drained, so
@@ -20,10 +22,13 @@ export function run(argv: string[]): void {
     settleStdout: (graceMs) => streams.settleStdout(graceMs),
     exit: (code) => process.exit(code),
   });
+  const platform = hostPlatform();
   process.on('SIGINT', () => signals.onSignal('SIGINT'));
-  process.on('SIGTERM', () => signals.onSignal('SIGTERM'));
+  // SIGHUP (the terminal or console window closed) and, on Windows, Ctrl-Break end a run as
+  // SIGTERM does: never inside a critical section (a created key not yet stored).
+  for (const name of terminatingSignals(platform)) process.on(name, () => signals.onSignal('SIGTERM'));
 
-  void runCli(argv, { env: process.env, streams, clock: realClock, signal: signals.interrupt, guard, nodeVersion: process.versions.node }).then(
+  void runCli(argv, { env: process.env, platform, streams, clock: realClock, signal: signals.interrupt, guard, nodeVersion: process.versions.node }).then(
     (code) => {
       signals.finished();
       exitAfterDrain(streams, code, signals.interrupt.aborted);
@@ -41,5 +46,5 @@ function exitAfterDrain(streams: SystemStreams, code: number, signalled: boolean
 
 /** Runs the CLI with the process's streams and resolves with the exit code, leaving the process alone. */
 export function main(argv: string[]): Promise<number> {
-  return runCli(argv, { env: process.env, streams: systemStreams(), clock: realClock, nodeVersion: process.versions.node });
+  return runCli(argv, { env: process.env, platform: hostPlatform(), streams: systemStreams(), clock: realClock, nodeVersion: process.versions.node });
 }

@@ -3,7 +3,7 @@ import { OutputClosedError } from '../io/write-error.js';
 import { ExitCode } from '../exit-codes.js';
 import type { IO } from '../io/io.js';
 import { sanitize } from '../text/sanitize.js';
-import { withSuggestionFlags } from '../text/shell.js';
+import { withSuggestionFlags, type Quoting } from '../text/shell.js';
 
 export interface ReportOptions {
   json: boolean;
@@ -11,12 +11,15 @@ export interface ReportOptions {
   redact: (text: string) => string;
   /** The global flags (--profile ...) that every `crawl` command a hint names must carry. */
   suggestionFlags?: readonly string[];
+  /** How the flags are written into the hint's commands: for the user's system's shells. */
+  quoting?: Quoting;
 }
 
 /**
  * The one place errors reach the user: `crawl: <message>` (and an optional hint line) on stderr,
- * or with --json one JSON line `{"error":{message,httpStatus,exitCode}}`. Stack traces only with
- * --verbose. Returns the exit code.
+ * or with --json (and --jq), when stderr is not a terminal, one JSON line
+ * `{"error":{message,httpStatus,exitCode}}` for the script reading it; a person at a terminal gets
+ * the text lines in every mode. Stack traces only with --verbose. Returns the exit code.
  *
  * Every string is sanitised, then redacted (stderr redacts too, but the JSON line is redacted
  * before JSON.stringify, which would otherwise re-encode what a redactor must recognise).
@@ -31,8 +34,8 @@ export function reportError(io: IO, error: unknown, options: ReportOptions): num
   const exitCode = known ? error.exitCode : ExitCode.failure;
   const raw = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
   const message = options.redact(sanitize(raw));
-  const hint = known && error.hint ? options.redact(sanitize(withSuggestionFlags(error.hint, options.suggestionFlags ?? []))) : undefined;
-  if (options.json) {
+  const hint = known && error.hint ? options.redact(sanitize(withSuggestionFlags(error.hint, options.suggestionFlags ?? [], options.quoting))) : undefined;
+  if (options.json && !io.stderrIsTTY) {
     const httpStatus = known && error.httpStatus !== undefined ? error.httpStatus : null;
     io.stderr.write(JSON.stringify({ error: { message, httpStatus, exitCode } }) + '\n');
   } else {

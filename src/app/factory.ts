@@ -1,6 +1,8 @@
 import { Settings } from '../config/settings.js';
+import type { SecureContext } from 'node:tls';
 import type { Deps, Env, GlobalOptions } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { ENV_KEY_UNAUTHORIZED_HINT } from '../http/errors.js';
 import { HttpClient } from '../http/client.js';
 import { proxyFromEnv } from '../http/proxy-env.js';
 import { parseBaseUrl } from '../http/url.js';
@@ -10,15 +12,18 @@ import { Prompter } from '../io/prompt.js';
 import { loadStyle, type Style } from '../io/style.js';
 import { writeError } from '../io/write-error.js';
 import type { Clock } from '../platform/clock.js';
+import type { Platform } from '../platform/platform.js';
 import { keyDefect } from '../text/keys.js';
 import { Redactor } from '../text/redact.js';
 import { sanitize } from '../text/sanitize.js';
+import { quotingFor } from '../text/shell.js';
 import { VERSION } from '../version.js';
 import { reportError } from './exit.js';
 import type { Guard } from './guard.js';
 
 export interface DepsInputs {
   env: Env;
+  platform: Platform;
   streams: RawStreams;
   clock: Clock;
   globals: GlobalOptions;
@@ -44,7 +49,7 @@ export interface RunDeps extends Deps {
  * one HTTP client per key, the prompter, colour. Nothing here reads `process`.
  */
 export function createDeps(inputs: DepsInputs): RunDeps {
-  const { env, globals, signal, guard, clock } = inputs;
+  const { env, platform, globals, signal, guard, clock } = inputs;
   const redactor = new Redactor();
   const io = createIO(inputs.streams, redactor, { env, noColor: globals.noColor, noInput: globals.noInput, filter: inputs.jq });
   const clients = new Map<string, HttpClient>();
@@ -53,16 +58,31 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   let settings: Settings | undefined;
   let stdoutStyle: Promise<Style> | undefined;
   let broken = false;
+  // The authorities https:// trusts, read once a run, and only for an https:// service.
+  type TlsTrust = { context: SecureContext | undefined; widen?: (() => SecureContext | undefined) | undefined };
+  let secureContext: TlsTrust | undefined;
+  // Loaded for an https:// service only: node:tls is undici's to load, and a plain http:// run loads none of it.
+  const trustFor = async (base: URL): Promise<TlsTrust> => {
+    const { tlsOptionsFor } = await import('../http/trust.js');
+    return tlsOptionsFor(env, inputs.nodeVersion, base.host, (line) => {
+      if (globals.verbose) io.stderr.write(`* ${line}\n`);
+    });
+  };
 
   /**
    * A hand-over through --jq. The key is never lost to the filter: if jq fails on the document, it
-   * goes out unfiltered, with a warning; if the filter leaves the key out, a warning says so.
+   * goes out unfiltered, with a warning; if the filter leaves out a key stdout is the only home of
+   * (`mustCarry`), so does it; if it leaves out another, a warning says so.
    */
-  const filterHandOver = (text: string): string => {
+  const filterHandOver = (text: string, mustCarry: string | undefined): string => {
     if (!inputs.jq) return text;
     const { output, error } = inputs.jq.apply(text);
     if (error) {
       io.stderr.write(`crawl: warning: ${error.message}: printed unfiltered, so that the key is not lost\n`);
+      return text;
+    }
+    if (mustCarry !== undefined && !output.includes(mustCarry)) {
+      io.stderr.write('crawl: warning: the --jq filter left out the new key, which is kept nowhere else: printed unfiltered, so that the key is not lost\n');
       return text;
     }
     if (redactor.redact(text) !== text && redactor.redact(output) === output) {
@@ -74,6 +94,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   const deps: RunDeps = {
     io,
     env,
+    platform,
     globals,
     get settings() {
       settings ??= new Settings(
@@ -88,7 +109,9 @@ export function createDeps(inputs: DepsInputs): RunDeps {
           notice: (line) => io.stderr.write(`crawl: ${line}\n`),
           onCommandStderr: (text) => io.stderr.write(text),
           onSecret: (key) => redactor.add(key),
+          platform: platform.os,
         },
+        platform,
       );
       return settings;
     },
@@ -102,7 +125,14 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         if (known !== undefined) redactor.add(known);
       }
       const base = parseBaseUrl(deps.settings.requireBaseUrl().value);
-      const apiKey = options.apiKey ?? (await deps.settings.requireApiKey(signal)).value;
+      let apiKey = options.apiKey;
+      // CRAWL_API_KEY wins over every store: a 401 says so, since `auth login` cannot help then.
+      let fromEnvironment = false;
+      if (apiKey === undefined) {
+        const resolved = await deps.settings.requireApiKey(signal);
+        apiKey = resolved.value;
+        fromEnvironment = resolved.source === 'env';
+      }
       // Settings already refuse such a key naming its source; this covers a key given directly
       // (typed at `auth login`, made by the service), which undici would fail on deep inside.
       const defect = keyDefect(apiKey);
@@ -110,6 +140,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       const id = options.evenIfInterrupted ? `${apiKey}\u0000after-interrupt` : apiKey;
       const known = clients.get(id);
       if (known) return known;
+      secureContext ??= base.protocol === 'https:' ? await trustFor(base) : { context: undefined };
       redactor.add(apiKey);
       const client = new HttpClient({
         baseUrl: base,
@@ -124,6 +155,8 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         redactor,
         clock,
         proxy: proxyFromEnv(env),
+        unauthorizedHint: fromEnvironment ? ENV_KEY_UNAUTHORIZED_HINT : undefined,
+        tls: secureContext,
       });
       clients.set(id, client);
       return client;
@@ -139,8 +172,8 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       stdoutStyle ??= loadStyle(io.color);
       return stdoutStyle;
     },
-    handOver(unfiltered) {
-      const text = filterHandOver(unfiltered);
+    handOver(unfiltered, options = {}) {
+      const text = filterHandOver(unfiltered, options.mustCarry);
       return new Promise((resolve, reject) => {
         const failed = (error: Error): void => {
           handledStdoutErrors.add(error);
@@ -161,6 +194,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         verbose: globals.verbose,
         redact: (text) => redactor.redact(text),
         suggestionFlags: [...deps.settings.suggestionFlags(), ...(globals.allowHttp ? ['--allow-http'] : [])],
+        quoting: quotingFor(platform),
       });
     },
     userAgent,

@@ -1,5 +1,6 @@
-import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, Help, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { groups, helpTopic, registerRoot, type Exec } from '../commands/index.js';
+import { withExamples, withNotes } from '../commands/shared/examples.js';
 import { timeoutOption } from '../commands/shared/flags.js';
 import type { Env, GlobalOptions } from '../deps.js';
 import { colorEnabled, type RawStreams } from '../io/io.js';
@@ -63,7 +64,7 @@ export function buildProgram(hooks: ProgramHooks): Program {
     .showSuggestionAfterError(true)
     // commander leaves descriptions unwrapped when fewer than 40 columns are left for them, so
     // on a 50-column terminal every line ran past the edge.
-    .configureHelp({ minWidthToWrap: 16, showGlobalOptions: true })
+    .configureHelp({ minWidthToWrap: 16, showGlobalOptions: true, visibleCommands: declaredCommands })
     .exitOverride()
     .configureOutput(output(hooks, (text) => hooks.onCommanderError(commanderError(text, reached))))
     .hook('preSubcommand', (_root, sub) => {
@@ -71,7 +72,9 @@ export function buildProgram(hooks: ProgramHooks): Program {
     });
   const exec = hooks.exec(program);
   for (const group of groups) {
-    const command = program.command(group.name).helpCommand(false).description(group.description);
+    // `crawl keys help rotate` is `crawl help keys rotate` (commander's own help command, left out
+    // of the listings: `crawl help` is the one shown).
+    const command = program.command(group.name).helpCommand(true).description(group.description);
     // `crawl job` alone would run its default command with no id: it shows the group's help instead.
     command.hook('preSubcommand', (self, sub) => {
       if (self.args.length === 0) self.help();
@@ -88,7 +91,31 @@ export function buildProgram(hooks: ProgramHooks): Program {
       hooks.setExitCode(helpTopic(program as CommandUnknownOpts, topic, { write: (text) => streams.writeHelp(text), width: helpWidth() }));
     });
   inheritSettings(program as CommandUnknownOpts);
+  gettingStarted(program);
   return program;
+}
+
+/** What `crawl --help` (and a bare `crawl`) says after the flags: the first steps, then examples. */
+function gettingStarted(program: Program): void {
+  withNotes(program, 'Getting started', [
+    '1. Point crawl at the service: `crawl config set base-url <url>` (or set CRAWL_BASE_URL).',
+    '2. Log in: `crawl auth login` asks for an API key, checks it with the service and stores it; `crawl auth status` shows what is in use.',
+    '3. No service yet? `crawl sandbox` runs a local one with demo jobs, and prints the two lines to export in another shell.',
+    'Help on any command: `crawl <command> --help` or `crawl help <command>`; `crawl help exit-codes`, `crawl help environment`.',
+  ]);
+  withExamples(program, [
+    ['a job, its fields aligned', 'crawl job "$JOB_ID"'],
+    ['follow a job until it finishes, then export its pages as NDJSON', 'crawl job watch "$JOB_ID" && crawl job pages "$JOB_ID" --output pages.ndjson'],
+    ['the API keys of the account', 'crawl keys list'],
+    ['try everything against a local sandbox', 'crawl sandbox'],
+  ]);
+}
+
+const listedByCommander = Help.prototype.visibleCommands;
+
+/** The commands a help lists: those declared, without the help command commander adds to a group. */
+function declaredCommands(this: Help, command: CommandUnknownOpts): CommandUnknownOpts[] {
+  return listedByCommander.call(this, command).filter((c) => command.commands.includes(c));
 }
 
 /**
@@ -99,10 +126,13 @@ function commanderError(text: string, reached: CommandUnknownOpts): { message: s
   const [first = '', ...rest] = text.trim().split('\n');
   const message = first.replace(/^error:\s*/i, '').trim();
   const suggestion = /\(Did you mean (.+)\?\)/.exec(rest.join(' '))?.[1];
-  if (suggestion === undefined) return { message, hint: undefined };
-  if (suggestion.startsWith('-')) return { message, hint: `did you mean ${suggestion}?` };
   const path: string[] = [];
   for (let c: CommandUnknownOpts | null = reached; c; c = c.parent) path.unshift(c.name());
+  // `-v` is the version in many tools, and the verbose flag in others: crawl has both, spelled out.
+  if (/^unknown option '-v'$/.test(message)) return { message, hint: 'the version is -V (--version); an HTTP trace is --verbose' };
+  // The help of the command reached: its arguments and flags are what was missing or mistyped.
+  if (suggestion === undefined) return { message, hint: `run \`${path.join(' ')} --help\` for usage` };
+  if (suggestion.startsWith('-')) return { message, hint: `did you mean ${suggestion}?` };
   return { message, hint: `did you mean \`${[...path, suggestion].join(' ')}\`?` };
 }
 

@@ -6,8 +6,10 @@ import { createIO, type RawStreams } from '../io/io.js';
 import type { JsonFilter } from '../io/jq.js';
 import { isClosedPipe, OutputClosedError, writeError } from '../io/write-error.js';
 import type { Clock } from '../platform/clock.js';
+import { hostPlatform } from '../platform/host.js';
+import type { Platform } from '../platform/platform.js';
 import { Redactor } from '../text/redact.js';
-import { suggestionFlags } from '../text/shell.js';
+import { quotingFor, suggestionFlags } from '../text/shell.js';
 import type { Entry } from '../commands/shared/exec.js';
 import { quietExitCode, reportError } from './exit.js';
 import type { RunDeps } from './factory.js';
@@ -25,6 +27,8 @@ export interface System {
   guard?: Guard;
   /** For the User-Agent: `node/<version>`. */
   nodeVersion: string;
+  /** The system the run is on; this process's by default (a test gives another to run its branch). */
+  platform?: Platform;
 }
 
 /**
@@ -34,6 +38,7 @@ export interface System {
  */
 export async function runCli(argv: readonly string[], system: System): Promise<number> {
   const { streams, env } = system;
+  const platform = system.platform ?? hostPlatform();
   const guard = system.guard ?? new Guard();
   // stdout failing (the reader went away, a full disk) ends the run as an interrupt would.
   const outputGone = new AbortController();
@@ -50,7 +55,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
     const globals = program ? globalsOf(program) : undefined;
     const io = createIO(streams, new Redactor(), { env, noColor: true, noInput: true });
     const flags = [...suggestionFlags(globals?.profile ?? env.CRAWL_PROFILE, globals?.baseUrl), ...(globals?.allowHttp ? ['--allow-http'] : [])];
-    return reportError(io, error, { json: globals?.json ?? false, verbose: globals?.verbose ?? false, redact: (text) => text, suggestionFlags: flags });
+    return reportError(io, error, { json: globals?.json ?? false, verbose: globals?.verbose ?? false, redact: (text) => text, suggestionFlags: flags, quoting: quotingFor(platform) });
   };
 
   streams.onError({
@@ -85,7 +90,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
         // Compiled before anything is sent: a filter jq cannot read is a usage error (exit 2).
         // What the filter prints itself (debug) is redacted like all else on stderr: it runs once deps exist.
         const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (text) => void deps?.io.stderr.write(text + '\n'));
-        deps = createDeps({ env, streams, clock: system.clock, globals, signal, guard, nodeVersion: system.nodeVersion, jq });
+        deps = createDeps({ env, platform, streams, clock: system.clock, globals, signal, guard, nodeVersion: system.nodeVersion, jq });
         // The entry point of that name takes the options its registration was checked against.
         const run = work[name] as Entry<typeof name>;
         const code = await run(deps, options);

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { DBusConnection } from '../platform/dbus/connection.js';
 
 export const KEYRING_PASSWORD = 'test-keyring-password';
+/** The collection `gnome-keyring-daemon --unlock` creates in a new HOME, and the default one. */
+const LOGIN_COLLECTION = '/org/freedesktop/secrets/collection/login';
 
 export interface KeyringSession {
   /** What a CLI run needs to reach this bus (and only it). */
@@ -18,7 +20,7 @@ export interface KeyringSession {
   address: string;
   /** secret-tool on this bus: its stdout. */
   secretTool(args: string[]): Promise<string>;
-  /** Locks every collection (no prompt is needed to lock). */
+  /** Locks the login collection, where crawl's entries go (no prompt is needed to lock). */
   lock(): Promise<void>;
   /** Takes the GNOME prompter's bus name and never answers: an unlock then waits for ever. */
   silentPrompter(): Promise<void>;
@@ -81,12 +83,10 @@ export async function startKeyringSession(options: { keyring?: boolean } = {}): 
       new Promise((resolve, reject) => {
         execFile('secret-tool', args, { env: processEnv, timeout: 10_000 }, (error, stdout) => (error && error.code !== 1 ? reject(error) : resolve(stdout)));
       }),
-    async lock() {
-      const [[, collections]] = (await watcher.call(
-        { destination: 'org.freedesktop.secrets', path: '/org/freedesktop/secrets', interface: 'org.freedesktop.DBus.Properties', member: 'Get', signature: 'ss', body: ['org.freedesktop.Secret.Service', 'Collections'] },
-        AbortSignal.timeout(10_000),
-      )) as [[string, string[]]];
-      await dbus('Lock', 'ao', [collections]);
+    lock() {
+      // One message, written at once: a test that locks as a request arrives has it in the
+      // keyring's queue before crawl, waiting for that request's answer, sends anything.
+      return dbus('Lock', 'ao', [[LOGIN_COLLECTION]]).then(() => undefined);
     },
     async silentPrompter() {
       prompter = await DBusConnection.open(address, process.getuid?.() ?? 0, AbortSignal.timeout(10_000));

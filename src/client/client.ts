@@ -3,6 +3,7 @@
 // may take, what every error's exit code is.
 import { Settings } from '../config/settings.js';
 import { InterruptedError } from '../errors.js';
+import { tlsOptionsFor, type TlsOptions } from '../http/trust.js';
 import { HttpClient } from '../http/client.js';
 import { proxyFromEnv } from '../http/proxy-env.js';
 import { checkTransport, parseBaseUrl } from '../http/url.js';
@@ -16,7 +17,7 @@ import type { ClientOptions, CrawlClient } from './types.js';
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 export function makeClient(options: ClientOptions, system: ClientSystem): CrawlClient {
-  const settings = new Settings(system.env, { ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }), ...(options.profile === undefined ? {} : { profile: options.profile }) });
+  const settings = new Settings(system.env, { ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }), ...(options.profile === undefined ? {} : { profile: options.profile }) }, {}, {}, system.platform);
   const base = parseBaseUrl(settings.requireBaseUrl().value);
   // Refused now, as the CLI refuses it before any request, not at the first call.
   checkTransport(base, options.allowHttp ?? false);
@@ -27,6 +28,8 @@ export function makeClient(options: ClientOptions, system: ClientSystem): CrawlC
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
   const clients = new Map<string, HttpClient>();
+  // The same authorities as the CLI trusts (SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, the system store).
+  let tls: TlsOptions | undefined;
   let key: string | undefined;
   const connection: Connection = {
     system,
@@ -50,6 +53,7 @@ export function makeClient(options: ClientOptions, system: ClientSystem): CrawlC
           redactor,
           clock: system.clock,
           proxy: proxyFromEnv(system.env),
+          tls: base.protocol === 'https:' ? (tls ??= tlsOptionsFor(system.env, system.nodeVersion, base.host)) : undefined,
         });
         clients.set(id, client);
       }

@@ -2,6 +2,7 @@ import type { HttpClient } from '../http/client.js';
 import type { Redactor } from '../text/redact.js';
 import type { Clock } from '../platform/clock.js';
 import type { Env } from '../platform/env.js';
+import type { Platform } from '../platform/platform.js';
 
 /** What the parts of a client share: the HTTP client of a key, made on first use. */
 export interface Connection {
@@ -18,4 +19,6 @@ export interface ClientSystem {
   env: Env;
   clock: Clock;
   nodeVersion: string;
+  /** Where the config file is looked for; this process's system by default. */
+  platform?: Platform;
 }

@@ -21,7 +21,7 @@ export { ExitCode } from '../exit-codes.js';
  */
 export function createClient(options: ClientOptions = {}): CrawlClient {
   const facts = processFacts();
-  return makeClient(options, { env: options.env ?? facts.env, clock: realClock, nodeVersion: facts.nodeVersion });
+  return makeClient(options, { env: options.env ?? facts.env, clock: realClock, nodeVersion: facts.nodeVersion, platform: facts.platform });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
+import { withoutByteOrderMark } from '../text/byte-order-mark.js';
 
 /**
  * Replaces the config file with a document through `conf` (the project's config store), which
@@ -27,7 +28,10 @@ export async function loadConfigWriter(): Promise<ConfigWriter> {
       accessPropertiesByDotNotation: false,
       clearInvalidConfig: false,
       serialize: (value) => JSON.stringify(value, null, 2) + '\n',
-      deserialize: (text) => (text.trim() === '' ? {} : (JSON.parse(text) as Record<string, unknown>)),
+      deserialize: (marked) => {
+        const text = withoutByteOrderMark(marked);
+        return text.trim() === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+      },
     });
     conf.store = document as Record<string, unknown>;
   };

@@ -1,11 +1,14 @@
 // The job ids this user looked at lately, for shell completion (`crawl job <Tab>`): a small file in
-// the XDG state folder, $XDG_STATE_HOME/crawl/recent-jobs.json (else ~/.local/state/crawl/).
+// the state folder, $XDG_STATE_HOME/crawl/recent-jobs.json (else ~/.local/state/crawl/, or
+// %LOCALAPPDATA%\crawl\state\ on Windows: platform/folders.ts).
 // CRAWL_JOB_HISTORY=off keeps none. Best effort throughout: it never fails a command, and a
 // damaged or foreign file is read as empty and replaced.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import type { Env } from '../platform/env.js';
+import { stateDir } from '../platform/folders.js';
 import { processId } from '../platform/host.js';
+import type { Platform } from '../platform/platform.js';
 
 export interface RecentJob {
   id: string;
@@ -19,18 +22,12 @@ const FILE = 'recent-jobs.json';
 /** Ids worth offering to a shell: no white space or control characters, not absurdly long. */
 const OFFERABLE = /^[\x21-\x7e]{1,128}$/;
 
-/** The state folder, or undefined when the run's environment names no home (a test's, say). */
-export function stateDir(env: Env): string | undefined {
-  if (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) return join(env.XDG_STATE_HOME, 'crawl');
-  return env.HOME ? join(env.HOME, '.local', 'state', 'crawl') : undefined;
-}
-
 export function historyEnabled(env: Env): boolean {
   return !['0', 'off', 'false', 'no'].includes((env.CRAWL_JOB_HISTORY ?? '').trim().toLowerCase());
 }
 
-export function readJobHistory(env: Env): RecentJob[] {
-  const dir = stateDir(env);
+export function readJobHistory(env: Env, platform: Platform): RecentJob[] {
+  const dir = stateDir(env, platform);
   if (dir === undefined || !historyEnabled(env)) return [];
   try {
     const parsed: unknown = JSON.parse(readFileSync(join(dir, FILE), 'utf8'));
@@ -42,10 +39,10 @@ export function readJobHistory(env: Env): RecentJob[] {
 }
 
 /** Puts `id` first (once). Nothing is written when it is first already: the common `crawl job <id>` again. */
-export function recordJob(env: Env, id: string, origin: string): void {
-  const dir = stateDir(env);
+export function recordJob(env: Env, platform: Platform, id: string, origin: string): void {
+  const dir = stateDir(env, platform);
   if (dir === undefined || !historyEnabled(env) || !OFFERABLE.test(id)) return;
-  const known = readJobHistory(env);
+  const known = readJobHistory(env, platform);
   if (known[0]?.id === id && known[0].origin === origin) return;
   const next = [{ id, origin }, ...known.filter((e) => !(e.id === id && e.origin === origin))].slice(0, HISTORY_LIMIT);
   try {

@@ -1,8 +1,12 @@
 import type { Env } from '../platform/env.js';
 import { UsageError } from '../errors.js';
 import { keyDefect, trimKeyText } from '../text/keys.js';
-import { commandLine, suggestionFlags } from '../text/shell.js';
-import { configFile } from './paths.js';
+import { commandLine, quotingFor, suggestionFlags, withFileOnStdin } from '../text/shell.js';
+import { closestWord } from '../text/similar.js';
+import { hostPlatform } from '../platform/host.js';
+import type { Platform } from '../platform/platform.js';
+import { locateConfig, movedNotice } from './paths.js';
+import { settingSpec, type ConfigKey } from './setting-names.js';
 import { ConfigStore, type ConfigStoreOptions, type Profile } from './store.js';
 import type { KeyStore } from './key-stores/key-store.js';
 import { openKeyStore, type KeyStoreOptions } from './key-stores/open.js';
@@ -32,13 +36,24 @@ export class Settings {
   readonly store: ConfigStore;
   readonly #env: Env;
   readonly #flags: GlobalFlags;
+  readonly #platform: Platform;
   readonly #keyOptions: KeyStoreOptions;
   #key: Promise<ResolvedKey | undefined> | undefined;
 
-  constructor(env: Env, flags: GlobalFlags, storeOptions: ConfigStoreOptions = {}, keyOptions: Partial<KeyStoreOptions> = {}) {
+  constructor(
+    env: Env,
+    flags: GlobalFlags,
+    storeOptions: ConfigStoreOptions = {},
+    keyOptions: Partial<KeyStoreOptions> = {},
+    platform: Platform = hostPlatform(),
+  ) {
     this.#env = env;
     this.#flags = flags;
-    this.store = new ConfigStore(configFile(env), storeOptions);
+    this.#platform = platform;
+    const config = locateConfig(env, platform);
+    this.store = new ConfigStore(config.path, storeOptions);
+    const moved = movedNotice(config);
+    if (moved !== undefined) storeOptions.notice?.(moved);
     this.#keyOptions = { env, command: (words) => this.command(words), ...keyOptions };
   }
 
@@ -78,9 +93,11 @@ export class Settings {
     if (name === 'default') return {};
     const known = Object.keys(profiles);
     const from = source === 'flag' ? '--profile' : 'CRAWL_PROFILE';
+    const create = `\`${this.command(['config', 'set', 'base-url'])} <url>\`, then \`${this.command(['auth', 'login'])}\``;
+    const meant = closestWord(name, known);
     throw new UsageError(
       `unknown profile "${name}" (from ${from}): ${known.length === 0 ? `no profile is configured yet (${this.store.path})` : `the profiles in ${this.store.path} are ${known.map((k) => `"${k}"`).join(', ')}`}`,
-      `to create it: \`${this.command(['config', 'set', 'base-url'])} <url>\`, then \`${this.command(['auth', 'login'])}\``,
+      meant === undefined ? `to create it: ${create}` : `did you mean "${meant}" (${from === '--profile' ? `--profile ${meant}` : `CRAWL_PROFILE=${meant}`})? To create "${name}": ${create}`,
     );
   }
 
@@ -97,7 +114,7 @@ export class Settings {
 
   /** A `crawl` command line for a hint, with this run's profile (and --base-url) in it. */
   command(words: readonly string[]): string {
-    return commandLine({ command: ['crawl', ...this.suggestionFlags(), ...words] });
+    return commandLine({ command: ['crawl', ...this.suggestionFlags(), ...words] }, quotingFor(this.#platform));
   }
 
   /**
@@ -167,11 +184,41 @@ export class Settings {
     if (defect) {
       throw new UsageError(
         `the API key of profile "${profile}" in ${store.kind === 'file' ? this.store.path : `the ${store.describe()}`} ${defect}; refusing to send it`,
-        `store the key again with \`${this.command(['auth', 'login', '--with-key'])} < keyfile\``,
+        `store the key again with \`${withFileOnStdin(this.command(['auth', 'login', '--with-key']), 'keyfile', quotingFor(this.#platform))}\``,
       );
     }
     return { value: key, source: 'config', store };
   }
+
+  /**
+   * A setting as commands use it (flag > environment > the profile > default, by the table in
+   * setting-names.ts), unchecked: `config list` shows even a value no command would send (masked),
+   * where a command would refuse it. Undefined when nothing sets it.
+   */
+  resolve(name: ConfigKey): Resolved<string> | undefined {
+    const spec = settingSpec(name);
+    const flag = spec.flag === undefined ? undefined : this.#flagValues()[spec.flag];
+    if (flag !== undefined) return { value: flag, source: 'flag' };
+    const fromEnv = spec.env === undefined ? '' : (this.#env[spec.env] ?? '');
+    // A key's surrounding blanks are dropped, as apiKey() drops them.
+    const env = spec.secret ? trimKeyText(fromEnv) : fromEnv;
+    if (env) return { value: env, source: 'env' };
+    const stored = this.stored()[name];
+    if (stored) return { value: stored, source: 'config' };
+    return spec.default === undefined ? undefined : { value: spec.default, source: 'default' };
+  }
+
+  /** The flag or variable that wins over the profile's own value of `name` in this run, by its name (`CRAWL_BASE_URL`). */
+  overriddenBy(name: ConfigKey): string | undefined {
+    const resolved = this.resolve(name);
+    if (resolved?.source !== 'flag' && resolved?.source !== 'env') return undefined;
+    return describeSetting(name, resolved.source);
+  }
+
+  #flagValues(): Record<string, string | undefined> {
+    return { '--base-url': this.#flags.baseUrl };
+  }
+
   requireBaseUrl(): Resolved<string> {
     const base = this.baseUrl();
     if (!base) {
@@ -199,15 +246,24 @@ function checkProfile(name: string): string {
   return name;
 }
 
-export function describeSource(source: Source, what: 'base-url' | 'api-key'): string {
+/** Where a setting's value came from, for people: `the --base-url flag`, `CRAWL_BASE_URL`, `the config file`, `the default`. */
+export function describeSource(source: Source, what: ConfigKey): string {
   switch (source) {
     case 'flag':
-      return 'the --base-url flag';
-    case 'env':
-      return what === 'base-url' ? 'CRAWL_BASE_URL' : 'CRAWL_API_KEY';
+      return `the ${describeSetting(what, source)} flag`;
     case 'config':
       return 'the config file';
-    default:
+    case 'default':
       return 'the default';
+    default:
+      return describeSetting(what, source);
   }
+}
+
+/** The flag's or the variable's own name (`--base-url`, `CRAWL_BASE_URL`); for the profile and the default, a phrase. */
+function describeSetting(name: ConfigKey, source: Source): string {
+  const spec = settingSpec(name);
+  if (source === 'flag') return spec.flag ?? 'a flag';
+  if (source === 'env') return spec.env ?? 'the environment';
+  return source === 'config' ? 'the config file' : 'the default';
 }

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { withoutByteOrderMark } from '../text/byte-order-mark.js';
 import { isRecord } from '../text/record.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -194,8 +195,9 @@ export function parseConfig(text: string, path: string): ConfigData {
   return toData(parseDocument(text, path));
 }
 
-function parseDocument(text: string, path: string): Document {
+function parseDocument(withMark: string, path: string): Document {
   const hint = fixHint(path);
+  const text = withoutByteOrderMark(withMark);
   if (text.trim() === '') return {};
   let raw: unknown;
   try {

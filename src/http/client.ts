@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { SecureContext } from 'node:tls';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatSeconds } from '../text/format.js';
@@ -6,7 +7,7 @@ import { maskKey } from '../text/mask.js';
 import { realClock, type Clock } from '../platform/clock.js';
 import { Redactor } from '../text/redact.js';
 import { looksLikeHtml, serverMessage } from './error-body.js';
-import { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus } from './errors.js';
+import { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus, isUnknownAuthority } from './errors.js';
 import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
 import type { UndiciParts } from './undici.js';
 import { buildUrl, checkTransport, displayUrl, sameOrigin } from './url.js';
@@ -65,6 +66,14 @@ export interface HttpClientOptions {
   clock?: Clock | undefined;
   /** HTTP(S)_PROXY and NO_PROXY as the run's environment says (empty: none); else undici reads process.env. */
   proxy?: { httpProxy: string; httpsProxy: string; noProxy: string } | undefined;
+  /**
+   * The certificate authorities to trust (http/trust.ts): `context` first (Node's defaults when
+   * undefined); `widen`, once, when a server's authority is unknown to it (the connection is tried
+   * again: a failed handshake sent nothing).
+   */
+  tls?: { context: SecureContext | undefined; widen?: (() => SecureContext | undefined) | undefined } | undefined;
+  /** A 401's hint when the default (check or store the key with `crawl auth ...`) cannot help. */
+  unauthorizedHint?: string | undefined;
 }
 
 export interface RequestSpec {
@@ -113,6 +122,8 @@ export class HttpClient {
   readonly #redactor: Redactor;
   readonly #clock: Clock;
   #dispatcher: Dispatcher | undefined;
+  #tlsContext: SecureContext | undefined;
+  #widened = false;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
@@ -120,6 +131,7 @@ export class HttpClient {
     checkTransport(options.baseUrl, options.allowHttp);
     this.#redactor = options.redactor ?? new Redactor();
     this.#clock = options.clock ?? realClock;
+    this.#tlsContext = options.tls?.context;
     if (options.apiKey !== undefined) this.#redactor.add(options.apiKey);
   }
 
@@ -146,7 +158,7 @@ export class HttpClient {
       try {
         const response = await this.#followRedirects(spec, url);
         if (response.status >= 200 && response.status < 300) return response;
-        const statusFailure = statusError(response, label, this.#clock.now());
+        const statusFailure = statusError(response, label, this.#clock.now(), this.#options.unauthorizedHint);
         failure = statusFailure;
         const last = !retryable || !RETRY_STATUSES.has(response.status) || attempt >= MAX_ATTEMPTS;
         if (last && spec.anyStatus) return response;
@@ -261,7 +273,7 @@ export class HttpClient {
     // Date.now, not performance.now: the latter loads perf_hooks' internals, for a trace in ms.
     const started = Date.now();
     let status = 0;
-    const settled = mutation ? this.#options.onMutation?.(started + this.#options.timeoutMs) : undefined;
+    let settled = mutation ? this.#options.onMutation?.(started + this.#options.timeoutMs) : undefined;
     try {
       const response = await undici.request.call(this.#getDispatcher(undici), {
         origin: url.origin,
@@ -312,7 +324,19 @@ export class HttpClient {
           true,
         );
       }
-      const { reason, sent, hint } = describeNetworkFailure(error);
+      const { reason, sent, hint, code } = describeNetworkFailure(error);
+      const widen = this.#widened ? undefined : this.#options.tls?.widen;
+      if (widen !== undefined && isUnknownAuthority(code)) {
+        this.#trace(`failed after ${ms} ms: ${reason}; trying again with a wider set of certificate authorities`);
+        this.#widened = true;
+        this.#tlsContext = widen();
+        const old = this.#dispatcher;
+        this.#dispatcher = undefined;
+        void old?.destroy().catch(() => undefined);
+        settled?.();
+        settled = undefined;
+        return this.#send(spec, url);
+      }
       this.#trace(`failed after ${ms} ms: ${reason}`);
       throw new NetworkError(`${reason}: ${method} ${displayUrl(url)}`, sent || status !== 0, hint);
     } finally {
@@ -323,10 +347,14 @@ export class HttpClient {
   #getDispatcher(undici: UndiciParts): Dispatcher {
     if (!this.#dispatcher) {
       const timeout = this.#options.timeoutMs;
+      const tlsOptions = this.#tlsContext === undefined ? {} : { secureContext: this.#tlsContext };
       // EnvHttpProxyAgent is a plain keep-alive Agent unless HTTP(S)_PROXY is set, and honours NO_PROXY.
       this.#dispatcher = new undici.EnvHttpProxyAgent({
         ...this.#options.proxy,
-        connect: { timeout: Math.min(timeout, 10_000) },
+        connect: { timeout: Math.min(timeout, 10_000), ...tlsOptions },
+        // Through a proxy: the tunnel's TLS to the service, and to an https:// proxy itself.
+        requestTls: tlsOptions,
+        proxyTls: tlsOptions,
         headersTimeout: timeout,
         bodyTimeout: timeout,
         keepAliveTimeout: 10_000,
@@ -391,13 +419,13 @@ function formatMiB(bytes: number): string {
 }
 
 /** The error for a non-2xx answer: the status, the server's own message, the hint, Retry-After. */
-export function statusError(response: HttpResponse, label: string, now: number): HttpStatusError {
+export function statusError(response: HttpResponse, label: string, now: number, unauthorizedHint?: string): HttpStatusError {
   const contentType = headerValue(response.headers['content-type']);
   const message = serverMessage(response.text, contentType);
   const omitted = response.bodyOmitted ? ` (its body is larger than ${formatMiB(MAX_ERROR_BODY_BYTES)} and was not read)` : '';
   const text = `${label} failed: HTTP ${response.status}${message ? `: ${message}` : ''}${omitted}`;
   const retryAfter = parseRetryAfter(response.headers['retry-after'], now);
-  return new HttpStatusError(text, response.status, message, hintForStatus(response.status), retryAfter);
+  return new HttpStatusError(text, response.status, message, hintForStatus(response.status, unauthorizedHint), retryAfter);
 }
 
 export function parseJsonBody(response: HttpResponse, method: Method): unknown {

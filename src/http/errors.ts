@@ -74,7 +74,12 @@ export function exitCodeForStatus(status: number): number {
   return ExitCode.failure;
 }
 
-export function hintForStatus(status: number): string | undefined {
+/** A 401's hint while the key comes from CRAWL_API_KEY: no stored key is used, whatever `auth login` stores. */
+export const ENV_KEY_UNAUTHORIZED_HINT =
+  'the key in use is the one in CRAWL_API_KEY (it wins over any stored key), and the service refused it: check its value (`crawl auth status` shows the key in use), or unset CRAWL_API_KEY to use the profile\'s key';
+
+export function hintForStatus(status: number, unauthorizedHint?: string): string | undefined {
+  if (status === 401 && unauthorizedHint !== undefined) return unauthorizedHint;
   if (status === 401) return 'the key is missing, invalid or revoked: check it with `crawl auth status`, or store a new one with `crawl auth login`';
   if (status === 403) return 'the key is not allowed to do this: check it with `crawl auth status`';
   return undefined;
@@ -136,6 +141,12 @@ export function describeNetworkFailure(error: unknown): { reason: string; sent: 
       hint: 'the server does not seem to speak TLS on that port: check the base URL (https:// or http://, and the port)',
     };
   }
+  const untrusted = code === undefined ? undefined : UNTRUSTED[code];
+  if (untrusted !== undefined) return { reason: `TLS error (${code}): ${untrusted}`, sent, code, hint: UNTRUSTED_HINT };
+  if (code === 'CERT_HAS_EXPIRED') return { reason: `TLS error (${code}): the server's certificate has expired`, sent, code };
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return { reason: `TLS error (${code}): the server's certificate is for another host name`, sent, code, hint: 'check the base URL\'s host: it must be a name the certificate names' };
+  }
   let reason: string;
   switch (code) {
     case 'ECONNREFUSED':
@@ -167,6 +178,26 @@ export function describeNetworkFailure(error: unknown): { reason: string; sent: 
       reason = code !== undefined && isTlsCode(code) ? `TLS error (${code})` : code ?? innermostMessage(error) ?? 'network error';
   }
   return { reason, sent, code };
+}
+
+/** OpenSSL's words for a certificate no authority crawl trusts vouches for, in ours. */
+const UNTRUSTED: Readonly<Record<string, string>> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's certificate is self-signed, and crawl does not trust it",
+  SELF_SIGNED_CERT_IN_CHAIN: "the server's certificate comes from a certificate authority crawl does not trust (a self-signed root)",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's certificate comes from a certificate authority crawl does not know",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the server's certificate comes from a certificate authority crawl does not know",
+  UNABLE_TO_GET_ISSUER_CERT: "the server's certificate comes from a certificate authority crawl does not know",
+  CERT_UNTRUSTED: "the server's certificate comes from a certificate authority crawl does not trust",
+};
+
+/** A company proxy that inspects TLS, or a test service with a certificate of its own: the fix. */
+const UNTRUSTED_HINT =
+  "if you trust it (a company proxy, a service with an authority of its own), give crawl the authority's certificate in a PEM file: NODE_EXTRA_CA_CERTS=<file> adds it; SSL_CERT_FILE=<file> or SSL_CERT_DIR=<folder> trusts those in place of the bundled ones; on Node 22.15 or later the operating system's store is trusted too (see docs/tls.md)";
+
+/** OpenSSL's codes for a certificate whose authority the trusted set does not know. */
+export function isUnknownAuthority(code: string | undefined): boolean {
+  return code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' || code === 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY' || code === 'UNABLE_TO_GET_ISSUER_CERT'
+    || code === 'SELF_SIGNED_CERT_IN_CHAIN' || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'CERT_UNTRUSTED';
 }
 
 function isTlsCode(code: string): boolean {

@@ -74,6 +74,11 @@ export interface IO {
    * and no cursor movement (clig.dev).
    */
   stderrLive: boolean;
+  /**
+   * A JSON document on stdout is laid out for people (io/json.ts): stdout is a terminal and no
+   * --jq filter stands between (its output is jq's own).
+   */
+  prettyJson: boolean;
   noInput: boolean;
 }
 
@@ -143,6 +148,9 @@ export function createIO(
     },
     get stderrLive() {
       return raw.isTTY.stderr && options.env.TERM !== 'dumb';
+    },
+    get prettyJson() {
+      return raw.isTTY.stdout && !options.filter;
     },
     noInput: options.noInput,
   };

@@ -15,6 +15,11 @@ export interface FilterResult {
 export interface JsonFilter {
   /** Runs the filter on each JSON value in `text` (one document, or NDJSON lines), in order. */
   apply(text: string): FilterResult;
+  /**
+   * Whether the filter's output on `text` holds `secret`, run quietly (what the filter prints on
+   * stderr is dropped, and a halt stops nothing): undefined when the filter stops on `text`.
+   */
+  carries(text: string, secret: string): boolean | undefined;
 }
 
 interface JqHandle {
@@ -70,7 +75,14 @@ export async function loadJsonFilter(given: string, hooks: FilterHooks): Promise
   // that begins with `module` or `import` cannot stand in parentheses: it runs unmarked.
   const marked = `${BEGIN}, (${filter}\n\n), ${END}`;
   const canMark = !COMPILE_FAILED.test(jq.raw(NOT_JSON, marked, ['-c']).stderr);
-  return { apply: (text) => (canMark ? applyMarked(jq.raw(text, marked, ['-c']), hooks) : applyPlain(jq.raw(text, filter, ['-c']), hooks)) };
+  return {
+    apply: (text) => (canMark ? applyMarked(jq.raw(text, marked, ['-c']), hooks) : applyPlain(jq.raw(text, filter, ['-c']), hooks)),
+    carries: (text, secret) => {
+      const run = jq.raw(text, filter, ['-c']);
+      if (run.exitCode !== 0 || firstFailure(run.stderr) !== undefined) return undefined;
+      return rawStrings(linesOf(run)).includes(secret);
+    },
+  };
 }
 
 interface JqRun {

@@ -1,14 +1,28 @@
+import { prettyJson } from '../text/json-pretty.js';
+import type { IO } from './io.js';
 import type { TextWriter } from './redacting-writer.js';
 
-// Machine output: the service's body as received (--json), or one value a line (NDJSON streams).
+// Machine output: one JSON document (--json), or one value a line (NDJSON streams). A document is
+// written as received in a pipe and laid out for people on a terminal (whitespace only: the same
+// tokens); a stream stays one value a line everywhere, so what reads it line by line still can.
 
 /** The body as received, ending in exactly one newline. */
 export function rawLine(raw: string): string {
   return raw.endsWith('\n') ? raw : raw + '\n';
 }
 
-export function writeRaw(stdout: TextWriter, raw: string): void {
-  stdout.write(rawLine(raw));
+/**
+ * A JSON document as `io` shows it: pretty on a terminal (see io.ts `prettyJson`), else as
+ * received with one newline. `text` is valid JSON: a body the API layer has parsed, or
+ * JSON.stringify's.
+ */
+export function jsonDocument(io: Pick<IO, 'prettyJson'>, text: string): string {
+  return io.prettyJson ? prettyJson(text) + '\n' : rawLine(text);
+}
+
+/** Every JSON document a command prints goes through here (or `jsonDocument` for a hand-over). */
+export function writeJson(io: Pick<IO, 'prettyJson' | 'stdout'>, text: string): void {
+  io.stdout.write(jsonDocument(io, text));
 }
 
 /**

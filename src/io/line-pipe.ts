@@ -5,7 +5,8 @@
 // the queue to the kernel as the pipe takes it, often cutting it mid-line. A process that exits
 // then (a signal) leaves the reader half a line: NDJSON that no longer parses. The kernel takes a
 // write of at most PIPE_BUF bytes into a pipe whole or not at all (POSIX), so the stream is made to
-// give the pipe pieces of at most PIPE_BUF bytes that end at a line break, one at a time. Whatever
+// give the pipe pieces of at most PIPE_BUF bytes that end at a line break, one at a time (the
+// platform's PIPE_BUF: 4096 on Linux, 512 on macOS, platform/platform.ts). Whatever
 // the process has in hand when it must stop is then simply dropped: the reader has whole lines.
 // A line longer than PIPE_BUF cannot go in one atomic write: settle() gives it a short grace.
 //
@@ -14,7 +15,7 @@
 // and node:stream need not be loaded for a command that never writes to a pipe.
 import type { Writable } from 'node:stream';
 
-/** POSIX's minimum and Linux's value: writes up to this size into a pipe are atomic. */
+/** Linux's value: writes up to this size into a pipe are atomic there. */
 export const PIPE_BUF = 4096;
 
 const NEWLINE = 0x0a;
@@ -50,7 +51,8 @@ interface InFlight {
  * time. `atomic`: whether the target takes such a piece whole or not at all: true for a pipe, and
  * for a UNIX socket on Linux (a write that small is one socket buffer there); false over TCP.
  */
-export function alignLines(stream: Writable, options: { atomic: boolean }): LineAlignment {
+export function alignLines(stream: Writable, options: { atomic: boolean; pipeBuf?: number }): LineAlignment {
+  const pipeBuf = options.pipeBuf ?? PIPE_BUF;
   const target = stream as Implementation;
   const writeOne = target._write.bind(target);
   let inFlight: InFlight | undefined;
@@ -68,7 +70,7 @@ export function alignLines(stream: Writable, options: { atomic: boolean }): Line
 
   const pump = (chunk: Buffer, from: number, callback: WriteCallback): void => {
     if (from >= chunk.length) return callback();
-    let end = pieceEnd(chunk, from);
+    let end = pieceEnd(chunk, from, pipeBuf);
     if (stopping) {
       // Only the rest of the line in progress still goes out; the callback is never called, so
       // nothing queued behind it follows.
@@ -78,7 +80,7 @@ export function alignLines(stream: Writable, options: { atomic: boolean }): Line
     }
     const piece = chunk.subarray(from, end);
     const endsLine = piece[piece.length - 1] === NEWLINE;
-    inFlight = { atomic: options.atomic && piece.length <= PIPE_BUF, endsLine };
+    inFlight = { atomic: options.atomic && piece.length <= pipeBuf, endsLine };
     writeOne(piece, 'buffer' as BufferEncoding, (error) => {
       inFlight = undefined;
       if (error) return callback(error);
@@ -122,8 +124,8 @@ export function alignLines(stream: Writable, options: { atomic: boolean }): Line
  * with no line break goes on its own; a line longer than PIPE_BUF goes whole, as one write that
  * cannot be atomic.
  */
-function pieceEnd(chunk: Buffer, from: number): number {
-  const limit = Math.min(from + PIPE_BUF, chunk.length);
+function pieceEnd(chunk: Buffer, from: number, pipeBuf: number): number {
+  const limit = Math.min(from + pipeBuf, chunk.length);
   if (limit === chunk.length && chunk[limit - 1] === NEWLINE) return limit;
   const lastBreak = chunk.lastIndexOf(NEWLINE, limit - 1);
   if (lastBreak >= from) return lastBreak + 1;

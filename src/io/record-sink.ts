@@ -53,7 +53,8 @@ export class RecordSink {
   }
 
   /** A file begun with beginOutputFile. */
-  static async toFile(file: OutputFile, interrupt?: AbortSignal): Promise<RecordSink> {
+  /** `pipeBuf`: the platform's PIPE_BUF, for a FIFO (platform/platform.ts). */
+  static async toFile(file: OutputFile, interrupt?: AbortSignal, pipeBuf?: number): Promise<RecordSink> {
     const fd = file.fd;
     if (fd === undefined) throw new Error('the output file is not open');
     if (file.kind === 'fifo') {
@@ -61,7 +62,7 @@ export class RecordSink {
       // would hold the process past any signal. Whole lines, as on stdout.
       const { Socket } = await import('node:net');
       const socket = new Socket({ fd, readable: false, writable: true });
-      return new RecordSink(socket, file, alignLines(socket, { atomic: true }), interrupt);
+      return new RecordSink(socket, file, alignLines(socket, { atomic: true, ...(pipeBuf === undefined ? {} : { pipeBuf }) }), interrupt);
     }
     if (file.kind === 'tty') {
       const { WriteStream } = await import('node:tty');

@@ -12,6 +12,8 @@
 // With src/main.ts, the only module that touches `process`.
 import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { RawStreams, Stdin } from './io.js';
+import { hostPlatform } from '../platform/host.js';
+import { pipeBufferSize } from '../platform/platform.js';
 import { alignLines, type LineAlignment } from './line-pipe.js';
 
 type ErrorHandler = (error: NodeJS.ErrnoException) => void;
@@ -163,5 +165,5 @@ function alignIfPipe(s: NodeJS.WriteStream): LineAlignment | undefined {
   if (!pipe && !socket) return undefined;
   // Node gives a UNIX socket a Pipe handle and TCP a TCP one: only the former takes small writes whole.
   const handle = (s as { _handle?: { constructor?: { name?: string } } })._handle;
-  return alignLines(s, { atomic: pipe || handle?.constructor?.name === 'Pipe' });
+  return alignLines(s, { atomic: pipe || handle?.constructor?.name === 'Pipe', pipeBuf: pipeBufferSize(hostPlatform()) });
 }

@@ -83,12 +83,12 @@ export interface LoadOptions {
 
 /**
  * What a code cache must have been made for: this build, this kind of run, this Node (its V8) on
- * this architecture. The first line of every cache pack; a pack made for another is not offered
+ * this system and architecture. The first line of every cache pack; a pack made for another is not offered
  * to V8 at all. (V8 also refuses a cache made under other V8 flags, as NODE_OPTIONS may set: that
  * costs speed only.)
  */
 function cacheKey(build: string, kind: string): string {
-  return JSON.stringify([build, kind, process.version, process.arch]);
+  return JSON.stringify([build, kind, process.version, process.platform, process.arch]);
 }
 
 export function loadBundle(dir: string, options: LoadOptions): Bundle {

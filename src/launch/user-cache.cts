@@ -6,16 +6,30 @@
 // A code cache is code V8 runs without checking it, so it is read only from a folder of this
 // user's that nobody else may write to, and written there with a rename (two runs writing at
 // once leave one whole file, never a mix). Any failure (no home, a read-only disk) only means
-// no cache: the command runs the same.
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+// no cache: the command runs the same. The folder follows the rule of src/platform/folders.ts
+// (which this CommonJS loader cannot import): XDG_CACHE_HOME, else %LOCALAPPDATA% on Windows.
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join, posix, win32 } from 'node:path';
 
-/** `$XDG_CACHE_HOME/crawl`, else `~/.cache/crawl` (a relative XDG_CACHE_HOME is ignored, as the XDG spec says). */
-export function userCacheDir(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) return join(env.XDG_CACHE_HOME, 'crawl');
-  const home = env.HOME || homedir();
-  return home ? join(home, '.cache', 'crawl') : undefined;
+/** What the rules below depend on: the process's own facts by default, a test's otherwise. */
+export interface CacheHost {
+  platform: NodeJS.Platform;
+  /** os.homedir(): the user's profile folder on Windows; '' where none is known. */
+  home: string;
+  /** process.getuid(); undefined on Windows. */
+  uid: number | undefined;
+  lstat(path: string): Stats;
+}
+
+export function thisHost(): CacheHost {
+  let home = '';
+  try {
+    home = homedir();
+  } catch {
+    // No home: no cache.
+  }
+  return { platform: process.platform, home, uid: process.getuid?.(), lstat: (path) => lstatSync(path) };
 }
 
 /** The cache file of one build, kind of run, Node version and architecture. */
@@ -24,16 +38,39 @@ export function cacheFileName(build: string, kind: string, version: string, arch
 }
 
 /**
- * Whether a file (or folder) may be trusted as this user's own: owned by this user, and neither
- * it nor its folder writable by group or others. Where Node knows no user ids (Windows), the
- * folder in the user's profile is trusted.
+ * `$XDG_CACHE_HOME/crawl`; else `%LOCALAPPDATA%\crawl\cache` on Windows, `~/.cache/crawl`
+ * elsewhere (a relative XDG_CACHE_HOME or LOCALAPPDATA is ignored, as the XDG spec says).
  */
-export function isPrivate(path: string): boolean {
-  const uid = process.getuid?.();
+export function userCacheDir(env: NodeJS.ProcessEnv, host: Pick<CacheHost, 'platform' | 'home'> = thisHost()): string | undefined {
+  const path = host.platform === 'win32' ? win32 : posix;
+  if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) return path.join(env.XDG_CACHE_HOME, 'crawl');
+  if (host.platform === 'win32') {
+    const local = env.LOCALAPPDATA && path.isAbsolute(env.LOCALAPPDATA) ? env.LOCALAPPDATA : host.home ? path.join(host.home, 'AppData', 'Local') : undefined;
+    return local === undefined ? undefined : path.join(local, 'crawl', 'cache');
+  }
+  const home = env.HOME || host.home;
+  return home ? path.join(home, '.cache', 'crawl') : undefined;
+}
+
+/**
+ * Whether a file (or folder) may be trusted as this user's own. Where there are user ids: owned
+ * by this user, not a symlink, and neither it nor its folder writable by group or others. On
+ * Windows, where Node shows neither owners nor ACLs: inside the user's profile folder (which
+ * Windows gives only the user, SYSTEM and administrators), and neither it nor its folder a link
+ * or junction that could lead out of it.
+ */
+export function isPrivate(path: string, host: CacheHost = thisHost()): boolean {
+  const paths = host.platform === 'win32' ? win32 : posix;
+  const folder = paths.dirname(path);
   try {
-    for (const p of [path, join(path, '..')]) {
-      const stat = lstatSync(p);
-      if (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o022) !== 0 || stat.isSymbolicLink())) return false;
+    if (host.platform === 'win32') {
+      if (!insideFolder(paths.resolve(path), host.home)) return false;
+      return [path, folder].every((p) => !host.lstat(p).isSymbolicLink());
+    }
+    if (host.uid === undefined) return false;
+    for (const p of [path, folder]) {
+      const stat = host.lstat(p);
+      if (stat.uid !== host.uid || (stat.mode & 0o022) !== 0 || stat.isSymbolicLink()) return false;
     }
     return true;
   } catch {
@@ -41,12 +78,19 @@ export function isPrivate(path: string): boolean {
   }
 }
 
+/** Whether a Windows path lies inside `folder` (paths there are case-insensitive). */
+function insideFolder(path: string, folder: string): boolean {
+  if (folder === '') return false;
+  const base = win32.resolve(folder).toLowerCase().replace(/\\+$/, '');
+  return path.toLowerCase().startsWith(base + '\\');
+}
+
 /** Writes `data` to `path` in a private folder, whole or not at all. */
-export function writePrivately(path: string, data: Buffer): void {
+export function writePrivately(path: string, data: Buffer, host: CacheHost = thisHost()): void {
   const dir = join(path, '..');
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!isPrivate(dir)) return;
+    if (!isPrivate(dir, host)) return;
     const temp = `${path}.${process.pid}.tmp`;
     const fd = openSync(temp, 'w', 0o600);
     try {

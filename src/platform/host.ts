@@ -1,6 +1,8 @@
 // Facts about this process and the processes beside it, for the config lock (who holds it, and
 // whether that process still runs) and the config's trust check (whose files these are). With
 // src/main.ts and io/system-streams.ts, the only code that reads `process`.
+import { homedir } from 'node:os';
+import type { Platform } from './platform.js';
 
 /** This process's id, written into the config lock it holds. */
 export function processId(): number {
@@ -38,11 +40,17 @@ export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): boolea
 }
 
 /** The process's environment and Node's version, for the Node client's defaults. */
-export function processFacts(): { env: Readonly<Record<string, string | undefined>>; nodeVersion: string } {
-  return { env: process.env, nodeVersion: process.versions.node };
+export function processFacts(): { env: Readonly<Record<string, string | undefined>>; nodeVersion: string; platform: Platform } {
+  return { env: process.env, nodeVersion: process.versions.node, platform: hostPlatform() };
 }
 
-/** The operating system this process runs on, for the code that differs by system (the keyring). */
-export function hostPlatform(): NodeJS.Platform {
-  return process.platform;
+/** The system this process runs on: what src/main.ts gives the run (tests make their own). */
+export function hostPlatform(): Platform {
+  let home = '';
+  try {
+    home = homedir();
+  } catch {
+    // No home known (a user without one in the password database): nothing is kept there.
+  }
+  return { os: process.platform, home };
 }

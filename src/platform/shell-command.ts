@@ -1,9 +1,16 @@
 // Runs a user's command through the shell with a secret on its standard input: `keys rotate
 // --to-command`. The secret goes nowhere else: not in the command's arguments (any user on the
-// machine can read those in /proc) and not in its environment (nor is the key in use: the
-// caller leaves CRAWL_API_KEY out of `env`).
-import { spawn } from 'node:child_process';
-import { hasProcessGroups, signalProcessGroup } from './host.js';
+// machine can read those in /proc) and not in its environment (nor is the key in use:
+// CRAWL_API_KEY is left out, in any case of its name on Windows).
+//
+// The shell is Node's `shell: true`: /bin/sh -c on POSIX, %ComSpec% (cmd.exe) /d /s /c on
+// Windows, whatever shell crawl itself was started from (platform.ts's commandShell names it).
+import { spawn as nodeSpawn, type ChildProcess, type ChildProcessWithoutNullStreams, type SpawnOptions } from 'node:child_process';
+import { hasProcessGroups, hostPlatform, signalProcessGroup } from './host.js';
+import { envWithout, isWindows, type Platform } from './platform.js';
+
+/** What starts processes: node:child_process's spawn, or a test's stand-in. */
+export type Spawn = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 
 export interface ShellCommandOptions {
   command: string;
@@ -16,6 +23,20 @@ export interface ShellCommandOptions {
   /** Aborting it sends the command SIGTERM (and SIGKILL after `killAfterMs`). */
   signal: AbortSignal;
   killAfterMs?: number;
+  /** Variables never passed to the command; CRAWL_API_KEY by default. Matched in any case on Windows. */
+  withoutEnv?: readonly string[];
+  /** The system it runs on: this process's by default (a test gives another to run its branch). */
+  platform?: Pick<Platform, 'os'>;
+  /** Starts the command, and on Windows the tree kill: node:child_process's spawn by default. */
+  spawn?: Spawn;
+}
+
+/**
+ * What ends a command and everything it started on Windows, where a process has no group to
+ * signal and killing cmd.exe alone leaves its children (gh.exe, say) running with the pipes open.
+ */
+export function treeKill(pid: number): { file: string; args: string[] } {
+  return { file: 'taskkill', args: ['/PID', String(pid), '/T', '/F'] };
 }
 
 export type ShellOutcome =
@@ -30,8 +51,10 @@ export function describeOutcome(outcome: ShellOutcome): string {
 }
 
 export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutcome> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(options.env)) if (value !== undefined) env[name] = value;
+  const platform = options.platform ?? hostPlatform();
+  const spawn: Spawn = options.spawn ?? ((file, args, opts) => nodeSpawn(file, [...args], opts));
+  const env = envWithout(options.env, options.withoutEnv ?? ['CRAWL_API_KEY'], platform);
+  const windows = isWindows(platform);
   return new Promise((resolve) => {
     let settled = false;
     const finish = (outcome: ShellOutcome): void => {
@@ -42,15 +65,23 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
       resolve(outcome);
     };
     let killTimer: NodeJS.Timeout | undefined;
-    // shell: true is /bin/sh -c on POSIX, cmd.exe /d /s /c on Windows: what CI systems run. In a
-    // process group of its own, so that stopping it stops what the shell started too: a
-    // grandchild left running would hold the output pipes open, and the rotation with them.
-    const groups = hasProcessGroups();
-    const child = spawn(options.command, { shell: true, env, stdio: ['pipe', 'pipe', 'pipe'], detached: groups });
+    // In a process group of its own (POSIX), so that stopping it stops what the shell started
+    // too: a grandchild left running would hold the output pipes open, and the rotation with
+    // them. On Windows the tree is ended by taskkill instead; no console window flashes up.
+    const groups = !windows && hasProcessGroups();
+    const child = spawn(options.command, [], { shell: true, env, stdio: ['pipe', 'pipe', 'pipe'], detached: groups, windowsHide: true }) as ChildProcessWithoutNullStreams;
     const signalAll = (name: NodeJS.Signals): void => {
       if (!groups || child.pid === undefined || !signalProcessGroup(child.pid, name)) child.kill(name);
     };
+    const killTree = (): void => {
+      if (child.pid === undefined) return void child.kill();
+      const { file, args } = treeKill(child.pid);
+      const killer = spawn(file, args, { stdio: 'ignore', windowsHide: true, shell: false });
+      // No taskkill (a stripped-down system): cmd.exe at least.
+      killer.on('error', () => child.kill());
+    };
     const stop = (): void => {
+      if (windows) return killTree();
       signalAll('SIGTERM');
       killTimer = setTimeout(() => signalAll('SIGKILL'), options.killAfterMs ?? 5_000);
       killTimer.unref();

@@ -1,5 +1,7 @@
 // `crawl sandbox`: runs a sandbox in the foreground until SIGINT or SIGTERM; `--reset` restores
 // the demo jobs of one that runs.
+import { get as httpGet } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { postReset } from './control-client.js';
 import { ruleFor, type FaultRule } from './faults.js';
 import { DEMO_JOB_IDS } from './seed.js';
@@ -20,18 +22,20 @@ export interface SandboxCommandOptions {
   stderr: { write(text: string): unknown };
   /** Start-up info as one JSON line on stdout (`{url, key, demoJobs}`), and nothing else said. */
   json?: boolean;
-  /** Reports a failure to start and returns the exit code; by default a `crawl: ` line on stderr. */
-  fail?: (message: string, exitCode: number) => number;
+  /** Reports a failure to start (and what to do about it) and returns the exit code; by default `crawl: ` lines on stderr. */
+  fail?: (message: string, exitCode: number, hint?: string) => number;
   /** Each request the sandbox receives, one line on stderr once answered (keys redacted). */
   log?: boolean;
-  /** The bootstrap key to use instead of a random one (CRAWL_SANDBOX_KEY). */
+  /** The bootstrap key to use instead of a random one (CRAWL_SANDBOX_KEY, or the one kept for the port). */
   key?: string | undefined;
+  /** Where the key comes from and whether it lasts, said after the lines to export. */
+  keyNote?: string | undefined;
   /** Aborted when the sandbox is to stop (Ctrl-C, SIGTERM). */
   stop: AbortSignal;
 }
 
 export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
-  const fail = opts.fail ?? ((message: string, exitCode: number) => (opts.stderr.write(`crawl: ${message}\n`), exitCode));
+  const fail = opts.fail ?? ((message: string, exitCode: number, hint?: string) => (opts.stderr.write(`crawl: ${message}\n${hint === undefined ? '' : `hint: ${hint}\n`}`), exitCode));
   const problem = optionProblem(opts);
   if (problem) return fail(problem, 2);
 
@@ -44,8 +48,11 @@ export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EADDRINUSE' ? 'the port is already in use' : (error as Error).message;
-    return fail(`cannot start the sandbox on 127.0.0.1:${opts.port}: ${reason}`, 1);
+    if (code === 'EADDRINUSE') {
+      const { reason, hint } = await portTaken(opts.port);
+      return fail(`cannot start the sandbox on 127.0.0.1:${opts.port}: ${reason}`, 1, hint);
+    }
+    return fail(`cannot start the sandbox on 127.0.0.1:${opts.port}: ${(error as Error).message}`, 1);
   }
 
   if (opts.latency) sandbox.faults.addStanding(ruleFor({ kind: 'latency', ms: opts.latency }));
@@ -68,6 +75,53 @@ export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
   await sandbox.close();
   if (!opts.json) opts.stderr.write('Sandbox stopped.\n');
   return 0;
+}
+
+/**
+ * What holds the port, and a way out that works: a sandbox already there is to be used (or
+ * stopped); anything else, a port that was free a moment ago. Not --port 0: a port picked at
+ * random changes at every start, and so would the base URL a login was saved with.
+ */
+async function portTaken(port: number): Promise<{ reason: string; hint: string }> {
+  const base = `http://127.0.0.1:${port}`;
+  if (await isSandbox(base)) {
+    return {
+      reason: 'the port is already in use, by a crawl sandbox',
+      hint: `use that one (export CRAWL_BASE_URL=${base} and the key it printed), restore its demo jobs with \`crawl sandbox --reset --port ${port}\`, or stop it (Ctrl-C where it runs) and start again`,
+    };
+  }
+  const free = await freePortNear(port);
+  return {
+    reason: 'the port is already in use, by another program',
+    hint: free === undefined
+      ? 'stop the program that holds it, or start on another port with --port <n>'
+      : `start on a free port: \`crawl sandbox --port ${free}\`, then export CRAWL_BASE_URL=http://127.0.0.1:${free}; or stop the program that holds ${port}`,
+  };
+}
+
+/** Whether a crawl sandbox answers at `base` (its control endpoint lists the requests it got). */
+function isSandbox(base: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = httpGet(new URL('/__sandbox/requests', base), { timeout: 2_000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200 && /json/.test(res.headers['content-type'] ?? ''));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
+/** The first port after `port` that 127.0.0.1 can listen on now, among the next few. */
+async function freePortNear(port: number): Promise<number | undefined> {
+  for (let candidate = port + 1; candidate <= Math.min(65_535, port + 20); candidate++) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createNetServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(candidate, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return candidate;
+  }
+  return undefined;
 }
 
 function optionProblem(opts: SandboxCommandOptions): string | null {
@@ -118,6 +172,7 @@ function hint(url: string, key: string, opts: SandboxCommandOptions): string {
     'Use it from another shell:',
     `  export CRAWL_BASE_URL=${url} CRAWL_API_KEY=${key}`,
     '  crawl job demo-running',
+    ...(opts.keyNote === undefined ? [] : [opts.keyNote]),
     `Demo jobs: ${DEMO_JOB_IDS.join(' ')}`,
     'Back to how they started: crawl sandbox --reset (from another shell, with the same CRAWL_BASE_URL)',
     ...(faults.length ? [`Faults: ${faults.join('; ')}`] : []),

@@ -3,14 +3,20 @@
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** The system's own locale, as Intl has it from the OS (Windows sets no LANG: its region settings). */
+export function systemLocale(): string {
+  return new Intl.NumberFormat().resolvedOptions().locale;
+}
+
 /**
  * The locale numbers are written in, as a BCP 47 tag: LC_ALL, else LC_NUMERIC, else LANG
- * (`de_DE.UTF-8` is `de-DE`). The C and POSIX locales, none at all, or one this Node does not
- * know, give `en-US`: a shell that never set a locale still gets grouped digits on a terminal.
+ * (`de_DE.UTF-8` is `de-DE`); when none is set, the system's locale (`system`: what Intl reports,
+ * which on Windows follows the region settings). The C and POSIX locales, or one this Node does
+ * not know, give `en-US`: a shell with LANG=C still gets grouped digits on a terminal.
  */
-export function numberLocale(env: Env): string {
+export function numberLocale(env: Env, system: string = systemLocale()): string {
   const raw = [env.LC_ALL, env.LC_NUMERIC, env.LANG].find((value) => value !== undefined && value !== '') ?? '';
-  const tag = raw.replace(/[.@].*$/, '').replace(/_/g, '-');
+  const tag = raw === '' ? system : raw.replace(/[.@].*$/, '').replace(/_/g, '-');
   if (tag === '' || tag === 'C' || tag === 'POSIX') return 'en-US';
   try {
     return Intl.NumberFormat.supportedLocalesOf([tag])[0] ?? 'en-US';
@@ -21,7 +27,7 @@ export function numberLocale(env: Env): string {
 }
 
 /** Formats a number with the locale's digit grouping; anything else is left to the caller. */
-export function groupDigits(env: Env): (n: number) => string {
-  const format = new Intl.NumberFormat(numberLocale(env), { maximumFractionDigits: 20 });
+export function groupDigits(env: Env, system?: string): (n: number) => string {
+  const format = new Intl.NumberFormat(numberLocale(env, system), { maximumFractionDigits: 20 });
   return (n) => format.format(n);
 }

@@ -1,6 +1,28 @@
 // Commands that crawl suggests (in hints and messages) are copied into a shell by people. Any
 // value spliced into one may come from a server (a key id, a job id) or be odd on its own (a
 // path with spaces): each is quoted for POSIX shells, so pasting runs exactly the command shown.
+// On Windows no quoting means the same in cmd and in PowerShell (cmd passes '...' on literally and
+// still runs `x&calc` inside double quotes): a word goes into a hint there only when it is safe
+// bare in both, and anything else is named (`<id>`) for the user to fill in, never spliced.
+
+/** How a hint's words are written: for POSIX shells, or for cmd and PowerShell. */
+export type Quoting = 'posix' | 'windows';
+
+export function quotingFor(platform: { os: string }): Quoting {
+  return platform.os === 'win32' ? 'windows' : 'posix';
+}
+
+/**
+ * Characters that neither cmd nor PowerShell treats specially in a bare word, nor a .cmd shim's
+ * argument parsing: no `%`, `^`, `&`, `|`, `<`, `>`, quotes, `,`, `;`, `=`, `@`, `$`, backtick,
+ * braces, brackets, parentheses or spaces.
+ */
+const SAFE_WINDOWS_WORD = /^[A-Za-z0-9_.:\\/+-]+$/;
+
+/** `value` as a bare word safe in cmd and PowerShell, or undefined when it is not one. */
+export function windowsWord(value: string): string | undefined {
+  return SAFE_WINDOWS_WORD.test(value) ? value : undefined;
+}
 
 /** Characters no POSIX shell treats specially in an unquoted word. */
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
@@ -22,6 +44,8 @@ export interface CommandParts {
   operands?: readonly string[];
   /** Options, each word as it is: `--yes`, `--output-file`, `path`. */
   flags?: readonly string[];
+  /** What an operand is, for the placeholder that stands for one not safe to splice (Windows): `id`. */
+  operandName?: string;
 }
 
 /**
@@ -29,10 +53,26 @@ export interface CommandParts {
  * with `-` would be read as an option even quoted (an id `--force`): then the flags go first and
  * `--` ends the options before the operands.
  */
-export function commandLine({ command, operands = [], flags = [] }: CommandParts): string {
+export function commandLine({ command, operands = [], flags = [], operandName = 'id' }: CommandParts, quoting: Quoting = 'posix'): string {
   const dashed = operands.some((o) => o.startsWith('-'));
+  if (quoting === 'windows') {
+    // A value that is not spliced is named by what it is: an operand by `operandName`, a flag's
+    // value by its flag (`<profile>`). An operand that starts with `-` is named too: `--` does not
+    // survive PowerShell's call of npm's crawl.ps1 shim, so nothing would keep it an operand.
+    const named = (words: readonly string[], name: (i: number) => string): string[] => words.map((w, i) => windowsWord(w) ?? `<${name(i)}>`);
+    const ops = operands.map((o) => (o.startsWith('-') ? undefined : windowsWord(o)) ?? `<${operandName}>`);
+    const head = named(command, (i) => valueName(command, i));
+    const tail = named(flags, (i) => valueName(flags, i));
+    return [...head, ...ops, ...tail].join(' ');
+  }
   const words = dashed ? [...command, ...flags, '--', ...operands] : [...command, ...operands, ...flags];
   return words.map(shellQuote).join(' ');
+}
+
+/** What the word at `i` is, for a placeholder: the value of the flag before it, or a value. */
+function valueName(words: readonly string[], i: number): string {
+  const before = words[i - 1];
+  return before !== undefined && before.startsWith('--') ? before.slice(2) : 'value';
 }
 
 /**
@@ -72,8 +112,17 @@ function repeatableBaseUrl(value: string): string | undefined {
  * login`), unless that command already begins with them: hints written where the
  * profile is not known (the HTTP layer's "store a new key with `crawl auth login`") then name it.
  */
-export function withSuggestionFlags(text: string, flags: readonly string[]): string {
+export function withSuggestionFlags(text: string, flags: readonly string[], quoting: Quoting = 'posix'): string {
   if (flags.length === 0) return text;
-  const words = flags.map(shellQuote).join(' ');
+  const words = quoting === 'windows' ? commandLine({ command: flags }, quoting) : flags.map(shellQuote).join(' ');
   return text.replace(/`crawl(?= |`)(?! --profile | --base-url | --allow-http )/g, `\`crawl ${words}`);
+}
+
+/**
+ * A command that reads a file on its standard input, as typed in the system's usual shell:
+ * `crawl … < keyfile` for POSIX shells and cmd; PowerShell rejects `<`, and pipes instead
+ * (`Get-Content keyfile | crawl …`, which cmd's `type` also matches).
+ */
+export function withFileOnStdin(command: string, file: string, quoting: Quoting = 'posix'): string {
+  return quoting === 'windows' ? `Get-Content ${file} | ${command}` : `${command} < ${file}`;
 }

@@ -64,16 +64,19 @@ describe('commands and their work', () => {
     for (const name of names) expect(typeof work[name as WorkName]).toBe('function');
   });
 
-  it('the default command of `job` runs as jobStatusRun too, and says it was reached so (for the typo hint)', async () => {
+  it('the default command of `job` runs as jobStatusRun too; a mistyped command there runs no work at all', async () => {
     const ran: string[] = [];
     const options: unknown[] = [];
-    await program(ran, options).parseAsync(['job', 'stauts'], { from: 'user' });
+    await program(ran, options).parseAsync(['job', 'demo-small'], { from: 'user' });
     await program(ran, options).parseAsync(['job', 'status', 'stauts'], { from: 'user' });
     expect(ran).toEqual(['jobStatusRun', 'jobStatusRun']);
     expect(options).toEqual([
-      { ids: ['stauts'], exitStatus: false, viaDefault: true },
-      { ids: ['stauts'], exitStatus: false, viaDefault: false },
+      { ids: ['demo-small'], exitStatus: false },
+      { ids: ['stauts'], exitStatus: false },
     ]);
+    // test/commands/job/subcommand-typo.test.ts has what the user sees.
+    await expect(program(ran, options).parseAsync(['job', 'stauts'], { from: 'user' })).rejects.toThrow("unknown command 'stauts' for `crawl job`");
+    expect(ran).toHaveLength(2);
   });
 
   it('a registration naming work that does not exist does not compile', () => {

@@ -4,8 +4,12 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HISTORY_LIMIT, readJobHistory, recordJob } from '../../src/config/job-history.js';
+import type { Platform } from '../../src/platform/platform.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { crawl, tempDir } from '../support/harness.js';
+
+/** The system these tests run on (the history's folder comes from XDG_STATE_HOME here). */
+const HERE: Platform = { os: process.platform, home: '' };
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
@@ -50,13 +54,13 @@ describe('the job history', () => {
     expect((await crawl(['job', 'watch', 'no-such-job'], { env: { ...fx.env, ...env } })).code).toBe(3);
     expect((await crawl(['job', 'pages', 'no-such-job'], { env: { ...fx.env, ...env } })).code).toBe(3);
     expect((await crawl(['job', 'two words'], { env: { ...fx.env, ...env } })).code).toBe(0);
-    expect(readJobHistory(env)).toEqual([]);
+    expect(readJobHistory(env, HERE)).toEqual([]);
   });
 
   it('only the current service\'s ids are offered; the history keeps the last ' + HISTORY_LIMIT, () => {
     const env = { XDG_STATE_HOME: state() };
-    for (let i = 0; i < HISTORY_LIMIT + 5; i++) recordJob(env, `job-${i}`, i % 2 === 0 ? 'http://127.0.0.1:1' : 'https://crawl.example.com');
-    const kept = readJobHistory(env);
+    for (let i = 0; i < HISTORY_LIMIT + 5; i++) recordJob(env, HERE, `job-${i}`, i % 2 === 0 ? 'http://127.0.0.1:1' : 'https://crawl.example.com');
+    const kept = readJobHistory(env, HERE);
     expect(kept).toHaveLength(HISTORY_LIMIT);
     expect(kept[0]).toEqual({ id: `job-${HISTORY_LIMIT + 4}`, origin: 'http://127.0.0.1:1' });
     expect(kept.at(-1)?.id).toBe('job-5');

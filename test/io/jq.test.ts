@@ -307,13 +307,14 @@ describe('keys: the full key only where the contract hands it over, and never lo
     expect(token.stderr).toBe('["DEBUG:","[redacted]"]\n');
   });
 
-  it('keys create --jq .key hands the new key over; a filter that leaves it out says so', async () => {
+  it('keys create --jq .key hands the new key over; a filter that leaves it out is refused before a key is made', async () => {
     const made = await crawl(['keys', 'create', 'jq-made', '--jq', '.key'], { env: fx.env });
     expect(made.code).toBe(0);
     expect(made.stdout).toMatch(/^crk_\S+\n$/);
     const dropped = await crawl(['keys', 'create', 'jq-dropped', '--jq', '.name'], { env: fx.env });
-    expect(dropped.stdout).toBe('jq-dropped\n');
-    expect(dropped.stderr).toMatch(/warning: the --jq filter left the key out of what it printed/);
+    expect(dropped.code).toBe(2);
+    expect(dropped.stdout).toBe('');
+    expect(dropped.stderr).toMatch(/the --jq filter leaves the new key out of what it prints/);
   });
 
   it('a filter that fails on the document holding the new key: the document goes out unfiltered, the error redacted', async () => {

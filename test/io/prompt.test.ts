@@ -135,7 +135,7 @@ describe('the progress line of `job pages --output` fits the terminal', () => {
     const file = join(tmp.dir, `a-rather-long-folder-name-for-exports-${columns}`, '..', `records-of-the-thousands-job-${columns}.ndjson`);
     const r = await crawl(['job', 'pages', 'thousands', '--output', file], { env: { ...fx.env, LANG: 'en_US.UTF-8' }, tty: true, columns });
     expect(r.code).toBe(0);
-    const draws = r.stderr.split('\r\u001b[J').slice(1).map((d) => d.replace(/\r$/, '').replace(/\n?\u001b\[\?25h$/, ''));
+    const draws = r.stderr.split('\r\u001b[2K').slice(1).map((d) => d.replace(/\r$/, '').replace(/\n?\u001b\[\?25h$/, ''));
     expect(draws.length).toBeGreaterThan(0);
     for (const draw of draws) expect(displayWidth(draw), draw).toBeLessThan(columns);
     expect(draws.at(-1)).toMatch(/^Wrote \S*json: 2,500\/2,500 records \(100%\)$/);

@@ -52,9 +52,9 @@ describe('LiveLine', () => {
     line.done(true);
     expect(c.writes).toHaveLength(4);
     expect(findKey(c.stderr(), KEY)).toBeUndefined();
-    expect(c.writes[0]).toBe('\u001b[?25l\r\u001b[Jstatus [redacted]\r');
-    expect(c.writes[1]).toBe('\r\u001b[Jwarning [redacted]\nstatus [redacted]\r');
-    expect(c.writes[3]).toBe('\r\u001b[Jdone\n\u001b[?25h');
+    expect(c.writes[0]).toBe('\u001b[?25l\r\u001b[2Kstatus [redacted]\r');
+    expect(c.writes[1]).toBe('\r\u001b[2K\rwarning [redacted]\n\r\u001b[2Kstatus [redacted]\r');
+    expect(c.writes[3]).toBe('\r\u001b[2Kdone\n\u001b[?25h');
   });
 });
 

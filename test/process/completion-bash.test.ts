@@ -237,19 +237,20 @@ describe('job ids from the history (XDG state folder)', () => {
 });
 
 describe('the other shells', () => {
-  // Not on the machines the suite runs on: their scripts are read as text. --flag=value reaches each
-  // as one word; each completes file names after the = itself (zsh: compset, fish: the token's
-  // tail, PowerShell: CompleteFilename), since the shell's own file names would start at --flag.
+  // Read as text here; zsh and fish also run for real in test/process/completion-zsh.test.ts and
+  // completion-fish.test.ts. --flag=value reaches each as one word; each completes file names after
+  // the part crawl names (--output=, name=@) itself (zsh: compset, fish: the token's tail,
+  // PowerShell: CompleteFilename), since the shell's own file names would start at --flag.
   it.concurrent.each([
-    ['zsh', /^#compdef crawl\n[\s\S]*compdef _crawl crawl\n$/, /compset -P '\*='[\s\S]*_files/],
-    ['fish', /complete -c crawl -f -a '\(__crawl_complete\)'\n$/, /__fish_complete_path \(string sub -s/],
-    ['powershell', /^# crawl completion for PowerShell[\s\S]*Register-ArgumentCompleter -Native -CommandName crawl/, /CompleteFilename\(\$Matches\[2\]\)/],
-  ])('%s: the script asks crawl __complete, completes files after --flag=, and declares nothing readonly', async (shell, shape, afterFlag) => {
+    ['zsh', /^#compdef crawl\n[\s\S]*compdef _crawl crawl\n/, /compset -P "\$\{\(b\)own\}"[\s\S]*_files/, /crawl __complete \$\{#asked\} /],
+    ['fish', /complete -c crawl -f -a '\(__crawl_complete\)'\n$/, /__fish_complete_path "\$rest"/, /crawl __complete \(count \$words\) ":"\$words /],
+    ['powershell', /^# crawl completion for PowerShell[\s\S]*Register-ArgumentCompleter -Native -CommandName crawl/, /CompleteFilename\(\$rest\)/, /& crawl __complete \$words\.Count @asked /],
+  ])('%s: the script asks crawl __complete (the words counted, each behind a colon), completes files after --flag=, and declares nothing readonly', async (shell, shape, afterFlag, asks) => {
     const r = await crawl(['completion', shell], { env: {} });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(shape);
     expect(r.stdout).toMatch(afterFlag);
-    expect(r.stdout).toContain('crawl __complete --');
+    expect(r.stdout).toMatch(asks);
     expect(r.stdout).not.toMatch(/readonly|typeset -r|declare -r/);
   });
 });

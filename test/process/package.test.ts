@@ -20,6 +20,8 @@ const EXAMPLES = join(ROOT, 'examples', 'node');
 let project: { dir: string; cleanup: () => void };
 let fx: SandboxFixture;
 let packed: { files: { path: string; size: number }[]; unpackedSize: number };
+let manifestBeforePack = '';
+let globalInstallStderr = '';
 
 /** Runs `file` with node in the project, the sandbox's settings in its environment (no npm, no PATH lookups). */
 function node(args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; code: number }> {
@@ -33,16 +35,21 @@ beforeAll(async () => {
   fx = await sandboxFixture();
   project = tempDir('crawl-package-');
   const npmEnv = { ...process.env, npm_config_cache: join(project.dir, '.npm-cache'), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
-  // dist/ is what `npm test` has just built; packing must not build it again.
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project.dir], { cwd: ROOT, env: npmEnv, encoding: 'utf8' });
+  // dist/ is what `npm test` has just built; packing must not build it again (the prepack step
+  // removes `prepare` from the manifest npm packs, and npm then runs none).
+  manifestBeforePack = readFileSync(join(ROOT, 'package.json'), 'utf8');
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', project.dir], { cwd: ROOT, env: npmEnv, encoding: 'utf8' });
   const [info] = JSON.parse(stdout) as [{ filename: string; files: { path: string; size: number }[]; unpackedSize: number }];
   packed = info;
   writeFileSync(join(project.dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
   const tarball = join(project.dir, info.filename);
   await Promise.all([
     run('npm', ['install', '--omit=dev', '--prefer-offline', '--ignore-scripts', tarball], { cwd: project.dir, env: npmEnv, encoding: 'utf8' }),
-    // `npm install -g`, into a prefix of its own: where the bin and the man pages land.
-    run('npm', ['install', '--global', '--prefix', join(project.dir, 'global'), '--prefer-offline', '--ignore-scripts', tarball], { cwd: project.dir, env: npmEnv, encoding: 'utf8' }),
+    // `npm install -g`, into a prefix of its own: where the bin and the man pages land. Scripts
+    // allowed, as a user's install has them: npm 11 warns of any the manifest carries.
+    run('npm', ['install', '--global', '--prefix', join(project.dir, 'global'), '--prefer-offline', tarball], { cwd: project.dir, env: npmEnv, encoding: 'utf8' }).then(({ stderr }) => {
+      globalInstallStderr = stderr;
+    }),
   ]);
   for (const example of readdirSync(EXAMPLES)) copyFileSync(join(EXAMPLES, example), join(project.dir, example));
 }, 120_000);
@@ -102,6 +109,19 @@ describe('the installed package and the system keyring', () => {
     } finally {
       await session.close();
     }
+  });
+});
+
+describe('the packed manifest', () => {
+  it('carries no script that only a clone uses: a global install asks nothing, and the clone keeps its prepare', () => {
+    const installed = JSON.parse(readFileSync(join(project.dir, 'node_modules', pkg.name, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    for (const name of ['prepare', 'prepack', 'postpack', 'preinstall', 'install', 'postinstall']) expect(installed.scripts?.[name], name).toBeUndefined();
+    expect(installed.scripts?.build).toBeDefined();
+    expect(globalInstallStderr).not.toMatch(/install-scripts|allow-scripts/);
+    // The repository's own manifest is back as it was, byte for byte: `npm ci` in a clone still builds.
+    expect(readFileSync(join(ROOT, 'package.json'), 'utf8')).toBe(manifestBeforePack);
+    expect((JSON.parse(manifestBeforePack) as { scripts: Record<string, string> }).scripts.prepare).toBe('npm run build');
+    expect(readdirSync(ROOT).filter((name) => name.startsWith('package.json.'))).toEqual([]);
   });
 });
 
@@ -204,7 +224,7 @@ describe('the shipped declarations', () => {
     writeFileSync(
       join(project.dir, 'consumer.mts'),
       `import { createClient, CrawlError, RotationError, type Job } from '${pkg.name}';
-import { startSandbox, type EmbeddedSandbox } from '${pkg.name}/sandbox';
+import { type EmbeddedSandbox, startSandbox } from '${pkg.name}/sandbox';
 const sandbox: EmbeddedSandbox = await startSandbox({ seed: false });
 const client = createClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.bootstrapKey, timeoutMs: 5000 });
 const job: Job = await client.jobs.get('x').catch((e: unknown) => { if (e instanceof CrawlError) return { id: 'x', status: String(e.exitCode) }; throw e; });
@@ -231,7 +251,6 @@ client.jobs.cancel('x', { wait: true }).then((job) => console.log(job.status, cr
     writeFileSync(
       join(project.dir, 'legacy.ts'),
       `import { createClient, type JobStatus } from '${pkg.name}';
-import { startSandbox } from '${pkg.name}/sandbox';
 const done: JobStatus = 'completed';
 void startSandbox({ seed: false }).then(async (sandbox) => {
   const job = await createClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.bootstrapKey }).jobs.get('x');

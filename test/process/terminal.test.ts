@@ -30,7 +30,7 @@ afterAll(async () => {
 const HIDE = '\u001b[?25l';
 const SHOW = '\u001b[?25h';
 const CTRL_C = '\u0003';
-const DRAW = '\r\u001b[J';
+const DRAW = '\r\u001b[2K';
 
 /** The cursor is shown again after the last time it was hidden (and it was hidden at all). */
 function cursorRestored(screen: string): boolean {
@@ -87,7 +87,7 @@ describe('live displays, ^C typed', () => {
     const records = everyLineJson(readFileSync(file, 'utf8')).length;
     // The last line says what the file holds, on a line of its own (after the terminal's ^C).
     const lastLine = r.stdout.replaceAll(SHOW, '').trimEnd().split('\n').at(-1);
-    expect(lastLine).toBe(`crawl: interrupted: ${file} holds the first ${records} records, each line whole`);
+    expect(lastLine).toBe(`crawl: interrupted: ${file} holds the first ${records.toLocaleString('en-US')} records, each line whole`);
   });
 
   it.concurrent('job watch, the terminal narrowed (SIGWINCH): the line is refitted, and the screen keeps one line', async ({ expect }) => {

@@ -687,7 +687,8 @@ describe('runSandbox', () => {
     const err = collect(stderr);
     const port = Number(new URL(sb.url).port);
     expect(await runSandbox({ port, stdout: new PassThrough(), stderr, stop: new AbortController().signal })).toBe(1);
-    expect(err()).toMatch(/^crawl: cannot start the sandbox on 127\.0\.0\.1:\d+: the port is already in use\n$/);
+    // Who holds it, and what to do (test/commands/sandbox/sandbox.test.ts has the other holder).
+    expect(err()).toMatch(/^crawl: cannot start the sandbox on 127\.0\.0\.1:\d+: the port is already in use, by a crawl sandbox\nhint: use that one \(export CRAWL_BASE_URL=http:\/\/127\.0\.0\.1:\d+ and the key it printed\)[^\n]*\n$/);
     expect(await runSandbox({ port: 0, failEvery: 0, stdout: new PassThrough(), stderr, stop: new AbortController().signal })).toBe(2);
   });
 });

@@ -15,7 +15,9 @@ import type { ChildProcess } from 'node:child_process';
 import { runCli as runCliInProcess } from '../../src/app/run-cli.js';
 import { InterruptedError } from '../../src/errors.js';
 import { testStreams, type TestStreams, type TestStreamsOptions } from '../../src/io/test-streams.js';
+import { fileURLToPath } from 'node:url';
 import type { Clock } from '../../src/platform/clock.js';
+import type { Platform } from '../../src/platform/platform.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';
 import { cleanEnv, spawnCli, type ProcessResult, type SpawnOptions } from './spawn.js';
 
@@ -35,7 +37,12 @@ export interface CrawlOptions {
   signal?: AbortSignal;
   /** Called with the run's streams before it starts: to resize the terminal or type into it mid-run. */
   onStreams?: (streams: TestStreams) => void;
+  /** The system the run is on: this one by default, with a home folder of the tests' own (never the user's). */
+  platform?: Platform;
 }
+
+/** The home folder runs get by default: files that go into a home go here, not into the user's. */
+export const TEST_HOME = fileURLToPath(new URL('../../.vitest-tmp/home', import.meta.url));
 
 export interface CrawlResult {
   code: number;
@@ -66,6 +73,7 @@ export async function crawl(argv: string[], options: CrawlOptions = {}): Promise
     clock,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     nodeVersion: process.versions.node,
+    platform: options.platform ?? { os: process.platform, home: TEST_HOME },
   });
   return { code, stdout: streams.stdoutText(), stderr: streams.stderrText(), output: streams.outputText(), clock: clock as FakeClock };
 }

@@ -154,5 +154,5 @@ export function expectInterruptedExport(expect: ExpectStatic, file: string, tota
   expect(lines.length).toBeLessThan(total);
   const pageNumbers = lines.map((r) => Number(/\/page\/(\d+)$/.exec((r as { url: string }).url)?.[1]));
   expect(pageNumbers).toEqual(Array.from({ length: lines.length }, (_, i) => i + 1));
-  expect(stderr).toBe(`crawl: interrupted: ${file} holds the first ${lines.length} records, each line whole\n`);
+  expect(stderr).toBe(`crawl: interrupted: ${file} holds the first ${lines.length.toLocaleString('en-US')} records, each line whole\n`);
 }

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sanitize } from '../../src/text/sanitize.js';
-import { sanitize as reexported } from '../../src/text/sanitize.js';
+import { sanitize, sanitize as reexported } from '../../src/text/sanitize.js';
 import { anyString } from '../support/arbitraries.js';
 
 // Any character a terminal acts on or that is not shown as itself: controls (Cc), format

@@ -18,8 +18,9 @@ export function command(runF: (options: CompletionOptions) => Promise<void>) {
       .action((shell) => runF({ shell })),
     [
       ['bash: add this line to ~/.bashrc', 'eval "$(crawl completion bash)"'],
-      ['zsh: add this line to ~/.zshrc, after compinit', 'eval "$(crawl completion zsh)"'],
+      ['zsh: add this line to ~/.zshrc, after the line `autoload -Uz compinit && compinit` (macOS has none by default)', 'eval "$(crawl completion zsh)"'],
       ['fish: add this line to ~/.config/fish/config.fish', 'crawl completion fish | source'],
+      ['PowerShell: add this line to $PROFILE (Windows PowerShell runs it once scripts are allowed: Set-ExecutionPolicy -Scope CurrentUser RemoteSigned)', 'crawl completion powershell | Out-String | Invoke-Expression'],
     ],
   );
 }
@@ -31,11 +32,10 @@ export function completeCommand(runF: (options: CompleteOptions) => Promise<void
     .argument('[words...]')
     .helpOption(false)
     .allowUnknownOption()
-    .action((words, _flags, self) => {
+    .action((args, _flags, self) => {
       let root: CommandUnknownOpts = self as CommandUnknownOpts;
       while (root.parent) root = root.parent;
-      // PowerShell before 7.3 cannot pass an empty argument: its script sends "" for the empty word.
-      return runF({ words: words.length === 0 ? [''] : words.map((w) => (w === '""' ? '' : w)), tree: treeOf(root) });
+      return runF({ args, tree: treeOf(root) });
     });
 }
 

@@ -8,7 +8,7 @@ export type { GetOptions };
 export function command(runF: (options: GetOptions) => Promise<void>) {
   return withExamples(
     new Command('get')
-      .description('print a setting of the profile (api-key masked)')
+      .description('print a setting of the profile (api-key masked); says when a flag or the environment overrides it')
       .addArgument(settingArgument('the setting'))
       .action((key) => runF({ key })),
     [

@@ -7,10 +7,10 @@ export type { ListOptions };
 export function command(runF: (options: ListOptions) => Promise<void>) {
   return withExamples(
     new Command('list')
-      .description("the profile's settings (api-key masked)")
+      .description('the settings commands use, and where each comes from: flag, environment, config file or default (api-key masked)')
       .action(() => runF({})),
     [
-      ['every setting of this profile, and where each comes from', 'crawl config list'],
+      ['every setting a command would use, and where each comes from', 'crawl config list'],
       ['as JSON', 'crawl config list --json'],
     ],
   );

@@ -15,7 +15,7 @@ export function command(runF: (options: SetOptions) => Promise<void>) {
       .addArgument(new Argument('<value>', 'the value'))
       .action((key, value) => {
         if (key === 'api-key') {
-          throw new UsageError('keys are never taken on the command line', 'store one with `crawl auth login --with-key < keyfile`');
+          throw new UsageError('keys are never taken on the command line', 'store one with `crawl auth login`, or `crawl auth login --with-key` with the key on standard input');
         }
         if (!SETTABLE_KEYS.includes(key)) {
           throw new UsageError(`${key} is recorded by crawl where it stores the key, not set by hand`, 'choose the store with `crawl auth login --store keyring|file`, or `crawl config set key-command <command>`');

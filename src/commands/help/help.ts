@@ -1,6 +1,6 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
-import { exitCodeTable, ExitCode, filterHaltRule, severalJobsRule } from '../../exit-codes.js';
+import { cancelRule, exitCodeTable, ExitCode, filterHaltRule, severalJobsRule } from '../../exit-codes.js';
 import { wrapWords } from '../../text/wrap.js';
 
 export const environmentTable: ReadonlyArray<readonly [string, string]> = [
@@ -15,7 +15,10 @@ export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['FORCE_COLOR', 'colour on a terminal even with TERM=dumb ("0" turns it off); plain output has none'],
   ['HTTPS_PROXY, HTTP_PROXY', 'proxy for https:// and http:// requests'],
   ['NO_PROXY', 'hosts reached without the proxy'],
-  ['CRAWL_SANDBOX_KEY', '`crawl sandbox`: the bootstrap key to use instead of a random one'],
+  ['CRAWL_SANDBOX_KEY', '`crawl sandbox`: the bootstrap key to use instead of the one kept for its port'],
+  ['SSL_CERT_FILE', 'a PEM file of certificate authorities trusted for https:// in place of the bundled ones'],
+  ['SSL_CERT_DIR', 'folders (:-separated) of PEM files, trusted the same way'],
+  ['NODE_EXTRA_CA_CERTS', 'a PEM file of certificate authorities trusted for https:// besides the others'],
 ];
 
 /** Where help goes, and how wide it may be (the terminal's width; 80 off a terminal). */
@@ -29,7 +32,7 @@ export function helpTopic(program: CommandUnknownOpts, topic: string[], out: Hel
   const name = topic.join(' ');
   if (name === 'exit-codes') {
     out.write(renderTable(['CODE', 'MEANING'], exitCodeTable.map(([c, m]) => [String(c), m]), out.width));
-    for (const rule of [severalJobsRule, filterHaltRule]) out.write('\n' + wrapWords(rule, Math.max(20, out.width)).join('\n') + '\n');
+    for (const rule of [severalJobsRule, cancelRule, filterHaltRule]) out.write('\n' + wrapWords(rule, Math.max(20, out.width)).join('\n') + '\n');
     return ExitCode.ok;
   }
   if (name === 'environment') {

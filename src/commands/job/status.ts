@@ -14,10 +14,7 @@ export function command(runF: (options: StatusOptions) => Promise<void>) {
       .description('show a job (also `crawl job <id>`), or several, a row each')
       .argument('<id...>', 'job ids')
       .addOption(new Option('--exit-status', "exit with the job's status code (10 errored, 11-13 cancelled, 7 unfinished); with several, the worst"))
-      .action((ids, flags, self) =>
-        // The group's own words: `status` first when it was named, the id first when `crawl job <id>`.
-        runF({ ids, exitStatus: flags.exitStatus === true, viaDefault: self.parent?.args[0] !== self.name() }),
-      ),
+      .action((ids, flags) => runF({ ids, exitStatus: flags.exitStatus === true })),
     [
       ['a job, its fields aligned', 'crawl job "$JOB_ID"'],
       ['several, a row each; with --exit-status the worst of their codes', 'crawl job status "$JOB_A" "$JOB_B" --exit-status'],

@@ -1,6 +1,6 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
-import { parseDuration } from '../../text/duration.js';
+import { DURATION_UNITS, parseSpan, type Span } from '../../text/duration.js';
 import { globMatcher } from '../../text/glob.js';
 import type { PruneOptions } from './lib/prune.js';
 import { withExamples } from '../shared/examples.js';
@@ -10,7 +10,7 @@ export type { PruneOptions };
 export function command(runF: (options: PruneOptions) => Promise<void>) {
   const command = new Command('prune')
     .description('revoke keys not used for a while; never the key in use')
-    .addOption(new Option('--unused-for <duration>', 'keys not used for this long (never used: since created), e.g. 30d, 12h, 1w, 1d12h').argParser(durationMs))
+    .addOption(new Option('--unused-for <duration>', `keys not used for this long (never used: since created), e.g. 30d, 6mo, 1y, 12h, 1d12h; units: ${DURATION_UNITS}`).argParser(span))
     .addOption(new Option('--never-used', 'keys never used (with --unused-for: and created longer ago than that)'))
     .addOption(new Option('--name-glob <pattern>', 'only keys whose whole name matches, e.g. "ci-*" (* ? [abc])'))
     .addOption(new Option('--dry-run', 'list the keys that would be revoked, and revoke none'))
@@ -27,16 +27,21 @@ export function command(runF: (options: PruneOptions) => Promise<void>) {
           throw new UsageError(`invalid --name-glob "${flags.nameGlob}": a [set] in it is not valid`);
         }
       }
-      return runF({ unusedForMs: flags.unusedFor, neverUsed: flags.neverUsed === true, nameMatches, dryRun: flags.dryRun === true, yes: flags.yes === true });
+      return runF({ unusedFor: flags.unusedFor, neverUsed: flags.neverUsed === true, nameMatches, dryRun: flags.dryRun === true, yes: flags.yes === true });
     });
   return withExamples(command, [
     ['CI: retire the keys CI jobs made that nobody used for 30 days', "crawl keys prune --unused-for 30d --name-glob 'ci-*' --yes"],
     ['see first what would go', 'crawl keys prune --never-used --unused-for 7d --dry-run'],
+    ['keys idle for six months (mo: months; min: minutes)', 'crawl keys prune --unused-for 6mo --dry-run'],
   ]);
 }
 
-function durationMs(value: string): number {
-  const ms = parseDuration(value);
-  if (ms === undefined) throw new UsageError(`invalid --unused-for "${value}": give a duration such as 30d, 12h, 1w or 1d12h (s, m, h, d, w)`);
-  return ms;
+function span(value: string): Span {
+  const parsed = parseSpan(value);
+  if ('span' in parsed) return parsed.span;
+  if (parsed.problem === 'ambiguous-m') {
+    const count = /(\d+)m(?![a-z])/i.exec(value)?.[1] ?? '6';
+    throw new UsageError(`ambiguous --unused-for "${value}": m could be minutes or months`, `write ${count}min for minutes or ${count}mo for months`);
+  }
+  throw new UsageError(`invalid --unused-for "${value}": give a duration such as 30d, 6mo, 1y, 12h or 1d12h`, `units: ${DURATION_UNITS}`);
 }

@@ -8,7 +8,7 @@ export type { RotateOptions };
 export function command(runF: (options: RotateOptions) => Promise<void>) {
   const command = new Command('rotate')
     .description('replace the key in use without losing access')
-    .addOption(new Option('--to-command <command>', 'store the new key by running <command> (through the shell) with the key on its stdin; the old key is revoked only if it exits 0, else the new key is revoked'))
+    .addOption(new Option('--to-command <command>', 'store the new key by running <command> (through /bin/sh; cmd.exe on Windows, even from PowerShell) with the key on its stdin; the old key is revoked only if it exits 0, else the new key is revoked'))
     .addOption(new Option('--output-file <path>', 'where to store the new key when it does not come from the config file (- for stdout)'))
     .addOption(new Option('--keep-old', 'leave the old key active (for keys rolled over a window); retire it later with keys revoke'))
     .addOption(new Option('--name <name>', 'name of the new key (default: old name and the date)'))

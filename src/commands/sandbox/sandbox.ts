@@ -1,14 +1,13 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import { parseInteger } from '../shared/flags.js';
-import { withExamples } from '../shared/examples.js';
+import { withExamples, withNotes } from '../shared/examples.js';
 import type { SandboxOptions } from './lib/sandbox.js';
 
 export type { SandboxOptions };
 
 export function command(runF: (options: SandboxOptions) => Promise<void>) {
-  return withExamples(
-    new Command('sandbox')
+  const sandbox = new Command('sandbox')
       .description('run a local server that behaves like the service; --reset restores the demo jobs of one that runs')
       .addOption(new Option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)').argParser(parseInteger('--port', 0, 65_535)).default(8787, '8787'))
       .addOption(new Option('--log', 'print each request received (method, path, status, which key; keys redacted) on stderr'))
@@ -31,11 +30,18 @@ export function command(runF: (options: SandboxOptions) => Promise<void>) {
           log: flags.log === true,
           reset,
         });
-      }),
+      });
+  withNotes(sandbox, 'The bootstrap key', [
+    'The sandbox prints a key that works with it. On a given port it is the same key at every start (kept in $XDG_STATE_HOME/crawl/sandbox-keys.json, else ~/.local/state/crawl/), so `crawl auth login` against the sandbox keeps working after a restart; with --port 0 it is new each time.',
+    'CRAWL_SANDBOX_KEY=<key> makes the sandbox use that key instead (crk_ and letters or digits), the same wherever and however it starts.',
+  ]);
+  return withExamples(
+    sandbox,
     [
       ['a sandbox on port 8787, every request logged', 'crawl sandbox --log'],
       ['try a script against a flaky service', 'crawl sandbox --port 0 --fail-every 3 --latency 200'],
       ['put the demo jobs back, in a sandbox that runs', 'crawl sandbox --reset'],
+      ['a key of your choosing, in a script that starts its own sandbox', 'CRAWL_SANDBOX_KEY=crk_TestKeyForMyScript0123456789 crawl sandbox --port 8799'],
     ],
   );
 }

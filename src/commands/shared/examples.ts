@@ -43,17 +43,32 @@ export function formatExamples(examples: readonly Example[], width: number): str
   return lines.join('\n') + '\n';
 }
 
+/**
+ * A sentence that ends in a command (`Export the pages with: crawl job pages x`), for a terminal
+ * `width` columns wide: one line when it fits; else the prose wrapped at its spaces, and the
+ * command on lines of its own, indented, broken between its words with a trailing ` \`, so what
+ * is shown can still be pasted into a shell. `measure` counts the prose's columns.
+ */
+export function fitCommandHint(prose: string, command: string, width: number, measure: (text: string) => number = (t) => t.length): string[] {
+  const one = `${prose} ${command}`;
+  if (measure(one) <= width) return [one];
+  return [...wrapWords(prose, Math.max(20, width), measure), ...breakCommand(command, width, '   ')];
+}
+
 /** `  $ words...`, continued on lines indented by six with ` \` at the end of each but the last. */
-function breakCommand(line: string, width: number): string[] {
+function breakCommand(line: string, width: number, first = '  $'): string[] {
   const out: string[] = [];
-  let current = '  $';
+  let current = first;
+  let words = 0;
   for (const word of shellWords(line)) {
     // Room for the word, and for ` \` should another follow.
-    if (current.trim() !== '$' && current.length + 1 + word.length + 2 > width) {
+    if (words > 0 && current.length + 1 + word.length + 2 > width) {
       out.push(`${current} \\`);
       current = `     `;
+      words = 0;
     }
     current += ` ${word}`;
+    words++;
   }
   out.push(current);
   return out;

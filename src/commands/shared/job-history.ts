@@ -13,11 +13,11 @@ function origin(deps: Deps): string | undefined {
 /** A job the service has just shown: offered first by `crawl job <Tab>` from now on. */
 export function rememberJob(deps: Deps, id: string): void {
   const from = origin(deps);
-  if (from !== undefined) recordJob(deps.env, id, from);
+  if (from !== undefined) recordJob(deps.env, deps.platform, id, from);
 }
 
 /** The ids looked at lately on this service, the most recent first. */
 export function recentJobs(deps: Deps): string[] {
   const from = origin(deps);
-  return readJobHistory(deps.env).filter((e) => from === undefined || e.origin === from).map((e) => e.id);
+  return readJobHistory(deps.env, deps.platform).filter((e) => from === undefined || e.origin === from).map((e) => e.id);
 }

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { sanitize } from '../../text/sanitize.js';
-import { commandLine } from '../../text/shell.js';
+import { commandLine, quotingFor } from '../../text/shell.js';
 
 /**
  * A `crawl` command to suggest in a hint or message, as the user would type it to act on the same
@@ -16,5 +16,5 @@ export function crawlCommand(deps: Deps, subcommand: readonly string[], operands
     command: ['crawl', ...globals, ...subcommand],
     operands: operands.map((o) => sanitize(o)),
     flags,
-  });
+  }, quotingFor(deps.platform));
 }

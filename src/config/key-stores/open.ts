@@ -31,7 +31,7 @@ export interface KeyStoreOptions {
 export function keyringStore(entry: KeyringEntry, profile: string, configPath: string, o: KeyStoreOptions): KeyringStore {
   return new KeyringStore(entry, entryLabel(entry, profile, configPath), {
     env: o.env,
-    platform: o.platform ?? hostPlatform(),
+    platform: o.platform ?? hostPlatform().os,
     uid: 'uid' in o ? o.uid : currentUid(),
     bounds: boundsFrom(o.env),
     clock: o.clock ?? realClock,

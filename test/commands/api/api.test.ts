@@ -2,11 +2,10 @@
 // Against the sandbox, and a small node:http server that records what it got and answers as told
 // (headers, bodies that are not JSON, hostile links, a key echoed back). In this process.
 import { createServer, type IncomingMessage } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prettyJson } from '../../../src/text/json-pretty.js';
-import { readFileSync } from 'node:fs';
 import { ROOT } from '../../support/spawn.js';
 import { findKey } from '../../support/key-forms.js';
 import { listenOnLoopback, type OnLoopback } from '../../support/loopback.js';

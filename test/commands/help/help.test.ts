@@ -19,7 +19,7 @@ describe('a bare command shows its help on stdout, exit 0', () => {
   it('`crawl job` with flags of its own still runs `job status` and says the id is missing', async () => {
     const r = await crawl(['job', '--exit-status'], { env: {} });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("crawl: missing required argument 'id'\nhint: run `crawl --help` for usage\n");
+    expect(r.stderr).toBe("crawl: missing required argument 'id'\nhint: run `crawl job status --help` for usage\n");
   });
 });
 

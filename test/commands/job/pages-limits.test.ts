@@ -7,9 +7,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, waitFor } from '../../support/harness.js';
-import { completedJob, startPagesServer, type PagesServer, type ScriptedJob } from '../../support/pages-server.js';
-import { fakeClock } from '../../support/fake-clock.js';
-import { clockWatching } from '../../support/fake-clock.js';
+import { completedJob, type PagesServer, type ScriptedJob, startPagesServer } from '../../support/pages-server.js';
+import { clockWatching, fakeClock } from '../../support/fake-clock.js';
 
 const MiB = 1024 * 1024;
 const BATCH_CAP = 32 * MiB;

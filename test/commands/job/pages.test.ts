@@ -4,8 +4,9 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crawl, ndjson, runCli, tempDir, waitFor } from '../../support/harness.js';
+import { type PagesServer, records, type ScriptedJob, startPagesServer } from '../../support/pages-server.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
-import { crawl, ndjson, runCli, tempDir } from '../../support/harness.js';
 
 let fx: SandboxFixture;
 let out: { dir: string; cleanup: () => void };
@@ -128,7 +129,7 @@ describe('failures midway', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `crawl: GET /api/crawl/fail-late/pages failed: HTTP 500: Injected fault (wrote 3000 records to ${file} before the failure)\n`,
+      `crawl: GET /api/crawl/fail-late/pages failed: HTTP 500: Injected fault (wrote 3,000 records to ${file} before the failure)\n`,
     );
     expect(pageNumbers(readFileSync(file, 'utf8'))).toEqual(range(1, 3000));
   });
@@ -142,7 +143,7 @@ describe('failures midway', () => {
     expect(pageNumbers(r.stdout)).toEqual(range(1, 1000));
     expect(JSON.parse(r.stderr)).toEqual({
       error: {
-        message: 'GET /api/crawl/fail-stdout/pages failed: HTTP 404: gone (wrote 1000 records before the failure)',
+        message: 'GET /api/crawl/fail-stdout/pages failed: HTTP 404: gone (wrote 1,000 records before the failure)',
         httpStatus: 404,
         exitCode: 3,
       },
@@ -326,5 +327,52 @@ describe('jobs not finished', () => {
     const r = await runCli(['job', 'pages', 'demo-small', '--max-wait', '3'], { env: fx.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--max-wait works with --wait only/);
+  });
+});
+
+describe("counts in the locale's grouping", () => {
+  // `job pages --output`: the counts in its progress line and in the message of an interrupt are
+  // one format, the locale's grouping (`1,000` under en_US, `1.000` under de_DE).
+  const BATCH = 1000;
+  /** 5,000 pages whose first batch comes at once and whose later batches never come. */
+  const stalling: ScriptedJob = {
+    job: () => ({ body: '{"success":true,"job":{"id":"j","status":"completed","pagesTotal":5000},"pages":null}' }),
+    pages: (q, n) => {
+      if (n >= 1) return { hang: true };
+      const offset = Number(q.get('cursor') ?? 0);
+      return { body: `{"pages":[${records(offset + 1, BATCH)}],"next":"${offset + BATCH}"}` };
+    },
+  };
+
+  let svc: PagesServer;
+  let tmp: { dir: string; cleanup: () => void };
+  beforeAll(async () => {
+    svc = await startPagesServer({ 'count-en': stalling, 'count-de': stalling });
+    tmp = tempDir('crawl-pages-count-');
+  });
+  afterAll(async () => {
+    tmp.cleanup();
+    await svc.close();
+  });
+
+  const secondBatch = (id: string) => (): boolean => svc.seen.filter((q) => q.url.startsWith(`/api/crawl/${id}/pages`)).length >= 2;
+
+  describe('the interrupt message counts as the progress line does', () => {
+    it.each([
+      ['count-en', 'en_US.UTF-8', '1,000', '5,000'],
+      ['count-de', 'de_DE.UTF-8', '1.000', '5.000'],
+    ])('%s (%s)', async (id, lang, written, total) => {
+      const file = join(tmp.dir, `${id}.ndjson`);
+      const r = await runCli(['job', 'pages', id, '--output', file], {
+        env: { ...svc.env, LANG: lang },
+        tty: true,
+        onSpawn: (child, out) => {
+          void waitFor(() => secondBatch(id)() && out.stdout().includes(`${written}/`), 10_000, 'the progress line').then(() => child.kill('SIGINT'));
+        },
+      });
+      expect(r.code).toBe(130);
+      expect(r.stdout).toContain(`${written}/${total} records`);
+      expect(r.stdout).toContain(`crawl: interrupted: ${file} holds the first ${written} records, each line whole`);
+    });
   });
 });

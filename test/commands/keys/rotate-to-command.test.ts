@@ -59,7 +59,7 @@ describe('keys rotate --to-command', () => {
     // The command's output passed on; the steps in order; no key anywhere in what crawl printed.
     expect(r.stdout).toBe('stored the secret\n');
     expect(r.stderr).toContain('a warning from the store\n');
-    expect(r.stderr).toContain('✓ Stored the new key in the --to-command command\n');
+    expect(r.stderr).toContain('✓ Stored the new key in the --to-command destination\n');
     expect(r.stderr.indexOf('Stored the new key')).toBeLessThan(r.stderr.indexOf('Revoked the old key'));
     expect(fullKeysIn(r.output)).toEqual([]);
   });
@@ -118,7 +118,7 @@ describe('keys rotate --to-command', () => {
     interrupt(controller);
     const r = await run;
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/stopped at step 4 of 5 \(store the new key in the --to-command command\): interrupted/);
+    expect(r.stderr).toMatch(/stopped at step 4 of 5 \(store the new key in the --to-command destination\): interrupted/);
     expect(r.stderr).toContain('rolled back');
     expect(await keyStatus(setup.fx.sandbox, stored())).toBe(401);
     expect(await keyStatus(setup.fx.sandbox, setup.old.key)).toBe(200);
@@ -129,7 +129,7 @@ describe('keys rotate --to-command', () => {
     expect(r.code).toBe(0);
     expect(storedKey(setup.profile.file)).toBe(stored());
     expect(await keyStatus(setup.fx.sandbox, setup.old.key)).toBe(401);
-    expect(r.stderr).toContain(`✓ Stored the new key in the --to-command command, then the config file ${setup.profile.file} (profile "default")`);
+    expect(r.stderr).toContain(`✓ Stored the new key in the --to-command destination, then the config file ${setup.profile.file} (profile "default")`);
   });
 
   it('--to-command with --output-file, or an empty command: a usage error, nothing created', async () => {

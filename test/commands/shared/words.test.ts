@@ -36,25 +36,28 @@ afterAll(async () => {
 const fromConfig = (extra: Record<string, string> = {}): Record<string, string> => ({ CRAWL_CONFIG_DIR: config.dir, ...extra });
 
 describe('`crawl job <word>`: a job id that looks like a mistyped command', () => {
+  // Refused before any request (exit 2); test/commands/job/subcommand-typo.test.ts has the forms with ids and flags.
   it.each([
-    ['stauts', 'did you mean `crawl job status`?'],
-    ['wtach', 'did you mean `crawl job watch`?'],
-    ['page', 'did you mean `crawl job pages`?'],
-    ['delete', 'did you mean `crawl job cancel`?'],
-    ['list', '`crawl job` has no list command; its commands are status, watch, pages, cancel'],
-  ])('crawl job %s: 404, and a hint', async (word, hint) => {
+    ['stauts', 'did you mean `crawl job status`? (for a job with this id: `crawl job status stauts`)'],
+    ['wtach', 'did you mean `crawl job watch`? (for a job with this id: `crawl job status wtach`)'],
+    ['page', 'did you mean `crawl job pages`? (for a job with this id: `crawl job status page`)'],
+    ['delete', 'did you mean `crawl job cancel`? (for a job with this id: `crawl job status delete`)'],
+    ['list', '`crawl job` has no list command; its commands are status, watch, pages, cancel (for a job with this id: `crawl job status list`)'],
+  ])('crawl job %s: a usage error, and a hint', async (word, hint) => {
+    const before = fx.sandbox.requests.length;
     const r = await crawl(['job', word], { env: fx.env });
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`crawl: GET /api/crawl/${word} failed: HTTP 404: Job not found: ${word}\nhint: \`${word}\` was read as a job id: ${hint}\n`);
+    expect(r.stderr).toBe(`crawl: unknown command '${word}' for \`crawl job\`\nhint: ${hint}\n`);
+    expect(fx.sandbox.requests.length).toBe(before);
   });
 
-  it('no hint for a word like no command, for `crawl job status <typo>`, or with a job of that name', async () => {
+  it('no hint for a word like no command, nor for `crawl job status <typo>`; a job of a command-like name by `job status`', async () => {
     fx.sandbox.addJob({ id: 'stats', status: 'completed', pagesTotal: 1 });
     const [other, named, real] = await Promise.all([
       crawl(['job', 'demo-nope'], { env: fx.env }),
       crawl(['job', 'status', 'stauts'], { env: fx.env }),
-      crawl(['job', 'stats'], { env: fx.env }),
+      crawl(['job', 'status', 'stats'], { env: fx.env }),
     ]);
     for (const r of [other, named]) {
       expect(r.code).toBe(3);
@@ -65,8 +68,8 @@ describe('`crawl job <word>`: a job id that looks like a mistyped command', () =
 
   it('the suggested command carries the profile', async () => {
     const r = await crawl(['--profile', 'ci', 'job', 'stauts'], { env: fromConfig() });
-    expect(r.code).toBe(3);
-    expect(r.stderr).toContain('hint: `stauts` was read as a job id: did you mean `crawl --profile ci job status`?\n');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('hint: did you mean `crawl --profile ci job status`?');
   });
 });
 
@@ -112,7 +115,7 @@ describe('a profile the config file does not have is unknown, not empty', () => 
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       `crawl: unknown profile "cii" (from ${from}): the profiles in ${config.file} are "default", "ci", "nokey", "stale", "nourl"\n` +
-        'hint: to create it: `crawl --profile cii config set base-url <url>`, then `crawl --profile cii auth login`\n',
+        `hint: did you mean "ci" (${from === '--profile' ? '--profile ci' : 'CRAWL_PROFILE=ci'})? To create "cii": \`crawl --profile cii config set base-url <url>\`, then \`crawl --profile cii auth login\`\n`,
     );
   });
 

@@ -2,6 +2,7 @@ import { followingPage } from '../../../api/pages.js';
 import type { Deps } from '../../../deps.js';
 import { CrawlError, UsageError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
+import { ENV_KEY_UNAUTHORIZED_HINT } from '../../../http/errors.js';
 import { isSafeMethod, MAX_BATCH_BYTES, MAX_DOCUMENT_BYTES, statusError, type HttpClient, type HttpResponse, type Method } from '../../../http/client.js';
 import { sameOrigin } from '../../../http/url.js';
 import { readAllStdin } from '../../../io/prompt.js';
@@ -64,7 +65,7 @@ export async function apiRun(deps: Deps, options: ApiOptions): Promise<number> {
   const seen = new RecentMap<string, true>(REMEMBERED_NEXTS);
   for (let page = 1; ; page++) {
     write(deps, response, options, page);
-    if (response.status < 200 || response.status >= 300) throw statusError(response, `${method} ${url.pathname}`, deps.clock.now());
+    if (response.status < 200 || response.status >= 300) throw statusError(response, `${method} ${url.pathname}`, deps.clock.now(), keyFromEnvironment(deps) ? ENV_KEY_UNAUTHORIZED_HINT : undefined);
     if (!options.paginate) return ExitCode.ok;
     const next = followingPage(http, url, response.text, `GET ${url.pathname}`);
     if (next === undefined) return ExitCode.ok;
@@ -194,3 +195,9 @@ function isJson(text: string): boolean {
   }
 }
 
+
+/** Whether the key this run sends is CRAWL_API_KEY's (a 401 then says so). */
+function keyFromEnvironment(deps: Deps): boolean {
+  // Only the environment is looked at: whichever store holds the profile's key, that one loses to it.
+  return (deps.env.CRAWL_API_KEY ?? '').trim() !== '';
+}

@@ -4,11 +4,14 @@ import { CrawlError, UsageError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { CrossOriginAnswerError } from '../../../http/errors.js';
 import { checkTransport, parseBaseUrl } from '../../../http/url.js';
+import { endOfInputKeys } from '../../../platform/platform.js';
 import { maskKey } from '../../../text/mask.js';
+import { quotingFor, withFileOnStdin } from '../../../text/shell.js';
 import { keyDefect } from '../../../text/keys.js';
 import { describeBaseUrlChange, storeProfileKey } from '../../shared/profile-key.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { keyAccepted } from './check.js';
+import { writeJson } from '../../../io/json.js';
 
 /**
  * Stores a key for the profile with the base URL it belongs to, once the service (at that base
@@ -34,7 +37,7 @@ export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<n
     // On a terminal the read waits for the end of input, which nothing else would tell the user.
     if (deps.io.stdinIsTTY && !deps.globals.json) {
       deps.io.stderr.write(
-        `Reading the key from standard input: paste it, press Enter, then Ctrl-D. It shows as you type; \`${crawlCommand(deps, ['auth', 'login'])}\` alone asks for it without showing it.\n`,
+        `Reading the key from standard input: paste it, press Enter, then ${endOfInputKeys(deps.platform)}. It shows as you type; \`${crawlCommand(deps, ['auth', 'login'])}\` alone asks for it without showing it.\n`,
       );
     }
     key = await readAllStdin(deps.io, deps.signal);
@@ -69,7 +72,8 @@ export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<n
   const { profile, baseUrlChange } = saved;
   const where = saved.store.describe();
   if (deps.globals.json) {
-    deps.io.stdout.write(
+    writeJson(
+      deps.io,
       JSON.stringify({
         profile,
         baseUrl: baseUrl.href,
@@ -80,7 +84,7 @@ export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<n
         verified: verify,
         accepted: verify ? true : null,
         baseUrlChangedFrom: baseUrlChange?.from ?? null,
-      }) + '\n',
+      }),
     );
   } else {
     deps.io.stderr.write(
@@ -96,5 +100,5 @@ export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<n
 }
 
 function pipeHint(deps: Deps): string {
-  return `pipe the key in with \`${crawlCommand(deps, ['auth', 'login', '--with-key'])} < keyfile\``;
+  return `pipe the key in with \`${withFileOnStdin(crawlCommand(deps, ['auth', 'login', '--with-key']), 'keyfile', quotingFor(deps.platform))}\``;
 }

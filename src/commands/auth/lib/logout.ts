@@ -1,6 +1,7 @@
 import type { Deps } from '../../../deps.js';
 import { forgetProfileKey } from '../../../config/key-home.js';
 import { ExitCode } from '../../../exit-codes.js';
+import { writeJson } from '../../../io/json.js';
 
 /**
  * Forgets the profile's key: removed from its store (the keyring entry deleted, the plaintext copy
@@ -12,7 +13,7 @@ export type LogoutOptions = Record<string, never>;
 export async function authLogoutRun(deps: Deps, _options: LogoutOptions): Promise<number> {
   const { profile, kind, description, removed } = await forgetProfileKey(deps.settings, deps.signal);
   if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify({ profile, removed: kind !== undefined, keyStore: kind ?? null, keyLocation: description ?? null }) + '\n');
+    writeJson(deps.io, JSON.stringify({ profile, removed: kind !== undefined, keyStore: kind ?? null, keyLocation: description ?? null }));
   } else if (kind === undefined) {
     deps.io.stderr.write(`No key was stored for profile "${profile}"\n`);
   } else if (kind === 'command') {

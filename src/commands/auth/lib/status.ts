@@ -7,6 +7,7 @@ import { maskKey } from '../../../text/mask.js';
 import { printFields } from '../../../io/table.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { keyAccepted } from './check.js';
+import { writeJson } from '../../../io/json.js';
 
 /**
  * Base URL, profile, where the key comes from (masked), and whether the service accepts it: exit
@@ -47,7 +48,8 @@ export async function authStatusRun(deps: Deps, _options: StatusOptions): Promis
   if (plaintext) notes.push(`the key is in plaintext in the config file: move it into the system keyring with \`${crawlCommand(deps, ['auth', 'login'])}\``);
   const accepted = result?.accepted === true;
   if (deps.globals.json) {
-    deps.io.stdout.write(
+    writeJson(
+      deps.io,
       JSON.stringify({
         profile,
         baseUrl: baseHref,
@@ -61,7 +63,7 @@ export async function authStatusRun(deps: Deps, _options: StatusOptions): Promis
         // null: the check failed, so whether the service accepts the key is not known.
         accepted: failure ? null : accepted,
         httpStatus: result?.status ?? failure?.httpStatus ?? null,
-      }) + '\n',
+      }),
     );
   } else if (deps.io.stdoutIsTTY) {
     const style = await deps.style();

@@ -1,6 +1,7 @@
 import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { isClosedPipe, OutputWriteError } from '../../../io/write-error.js';
+import { jsonDocument } from '../../../io/json.js';
 
 /**
  * The raw key in use, for scripts (`curl -H "Authorization: Bearer $(crawl auth token)"`): handed
@@ -14,7 +15,7 @@ export async function authTokenRun(deps: Deps, _options: TokenOptions): Promise<
   // Handed over on stdout, and nowhere else: whatever else this run prints (a --jq filter's debug line) is redacted of it.
   deps.redactor.add(key.value);
   const text = deps.globals.json
-    ? JSON.stringify({ profile: deps.settings.profile().value, apiKey: key.value, apiKeySource: key.source }) + '\n'
+    ? jsonDocument(deps.io, JSON.stringify({ profile: deps.settings.profile().value, apiKey: key.value, apiKeySource: key.source }))
     : key.value + '\n';
   try {
     await deps.handOver(text);

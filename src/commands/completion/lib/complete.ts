@@ -3,6 +3,8 @@
 // from elsewhere (profiles, key ids) are asked of `sources`, which fail silently: completion never
 // prints an error into a prompt.
 
+import type { ConfigKey } from '../../../config/setting-names.js';
+
 export interface OptionNode {
   /** `--interval`, and `-i` when it has a short form. */
   long: string | undefined;
@@ -21,8 +23,11 @@ export interface CommandNode {
   operands: ReadonlyArray<{ name: string; variadic: boolean; choices: readonly string[] | undefined }>;
 }
 
-/** A candidate, or the shell's own file-name completion. */
-export type Completion = { kind: 'values'; values: Array<{ value: string; description: string }> } | { kind: 'files' };
+/**
+ * Candidates; or the shell's own file names or command names, for the part of the word after `own`
+ * (`--output=`, `name=@`), which the shell puts back in front of each.
+ */
+export type Completion = { kind: 'values'; values: Array<{ value: string; description: string }> } | { kind: 'files' | 'commands'; own: string };
 
 /** Where the values that are not in the tree come from. */
 export interface Sources {
@@ -35,13 +40,19 @@ export interface Sources {
 
 /** Options whose value is a path: the shell completes file names. */
 const FILE_OPTIONS = new Set(['--output', '--output-file', '--input']);
+/** Options whose value is a command line run through the shell: its first word is a command. */
+const COMMAND_OPTIONS = new Set(['--to-command']);
+/** Settings (`crawl config set <name> <value>`) whose value is a command line, as for COMMAND_OPTIONS. */
+const COMMAND_SETTINGS: ReadonlySet<string> = new Set<ConfigKey>(['key-command', 'key-store-command']);
+/** `crawl api -F name=@file`: a typed field whose value is read from a file. */
+const FIELD_FROM_FILE = /^(?:--field|-F)$/;
 
 export async function complete(root: CommandNode, words: readonly string[], sources: Sources): Promise<Completion> {
   const typed = words.slice(0, -1);
   const current = words.at(-1) ?? '';
   let node = root;
   const path: CommandNode[] = [root];
-  let operand = 0;
+  const operands: string[] = [];
   let pendingOption: OptionNode | undefined;
   let afterDashes = false;
   for (const word of typed) {
@@ -58,14 +69,15 @@ export async function complete(root: CommandNode, words: readonly string[], sour
       if (option?.takesValue && !word.includes('=')) pendingOption = option;
       continue;
     }
-    const sub = operand === 0 ? node.commands.find((c) => c.name === word) : undefined;
+    const sub = operands.length === 0 ? node.commands.find((c) => c.name === word) : undefined;
     if (sub) {
       node = sub;
       path.push(sub);
       continue;
     }
-    operand++;
+    operands.push(word);
   }
+  const operand = operands.length;
 
   if (pendingOption) return optionValues(pendingOption, current, sources);
   if (!afterDashes && current.startsWith('-')) {
@@ -74,13 +86,14 @@ export async function complete(root: CommandNode, words: readonly string[], sour
       const option = findOption(path, name);
       if (!option?.takesValue) return none();
       const values = await optionValues(option, value, sources);
-      return values.kind === 'files' ? values : { kind: 'values', values: values.values.map((v) => ({ ...v, value: `${name}=${v.value}` })) };
+      return values.kind === 'values' ? { kind: 'values', values: values.values.map((v) => ({ ...v, value: `${name}=${v.value}` })) } : { ...values, own: `${name}=${values.own}` };
     }
     return filtered(
       path.flatMap((command) => command.options).flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined).map((flag) => ({ value: flag, description: o.description }))),
       current,
     );
   }
+  if (isCommandSetting(path, operands)) return commandNames(current);
   const candidates: Array<{ value: string; description: string }> = [];
   if (operand === 0) candidates.push(...node.commands.map((c) => ({ value: c.name, description: c.description })));
   const spec = node.operands[operand] ?? (node.operands.at(-1)?.variadic ? node.operands.at(-1) : undefined);
@@ -97,8 +110,21 @@ export async function complete(root: CommandNode, words: readonly string[], sour
 async function optionValues(option: OptionNode, current: string, sources: Sources): Promise<Completion> {
   if (option.choices) return filtered(option.choices.map((value) => ({ value, description: '' })), current);
   if (option.long === '--profile') return filtered((await sources.profiles()).map((value) => ({ value, description: 'profile' })), current);
-  if (option.long !== undefined && FILE_OPTIONS.has(option.long)) return { kind: 'files' };
+  if (option.long !== undefined && FILE_OPTIONS.has(option.long)) return { kind: 'files', own: '' };
+  if (option.long !== undefined && COMMAND_OPTIONS.has(option.long)) return commandNames(current);
+  const fromFile = /^[^=]*=@/.exec(current)?.[0];
+  if (fromFile !== undefined && FIELD_FROM_FILE.test(option.long ?? '')) return { kind: 'files', own: fromFile };
   return none();
+}
+
+/** The commands on PATH, for the first word of a command line (the rest is the user's). */
+function commandNames(current: string): Completion {
+  return /\s/.test(current) ? none() : { kind: 'commands', own: '' };
+}
+
+/** `config set key-command <value>`: a setting whose value is a command line. */
+function isCommandSetting(path: readonly CommandNode[], operands: readonly string[]): boolean {
+  return path.length === 3 && path[1]?.name === 'config' && path[2]?.name === 'set' && operands.length === 1 && COMMAND_SETTINGS.has(operands[0] ?? '');
 }
 
 /** `job <id>` (status, the group's default), `job status|watch|pages|cancel <id>`: the ids looked at lately. */
@@ -125,10 +151,17 @@ function splitAssignment(word: string): [string, string | undefined] {
   return at === -1 ? [word, undefined] : [word.slice(0, at), word.slice(at + 1)];
 }
 
+/**
+ * The values that start with what was typed; when none does, those that start with it in another
+ * case (`-X g`: GET): every shell puts the one candidate in place of the word.
+ */
 function filtered(values: ReadonlyArray<{ value: string; description: string }>, prefix: string): Completion {
   const seen = new Set<string>();
-  const kept = values.filter((v) => v.value.startsWith(prefix) && !seen.has(v.value) && (seen.add(v.value), true));
-  return { kind: 'values', values: kept };
+  const unique = values.filter((v) => !seen.has(v.value) && (seen.add(v.value), true));
+  const exact = unique.filter((v) => v.value.startsWith(prefix));
+  if (exact.length > 0) return { kind: 'values', values: exact };
+  const folded = prefix.toLowerCase();
+  return { kind: 'values', values: unique.filter((v) => v.value.toLowerCase().startsWith(folded)) };
 }
 
 function none(): Completion {

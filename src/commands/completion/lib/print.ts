@@ -6,6 +6,7 @@ import { withinDeadline } from '../../../platform/deadline.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { recentJobs } from '../../shared/job-history.js';
 import { complete, type CommandNode, type Sources } from './complete.js';
+import { decodeRequest, shellOwnLine } from './protocol.js';
 import { completionScript, type Shell } from './scripts.js';
 
 export interface CompletionOptions {
@@ -13,8 +14,8 @@ export interface CompletionOptions {
 }
 
 export interface CompleteOptions {
-  /** The words of the line after `crawl`, the one being completed last (maybe empty). */
-  words: string[];
+  /** What the script sent after `__complete` (./protocol.ts): the words of the line, the one being completed last. */
+  args: string[];
   /** The commands, their options and operands, as the program declares them. */
   tree: CommandNode;
 }
@@ -31,14 +32,18 @@ export async function completionRun(deps: Deps, options: CompletionOptions): Pro
 }
 
 /**
- * One candidate a line, `value<TAB>description`, or `:files`. Any failure prints nothing and exits
- * 0: a shell shows whatever a completer prints, so an error would land in the user's prompt.
+ * One candidate a line, `value<TAB>description`, or the line that hands the word to the shell
+ * (./protocol.ts). Any failure prints nothing and exits 0: a shell shows whatever a completer
+ * prints, so an error would land in the user's prompt.
  */
 export async function completeRun(deps: Deps, options: CompleteOptions): Promise<number> {
   try {
-    const result = await complete(options.tree, options.words, sources(deps));
-    if (result.kind === 'files') {
-      deps.io.stdout.write(':files\n');
+    const request = decodeRequest(options.args);
+    if (!request) return ExitCode.ok;
+    const result = await complete(options.tree, request.words, sources(deps));
+    if (result.kind !== 'values') {
+      const line = shellOwnLine(request, result);
+      if (line !== undefined) deps.io.stdout.write(line + '\n');
       return ExitCode.ok;
     }
     const lines = result.values

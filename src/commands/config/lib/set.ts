@@ -3,6 +3,7 @@ import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
 import { sanitize } from '../../../text/sanitize.js';
+import { writeJson } from '../../../io/json.js';
 import { UsageError } from '../../../errors.js';
 import { crawlCommand } from '../../shared/suggest.js';
 
@@ -55,7 +56,7 @@ export async function configSetRun(deps: Deps, { key, value: given }: SetOptions
     }
   }
   if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify({ profile, key, value, ...(warning === undefined ? {} : { warning }) }) + '\n');
+    writeJson(deps.io, JSON.stringify({ profile, key, value, ...(warning === undefined ? {} : { warning }) }));
   } else {
     deps.io.stderr.write(`Set ${key} of profile "${profile}" to ${value}\n`);
     if (warning !== undefined) deps.io.stderr.write(`crawl: ${key === 'base-url' ? 'warning' : 'note'}: ${warning}\n`);

@@ -1,6 +1,7 @@
 import type { ConfigKey } from '../../../config/store.js';
 import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
+import { writeJson } from '../../../io/json.js';
 
 export interface UnsetOptions {
   key: ConfigKey;
@@ -16,7 +17,7 @@ export async function configUnsetRun(deps: Deps, { key }: UnsetOptions): Promise
       if (key === 'key-command' && p['key-store'] === 'command') delete p['key-store'];
     });
   }
-  if (deps.globals.json) deps.io.stdout.write(JSON.stringify({ profile, key, removed: had }) + '\n');
+  if (deps.globals.json) writeJson(deps.io, JSON.stringify({ profile, key, removed: had }));
   else deps.io.stderr.write(had ? `Removed ${key} from profile "${profile}"\n` : `${key} was not set in profile "${profile}"\n`);
   return ExitCode.ok;
 }

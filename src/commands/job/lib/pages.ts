@@ -19,6 +19,7 @@ import { OutputClosedError, OutputWriteError } from '../../../io/write-error.js'
 import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { withinDeadline } from '../../../platform/deadline.js';
+import { pipeBufferSize } from '../../../platform/platform.js';
 import { followJob, stillRunning } from './follow.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { rememberJob } from '../../shared/job-history.js';
@@ -56,7 +57,7 @@ export async function jobPagesRun(deps: Deps, options: PagesOptions): Promise<nu
     throw error;
   }
   // Records go out unredacted and fast: the HTTP layer has already redacted every body they come from.
-  const sink = file ? await RecordSink.toFile(file, deps.signal) : RecordSink.toStream(deps.io.rawStdout, deps.signal);
+  const sink = file ? await RecordSink.toFile(file, deps.signal, pipeBufferSize(deps.platform)) : RecordSink.toStream(deps.io.rawStdout, deps.signal);
   sink.filter = deps.jq;
   return exportPages(deps, http, response, sink, options, file);
 }
@@ -98,7 +99,8 @@ async function exportPages(
     if (inline) {
       // Trusted (the service documents the array as all the pages), but never silently short.
       if (inline.total !== undefined && inline.sent < inline.total) {
-        deps.io.stderr.write(`crawl: warning: the service sent ${inline.sent} of the job's ${inline.total} pages inline\n`);
+        const count = groupDigits(deps.env);
+        deps.io.stderr.write(`crawl: warning: the service sent ${count(inline.sent)} of the job's ${count(inline.total)} pages inline\n`);
       }
       if (inline.records) await sink.writeArray(inline.text, inline.records, options.limit);
     } else {
@@ -116,11 +118,11 @@ async function exportPages(
     if (error instanceof OutputClosedError) return ExitCode.ok;
     if (error instanceof InterruptedError) {
       await sink.abandon();
-      throw file ? interruptedWith(error, interruptedMessage(sink, file)) : error;
+      throw file ? interruptedWith(error, interruptedMessage(sink, file, groupDigits(deps.env))) : error;
     }
     // Whatever failed, what was written stays written: flush it before saying how much.
     await sink.close().catch(() => undefined);
-    throw withCount(error, sink);
+    throw withCount(error, sink, groupDigits(deps.env));
   } finally {
     progress?.stop();
     release?.();
@@ -133,11 +135,12 @@ function interruptedWith(interruption: unknown, message: string): CrawlError {
   return new CrawlError(message, code, { cause: interruption });
 }
 
-function interruptedMessage(sink: RecordSink, file: OutputFile): string {
+/** Counts as the progress line writes them (`count`, the locale's grouping): one number, one format. */
+function interruptedMessage(sink: RecordSink, file: OutputFile, count: (n: number) => string): string {
   const noun = sink.written === 1 ? 'record' : 'records';
-  if (file.kind === 'file') return `interrupted: ${file.path} holds the first ${sink.written} ${noun}, each line whole`;
+  if (file.kind === 'file') return `interrupted: ${file.path} holds the first ${count(sink.written)} ${noun}, each line whole`;
   // A pipe may have taken one more piece than it confirmed before the process stopped.
-  return `interrupted: at least ${sink.written} ${noun} went to ${file.path}, each line whole`;
+  return `interrupted: at least ${count(sink.written)} ${noun} went to ${file.path}, each line whole`;
 }
 
 /**
@@ -160,17 +163,17 @@ function expectedRecords(response: JobResponse, limit: number | undefined): numb
   return total === undefined ? limit : Math.min(total, limit);
 }
 
-function withCount(error: unknown, sink: RecordSink): unknown {
+function withCount(error: unknown, sink: RecordSink, count: (n: number) => string): unknown {
   // The file itself failed: say what it holds (the sink cut it back to whole records).
   if (error instanceof OutputWriteError && sink.path !== undefined && sink.written > 0) {
     const noun = sink.written === 1 ? 'record is' : 'records are';
-    return new OutputWriteError(`${error.message} (the first ${sink.written} ${noun} in the file, each line whole)`, error);
+    return new OutputWriteError(`${error.message} (the first ${count(sink.written)} ${noun} in the file, each line whole)`, error);
   }
   // The filter's error: the records it printed are what the reader sees, not the records read.
   if (error instanceof InterruptedError || error instanceof OutputWriteError || error instanceof FilterError || !(error instanceof CrawlError)) return error;
   const where = sink.path === undefined ? '' : ` to ${sink.path}`;
   const noun = sink.written === 1 ? 'record' : 'records';
-  return new CrawlError(`${error.message} (wrote ${sink.written} ${noun}${where} before the failure)`, error.exitCode, {
+  return new CrawlError(`${error.message} (wrote ${count(sink.written)} ${noun}${where} before the failure)`, error.exitCode, {
     ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
     ...(error.hint === undefined ? {} : { hint: error.hint }),
     cause: error,
@@ -199,7 +202,7 @@ class ExportProgress {
   private constructor(deps: Deps, path: string, expected: number | undefined, text: TerminalText | undefined) {
     this.#deps = deps;
     this.#text = text;
-    this.#line = text ? new LiveLine(deps.io.stderr) : undefined;
+    this.#line = text ? new LiveLine(deps.io.stderr, { columns: () => deps.io.stderrColumns, width: (line) => text.width(line) }) : undefined;
     this.#label = sanitize(path);
     this.#expected = expected;
     this.#count = groupDigits(deps.env);

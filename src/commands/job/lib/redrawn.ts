@@ -21,7 +21,7 @@ export class Redrawn {
     this.#deps = deps;
     this.text = text;
     this.#draw = draw;
-    this.#line = new LiveLine(deps.io.stderr);
+    this.#line = new LiveLine(deps.io.stderr, { columns: () => deps.io.stderrColumns, width: (line) => text.width(line) });
     this.#stopTicker = deps.clock.every(250, () => this.redraw());
     this.#stopResize = deps.io.onStderrResize(() => this.redraw());
   }

@@ -5,6 +5,8 @@ import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { printFields, type Field } from '../../../io/table.js';
 import { crawlCommand } from '../../shared/suggest.js';
+import { fitCommandHint } from '../../shared/examples.js';
+import { loadTerminalText } from '../../../io/terminal-text.js';
 
 const DOCUMENTED = new Set(['id', 'url', 'status', 'pagesTotal', 'pagesFinished', 'creditsUsed', 'createdAt', 'errorMessage']);
 
@@ -52,7 +54,10 @@ export async function printJob(deps: Deps, job: Job, options: { pagesHint: boole
     // `job pages` refuses a job that is still going: point to --wait then.
     const unfinished = job.status === 'pending' || job.status === 'running';
     const command = crawlCommand(deps, ['job', 'pages'], [job.id], unfinished ? ['--wait'] : []);
-    const text = unfinished ? `Export the pages once it finishes with: ${command}` : `Export the pages with: ${command}`;
-    deps.io.stdout.write('\n' + style.dim(text) + '\n');
+    const prose = unfinished ? 'Export the pages once it finishes with:' : 'Export the pages with:';
+    // Fitted to the width as the fields above are: a terminal would break it mid-word.
+    const { width } = await loadTerminalText();
+    const lines = fitCommandHint(prose, command, deps.io.columns, width);
+    deps.io.stdout.write('\n' + lines.map((line) => style.dim(line)).join('\n') + '\n');
   }
 }

@@ -37,6 +37,8 @@ interface Watched {
   /** Status and progress last shown: a poll that changes neither shows nothing. */
   seen: string | undefined;
   done: boolean;
+  /** On the deps clock: when the poll that found the job ended came back; its time stops there. */
+  endedAt: number | undefined;
   failed: CrawlError | undefined;
   /** On the deps clock: when this id is polled next (its interval, or its backoff after a failure). */
   nextPollAt: number;
@@ -54,7 +56,7 @@ export async function watchJobs(deps: Deps, ids: readonly string[], options: Wat
   const started = deps.clock.now();
   const deadline = options.maxWaitMs === undefined ? undefined : started + options.maxWaitMs;
   // An id given twice is watched once.
-  const watched: Watched[] = [...new Set(ids)].map((id) => ({ id, job: undefined, seen: undefined, done: false, failed: undefined, nextPollAt: started, failures: 0 }));
+  const watched: Watched[] = [...new Set(ids)].map((id) => ({ id, job: undefined, seen: undefined, done: false, endedAt: undefined, failed: undefined, nextPollAt: started, failures: 0 }));
   const display = await MultiDisplay.create(deps, watched, started);
   const release = deps.guard.onCleanup(() => display.stop());
   let gaveUp = false;
@@ -118,6 +120,7 @@ async function poll(
     if (display.stopped) return;
     w.failures = 0;
     w.job = job;
+    if (isTerminal(job.status)) w.endedAt ??= deps.clock.now();
     const seen = `${job.status}\u0000${String(job.pagesFinished)}`;
     if (seen !== w.seen) {
       w.seen = seen;
@@ -224,28 +227,44 @@ class MultiDisplay {
       shown = ordered.slice(0, rows - 1);
       summary = text.truncate(this.#summary(ordered.slice(rows - 1)), room);
     }
-    const lines = shown.map((w) => this.#lineOf(w, spinner, room, text));
+    // Columns: the ids, the statuses and the counts of the lines shown are padded to the widest,
+    // so the bars and the times line up.
+    const count = groupDigits(this.#deps.env);
+    const cells = shown.map((w) => ({
+      id: sanitize(w.id),
+      status: w.job ? sanitize(w.job.status) : '',
+      progress: w.job ? formatProgress(w.job.pagesFinished, w.job.pagesTotal, count) : '',
+    }));
+    const widest = (pick: (cell: (typeof cells)[number]) => string): number => Math.max(0, ...cells.map((cell) => text.width(pick(cell))));
+    const pad = (value: string, width: number): string => value + ' '.repeat(Math.max(0, width - text.width(value)));
+    const widths = { id: widest((c) => c.id), status: widest((c) => c.status), progress: widest((c) => c.progress) };
+    const lines = shown.map((w, i) => {
+      const cell = cells[i] ?? { id: '', status: '', progress: '' };
+      return this.#lineOf(w, spinner, room, text, { id: pad(cell.id, widths.id), status: pad(cell.status, widths.status), progress: pad(cell.progress, widths.progress) });
+    });
     if (summary !== undefined) lines.push(summary);
     return lines.join('\n');
   }
 
-  #lineOf(w: Watched, spinner: string, room: number, text: TerminalText): string {
-    const id = sanitize(w.id);
-    const elapsed = formatElapsed(this.#deps.clock.now() - this.#started);
+  #lineOf(w: Watched, spinner: string, room: number, text: TerminalText, cell: { id: string; status: string; progress: string }): string {
+    const { id } = cell;
     if (w.failed) return text.truncate(`✗ ${id} ${this.#style.red(`failed (${w.failed.httpStatus === undefined ? 'error' : `HTTP ${w.failed.httpStatus}`})`)}`, room);
     const job = w.job;
     if (!job) return text.truncate(`${spinner} ${id} ${this.#style.dim('waiting for the first answer')}`, room);
+    // A finished job's time stops when it was seen to end.
+    const elapsed = formatElapsed((w.endedAt ?? this.#deps.clock.now()) - this.#started);
+    const status = sanitize(job.status);
     return fitWatchLine(
       {
         spinner: isTerminal(job.status) ? ' ' : spinner,
-        status: `${id} ${this.#style.status(sanitize(job.status))}`,
+        status: `${id} ${this.#style.status(status)}${cell.status.slice(status.length)}`,
         bar: toCount(job.pagesTotal) ? progressBar(percentDone(job.pagesFinished, job.pagesTotal), 20) : undefined,
-        progress: formatProgress(job.pagesFinished, job.pagesTotal, groupDigits(this.#deps.env)),
+        progress: cell.progress,
         elapsed,
       },
       room,
       text,
-    );
+    ).trimEnd();
   }
 
   /** `+ 812 more: 790 completed, 20 running, 2 failed` */

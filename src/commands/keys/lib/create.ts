@@ -8,7 +8,7 @@ import { sanitize } from '../../../text/sanitize.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { checkNewKeyFile, STDOUT_PATH, writeKeyFile } from './key-file.js';
 import { describeBaseUrlChange, storeProfileKey } from '../../shared/profile-key.js';
-import { rawLine } from '../../../io/json.js';
+import { jsonDocument } from '../../../io/json.js';
 
 const DEFAULT_WARNING = 'This key will not be shown again. Store it securely.';
 
@@ -34,6 +34,8 @@ export async function keysCreateRun(deps: Deps, options: CreateOptions): Promise
   // Everything that can be refused is refused before the key exists.
   if (outputFile !== undefined) checkNewKeyFile(outputFile);
   if (save) deps.settings.store.read();
+  // With no other home, stdout is the key's only copy: a filter that would leave it out is refused now.
+  if (outputFlag === STDOUT_PATH || (outputFile === undefined && !save)) refuseFilterWithoutKey(deps, name);
   const http = await deps.http();
   // From the POST on, an exit must wait until the key has reached the user or a file.
   return deps.guard.critical(() => createAndHandOver(deps, http, name, { outputFile, save, toStdout: outputFlag === STDOUT_PATH }));
@@ -60,7 +62,8 @@ async function createAndHandOver(
   let notPrinted: string | undefined;
   const handOver = async (): Promise<boolean> => {
     try {
-      await deps.handOver(deps.globals.json ? rawLine(created.raw) : created.key + '\n');
+      // Handed over only where stdout is the key's place (no destination, or none took it): a filter may not drop it.
+      await deps.handOver(deps.globals.json ? jsonDocument(deps.io, created.raw) : created.key + '\n', { mustCarry: created.key });
       return true;
     } catch (error) {
       notPrinted = describe(error);
@@ -76,7 +79,7 @@ async function createAndHandOver(
   const keptIn: string[] = [];
   if (outputFile !== undefined) {
     try {
-      await writeKeyFile(outputFile, created.key);
+      await writeKeyFile(outputFile, created.key, deps);
       keptIn.push(outputFile);
       say(`Wrote the key to ${outputFile} (mode 0600)`);
     } catch (error) {
@@ -97,7 +100,7 @@ async function createAndHandOver(
   let printed = !hasDestination && notPrinted === undefined;
   if (hasDestination && keptIn.length > 0 && deps.globals.json) {
     // The service's document as received, but for the key: it went where it was asked to go.
-    deps.io.stdout.write(withKeyMasked(rawLine(created.raw), created.key));
+    deps.io.stdout.write(withKeyMasked(jsonDocument(deps.io, created.raw), created.key));
   }
   if (hasDestination && keptIn.length === 0) {
     // Every destination failed: stdout is the last place the key can go, rather than nowhere.
@@ -129,6 +132,23 @@ async function createAndHandOver(
     throw new CrawlError(`interrupted after the key was created: it was handed over first (${where.join(' and ')})`, code);
   }
   return ExitCode.ok;
+}
+
+/**
+ * `--jq` run on a stand-in for the service's answer (a made-up key, the name given): a filter
+ * whose output leaves that key out would leave the real one out too. A filter that fails on the
+ * stand-in is let through: one that fails on the answer prints it unfiltered, and so does one
+ * that leaves the key out after all (the hand-over's mustCarry).
+ */
+function refuseFilterWithoutKey(deps: Deps, name: string): void {
+  if (!deps.jq) return;
+  const standIn = `crk_${'0123456789abcdef'.repeat(2)}STANDIN`;
+  const doc = JSON.stringify({ success: true, key: standIn, prefix: standIn.slice(0, 12), name, warning: DEFAULT_WARNING });
+  if (deps.jq.carries(doc, standIn) !== false) return;
+  throw new UsageError(
+    'the --jq filter leaves the new key out of what it prints, and the key would be kept nowhere else: no key was created',
+    'keep .key in the filter (`--jq .key`), or give the key a home with --save or --output-file <path>',
+  );
 }
 
 /** A JSON line with the key's every occurrence replaced by its masked form. */

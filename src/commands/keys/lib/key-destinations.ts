@@ -5,8 +5,8 @@ import { ExitCode } from '../../../exit-codes.js';
 import { writeKeyFile } from './key-file.js';
 
 /** `--output-file <path>`: a new file, mode 0600 from its first byte (checked before the key is made). */
-export function fileDestination(path: string): KeyDestination {
-  return { kind: 'new', describe: () => path, write: (key) => writeKeyFile(path, key) };
+export function fileDestination(deps: Deps, path: string): KeyDestination {
+  return { kind: 'new', describe: () => path, write: (key) => writeKeyFile(path, key, deps) };
 }
 
 /** `--output-file -`: the key alone on stdout is where it is kept (nothing checks the reader kept it). */
@@ -44,6 +44,7 @@ async function storeWithCommand(deps: Deps, command: string, key: string): Promi
     onStdout: (text) => void out.write(text),
     onStderr: (text) => void deps.io.stderr.write(text),
     signal: deps.signal,
+    platform: deps.platform,
   });
   if (outcome.kind !== 'exited' || outcome.code !== 0) throw new StoreCommandError(describeOutcome(outcome));
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { relativeTime, rfc3339 } from '../../../text/format.js';
 import { printTable } from '../../../io/table.js';
-import { writeRaw } from '../../../io/json.js';
+import { writeJson } from '../../../io/json.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { keyLabel } from '../../../api/key-label.js';
 
@@ -22,7 +22,7 @@ export async function keysListRun(deps: Deps, _options: ListOptions): Promise<nu
   const http = await deps.http();
   const list = await listKeys(http);
   if (deps.globals.json) {
-    writeRaw(deps.io.stdout, list.raw);
+    writeJson(deps.io, list.raw);
     return ExitCode.ok;
   }
   const found = identifyKeyInUse(list.keys, (await deps.settings.apiKey(deps.signal))?.value);

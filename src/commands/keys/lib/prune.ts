@@ -6,7 +6,9 @@ import { ExitCode } from '../../../exit-codes.js';
 import { pathSegmentProblem } from '../../../http/url.js';
 import { printTable } from '../../../io/table.js';
 import { relativeTime, rfc3339 } from '../../../text/format.js';
+import { describeCutoff, spanBefore, type Span } from '../../../text/duration.js';
 import { keyLabel } from '../../../api/key-label.js';
+import { writeJson } from '../../../io/json.js';
 
 /**
  * Revokes the keys nobody has used for a while: those whose last use (or, never used, whose
@@ -15,7 +17,8 @@ import { keyLabel } from '../../../api/key-label.js';
  * one that cannot be told apart from it; a key whose times cannot be read is kept and said so.
  */
 export interface PruneOptions {
-  unusedForMs: number | undefined;
+  /** --unused-for: idle at least this long (months on the calendar). */
+  unusedFor: Span | undefined;
   neverUsed: boolean;
   /** Which names may be pruned (the whole name matches); every name when undefined. */
   nameMatches: ((name: string) => boolean) | undefined;
@@ -35,17 +38,19 @@ export async function keysPruneRun(deps: Deps, options: PruneOptions): Promise<n
   const http = await deps.http();
   const { keys } = await listKeys(http);
   const inUse = new Set(mayBeInUse(identifyKeyInUse(keys, (await deps.settings.apiKey(deps.signal))?.value)));
-  const { prune, kept } = select(keys, inUse, options, deps.clock.now());
+  const now = deps.clock.now();
+  const { prune, kept } = select(keys, inUse, options, now);
+  const cutoff = cutoffOf(options, now);
 
   if (options.dryRun || prune.length === 0) {
-    await report(deps, { prune, kept }, options.dryRun);
+    await report(deps, { prune, kept }, options.dryRun, cutoff);
     return ExitCode.ok;
   }
   const bad = prune.find((key) => pathSegmentProblem(key.id) !== undefined);
   if (bad) {
     throw new CrawlError(`the service lists key ${keyLabel(bad)} with an id that cannot be sent in a URL path: nothing was revoked`, ExitCode.failure);
   }
-  await confirm(deps, prune, kept, options.yes);
+  await confirm(deps, prune, kept, options.yes, cutoff);
 
   const style = await deps.style('stderr');
   let worst: number = ExitCode.ok;
@@ -56,13 +61,15 @@ export async function keysPruneRun(deps: Deps, options: PruneOptions): Promise<n
   const revoked = outcomes.flatMap((o) => (o.ok ? [o.key] : []));
   const failed = outcomes.flatMap((o) => (o.ok ? [] : [{ key: o.key, error: o.error }]));
   if (deps.globals.json) {
-    deps.io.stdout.write(
+    writeJson(
+      deps.io,
       JSON.stringify({
         dryRun: false,
+        ...cutoffField(cutoff),
         revoked: revoked.map(view),
         failed: failed.map(({ key, error }) => ({ ...view(key), error: error.message, exitCode: error.exitCode })),
         kept: kept.map(keptView),
-      }) + '\n',
+      }),
     );
   } else {
     writeKept(deps, kept);
@@ -88,7 +95,7 @@ export function select(keys: readonly ApiKey[], inUse: ReadonlySet<ApiKey>, opti
     }
     const never = last === 'never';
     if (options.neverUsed && !never) continue;
-    if (options.unusedForMs === undefined) {
+    if (options.unusedFor === undefined) {
       due = never;
     } else {
       // Never used: idle since it was made.
@@ -97,7 +104,7 @@ export function select(keys: readonly ApiKey[], inUse: ReadonlySet<ApiKey>, opti
         kept.push({ key, reason: `its createdAt cannot be read (${describe(key.createdAt)})` });
         continue;
       }
-      due = now - since >= options.unusedForMs;
+      due = since <= spanBefore(now, options.unusedFor);
     }
     if (!due) continue;
     if (inUse.has(key)) {
@@ -132,18 +139,40 @@ function keptView({ key, reason }: Kept): Record<string, unknown> {
   return { ...view(key), reason };
 }
 
+/** --unused-for's cut-off: a key last used (or, never used, made) at or before it is idle enough. */
+interface Cutoff {
+  at: number;
+  /** For people: `2026-05-27`, with the time when the span is not whole days. */
+  text: string;
+}
+
+function cutoffOf(options: PruneOptions, now: number): Cutoff | undefined {
+  if (options.unusedFor === undefined) return undefined;
+  const at = spanBefore(now, options.unusedFor);
+  return { at, text: describeCutoff(at, options.unusedFor) };
+}
+
+function cutoffField(cutoff: Cutoff | undefined): Record<string, string> {
+  return cutoff === undefined ? {} : { notUsedSince: new Date(cutoff.at).toISOString() };
+}
+
+/** `, not used since 2026-05-27`, or nothing without --unused-for. */
+function since(cutoff: Cutoff | undefined): string {
+  return cutoff === undefined ? '' : ` not used since ${cutoff.text}`;
+}
+
 /** --dry-run, or nothing to prune: what would go (data, on stdout) and what stays. */
-async function report(deps: Deps, { prune, kept }: Selection, dryRun: boolean): Promise<void> {
+async function report(deps: Deps, { prune, kept }: Selection, dryRun: boolean, cutoff: Cutoff | undefined): Promise<void> {
   if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify({ dryRun, ...(dryRun ? { wouldRevoke: prune.map(view) } : { revoked: [] }), kept: kept.map(keptView) }) + '\n');
+    writeJson(deps.io, JSON.stringify({ dryRun, ...cutoffField(cutoff), ...(dryRun ? { wouldRevoke: prune.map(view) } : { revoked: [] }), kept: kept.map(keptView) }));
     return;
   }
   if (prune.length > 0) await listOnStdout(deps, prune);
   writeKept(deps, kept);
   deps.io.stderr.write(
     prune.length === 0
-      ? 'No key to prune.\n'
-      : `${prune.length} ${prune.length === 1 ? 'key' : 'keys'} would be revoked (--dry-run: nothing was).\n`,
+      ? `No key to prune${cutoff === undefined ? '' : ` (none${since(cutoff)})`}.\n`
+      : `${prune.length} ${prune.length === 1 ? 'key' : 'keys'}${since(cutoff)} would be revoked (--dry-run: nothing was).\n`,
   );
 }
 
@@ -166,7 +195,7 @@ function when(value: unknown, now: number): string {
   return typeof value === 'string' && value !== '' ? (relativeTime(value, now) ?? value) : 'never';
 }
 
-async function confirm(deps: Deps, prune: readonly ApiKey[], kept: readonly Kept[], yes: boolean): Promise<void> {
+async function confirm(deps: Deps, prune: readonly ApiKey[], kept: readonly Kept[], yes: boolean, cutoff: Cutoff | undefined): Promise<void> {
   const what = `${prune.length} ${prune.length === 1 ? 'key' : 'keys'}`;
   if (yes) return;
   if (!deps.prompter.available) {
@@ -176,6 +205,6 @@ async function confirm(deps: Deps, prune: readonly ApiKey[], kept: readonly Kept
   const now = deps.clock.now();
   for (const key of prune) deps.io.stderr.write(`  ${keyLabel(key)}, last used ${when(key.lastUsedAt, now)}\n`);
   writeKept(deps, kept);
-  const ok = await deps.prompter.confirm(`Revoke these ${what}? They stop working at once; this cannot be undone.`, 'pass --yes');
+  const ok = await deps.prompter.confirm(`Revoke these ${what}${since(cutoff)}? They stop working at once; this cannot be undone.`, 'pass --yes');
   if (!ok) throw new UsageError('not confirmed: nothing was revoked');
 }

@@ -8,7 +8,7 @@ import { sanitize } from '../../../text/sanitize.js';
 import { crawlCommand } from '../../shared/suggest.js';
 import { keyLabel } from '../../../api/key-label.js';
 import { isKnownKeyOrShape, looksLikeFullKey, resolveKey } from '../../../api/key-match.js';
-import { writeRaw } from '../../../io/json.js';
+import { writeJson } from '../../../io/json.js';
 
 /**
  * DELETE /api/keys/:id for each argument (an id, or a unique keyPrefix prefix or name). Every argument is
@@ -66,8 +66,8 @@ export async function keysRevokeRun(deps: Deps, options: RevokeOptions): Promise
   const revokedInUse = outcomes.some((o) => o.ok && inUse.includes(o.key));
   if (deps.globals.json) {
     // One document: the service's body for one key, an array of the bodies for several.
-    if (ordered.length === 1) writeRaw(deps.io.stdout, (raws[0] ?? '').trim());
-    else deps.io.stdout.write(JSON.stringify(bodies) + '\n');
+    if (ordered.length === 1) writeJson(deps.io, (raws[0] ?? '').trim());
+    else writeJson(deps.io, JSON.stringify(bodies));
   } else if (revokedInUse) {
     const login = crawlCommand(deps, ['auth', 'login']);
     deps.io.stderr.write(

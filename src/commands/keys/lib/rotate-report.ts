@@ -123,7 +123,7 @@ export function where(target: Target): string {
   if (target.kind === 'config') return target.home;
   if (target.kind === 'stdout') return 'standard output';
   if (target.kind === 'command') {
-    return target.config ? `the --to-command command, then ${target.config.home}` : 'the --to-command command';
+    return target.config ? `the --to-command destination, then ${target.config.home}` : 'the --to-command destination';
   }
   return target.path;
 }

@@ -3,6 +3,7 @@ import { listKeys, OutcomeUnknownError, rotatedName, UnusableKeyError } from '..
 import { keyLabel } from '../../../api/key-label.js';
 import type { ResolvedKey } from '../../../config/settings.js';
 import type { Deps } from '../../../deps.js';
+import { jsonDocument, writeJson } from '../../../io/json.js';
 import { CrawlError, InterruptedError, UsageError, isCrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { HttpStatusError } from '../../../http/errors.js';
@@ -67,13 +68,14 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<Plan> {
     if (outputFile !== undefined) {
       throw new UsageError('--to-command and --output-file both say where the new key goes: give one', 'with --to-command the command is the store; it can write a file itself');
     }
-    // A key from the config file is replaced there too (after the command): crawl must go on working.
-    const config = key.source === 'config' ? profileTarget(deps, key) : undefined;
+    // A key from the keyring or the config file is replaced there too (after the command): crawl must
+    // go on working. A secret manager's key is left to the command given here, which stores it instead.
+    const config = key.source === 'config' && key.store?.kind !== 'command' ? profileTarget(deps, key) : undefined;
     target = { kind: 'command', command: options.toCommand, config };
   } else if (key.source === 'config') {
     if (outputFile !== undefined) {
       throw new UsageError(
-        "--output-file is for a key that comes from CRAWL_API_KEY; this profile's key is in the config file, and the new key replaces it there",
+        `--output-file is for a key that comes from CRAWL_API_KEY; this profile's key is in the ${key.store?.describe() ?? 'config file'}, and the new key replaces it there`,
         `run \`${crawlCommand(deps, ['keys', 'rotate'])}\` without --output-file`,
       );
     }
@@ -176,7 +178,7 @@ async function steps(deps: Deps, plan: Plan): Promise<number> {
   if (result.keepOld) return kept(deps, s, progress);
 
   if (deps.globals.json) {
-    deps.io.stdout.write(JSON.stringify(rotationDocument(s)) + '\n');
+    writeJson(deps.io, JSON.stringify(rotationDocument(s)));
   } else if (s.target.kind === 'command') {
     if (!s.target.config) deps.io.stderr.write('note: CRAWL_API_KEY in this job still holds the old key, which no longer works: later steps get the new one from the store\n');
   } else if (s.target.kind === 'file') {
@@ -205,7 +207,7 @@ function stepLine(step: RotationStep, s: RotationState): string {
 function flowTarget(deps: Deps, target: Target): RotationTarget {
   // Only over the key this rotation replaces: a concurrent rotation or login may have stored its own.
   if (target.kind === 'config') return { home: profileKeyHome(deps), replaces: target.replaces };
-  if (target.kind === 'file') return { destination: fileDestination(target.path) };
+  if (target.kind === 'file') return { destination: fileDestination(deps, target.path) };
   if (target.kind === 'stdout') return { destination: stdoutDestination(deps) };
   const destination = commandDestination(deps, target.command);
   return target.config ? { destination, home: profileKeyHome(deps), replaces: target.config.replaces } : { destination };
@@ -220,7 +222,7 @@ function kept(deps: Deps, s: RotationState, progress: (line: string) => void): n
   const old = s.result.old;
   const label = keyLabel({ id: old.id, name: old.name, keyPrefix: old.prefix });
   progress(`Left the old key ${label} active (--keep-old)`);
-  if (deps.globals.json) deps.io.stdout.write(JSON.stringify(rotationDocument(s)) + '\n');
+  if (deps.globals.json) writeJson(deps.io, JSON.stringify(rotationDocument(s)));
   else deps.io.stderr.write(`note: retire it when its window ends: \`${crawlCommand(deps, ['keys', 'revoke'], [old.id], ['--yes'])}\`\n`);
   if (s.result.interruptedAfterAll) {
     throw new CrawlError('interrupted, but the new key had been created, checked and stored; the old key is active, as --keep-old asks', interruptCode(deps));
@@ -241,7 +243,7 @@ async function fail(deps: Deps, s: RotationState, failure: RotationFailure): Pro
     // Meant for a store run unattended (CI): its stdout is a log.
     if (s.result.unattended) {
       try {
-        s.rescueFile = await rescueKeyFile(dirname(deps.settings.store.path), newKeyPrefix(s), c.secret(), deps.clock.now());
+        s.rescueFile = await rescueKeyFile(dirname(deps.settings.store.path), newKeyPrefix(s), c.secret(), deps.clock.now(), deps);
       } catch (rescue) {
         s.rescueFailed = isCrawlError(rescue) ? rescue.message : String(rescue);
       }
@@ -252,7 +254,7 @@ async function fail(deps: Deps, s: RotationState, failure: RotationFailure): Pro
       if (!deps.globals.json) await handOver(deps, s, c.secret() + '\n');
     }
   }
-  if (deps.globals.json && c) await handOver(deps, s, JSON.stringify(rotationDocument(s)) + '\n');
+  if (deps.globals.json && c) await handOver(deps, s, jsonDocument(deps.io, JSON.stringify(rotationDocument(s))));
 
   const known = isCrawlError(error);
   const reason = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;

@@ -1,6 +1,7 @@
 import type { Deps } from '../../../deps.js';
 import { CrawlError, UsageError } from '../../../errors.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
+import { writeJson } from '../../../io/json.js';
 
 export interface SandboxOptions {
   port: number;
@@ -16,22 +17,37 @@ export interface SandboxOptions {
 
 /** `crawl sandbox`: the local stand-in for the service (see src/sandbox). Runs until Ctrl-C. */
 export async function sandboxRun(deps: Deps, options: SandboxOptions): Promise<number> {
-  const fail = (message: string, exitCode: number): number => deps.report(new CrawlError(message, exitCode));
+  const fail = (message: string, exitCode: number, hint?: string): number => deps.report(new CrawlError(message, exitCode, hint === undefined ? {} : { hint }));
+  // With --json the sandbox writes one document to stdout, laid out as every command's is.
+  const stdout = deps.globals.json ? { write: (text: string) => writeJson(deps.io, text.trimEnd()) } : deps.io.stdout;
   if (options.reset) {
     const { resetSandbox } = await import('../../../sandbox/cli.js');
-    return resetSandbox({ url: sandboxUrl(deps, options), stdout: deps.io.stdout, stderr: deps.io.stderr, json: deps.globals.json, fail });
+    return resetSandbox({ url: sandboxUrl(deps, options), stdout, stderr: deps.io.stderr, json: deps.globals.json, fail });
   }
   const { runSandbox } = await import('../../../sandbox/cli.js');
   const { portGiven: _portGiven, reset: _reset, ...serving } = options;
+  const { key, keyNote } = await bootstrapKey(deps, options.port);
   return runSandbox({
     ...serving,
-    stdout: deps.io.stdout,
+    stdout,
     stderr: deps.io.stderr,
     json: deps.globals.json,
     fail,
-    key: deps.env.CRAWL_SANDBOX_KEY || undefined,
+    key,
+    keyNote,
     stop: deps.signal,
   });
+}
+
+/** CRAWL_SANDBOX_KEY, else the key kept for the port (none for --port 0, whose port changes anyway). */
+async function bootstrapKey(deps: Deps, port: number): Promise<{ key: string | undefined; keyNote: string | undefined }> {
+  if (deps.env.CRAWL_SANDBOX_KEY) return { key: deps.env.CRAWL_SANDBOX_KEY, keyNote: 'The key is CRAWL_SANDBOX_KEY\'s.' };
+  if (port === 0) return { key: undefined, keyNote: 'A new key at every start on a random port (--port 0); CRAWL_SANDBOX_KEY sets one.' };
+  // Loaded when a sandbox starts: the work of every command is one chunk, and a status read must not load node:crypto.
+  const { keptSandboxKey } = await import('../../../config/sandbox-key.js');
+  const kept = keptSandboxKey(deps.env, deps.platform, port);
+  if (kept.key === undefined) return { key: undefined, keyNote: `A new key at every start: ${kept.why}; CRAWL_SANDBOX_KEY sets one.` };
+  return { key: kept.key, keyNote: `The key stays the same at every start on port ${port} (kept in ${kept.file}): a saved login keeps working.` };
 }
 
 /**

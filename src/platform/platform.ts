@@ -1,0 +1,76 @@
+// Every decision that depends on the operating system, in one place, as functions of a Platform
+// value: the process's own (platform/host.ts's hostPlatform(), given by src/main.ts through
+// Deps) or one a test makes, so that each system's branch runs in the tests on any system.
+import { posix, win32, type PlatformPath } from 'node:path';
+import type { Env } from './env.js';
+
+/** The system a run is on, as far as crawl's behaviour depends on it. */
+export interface Platform {
+  /** process.platform: 'linux', 'darwin', 'win32', ... */
+  readonly os: NodeJS.Platform;
+  /** os.homedir(): the user's home (their profile folder on Windows); '' where none is known. */
+  readonly home: string;
+}
+
+export function isWindows(platform: Pick<Platform, 'os'>): boolean {
+  return platform.os === 'win32';
+}
+
+/** The path rules of the platform (backslashes and drive letters on Windows), whatever runs the code. */
+export function pathsOf(platform: Pick<Platform, 'os'>): PlatformPath {
+  return isWindows(platform) ? win32 : posix;
+}
+
+/**
+ * The most bytes one write puts into a pipe whole (POSIX's PIPE_BUF): 4096 on Linux; 512 on
+ * macOS and the BSDs, which is also POSIX's minimum, so it is the value for any system whose own
+ * is not known here (a Windows pipe promises none, and smaller pieces cost nothing but writes).
+ */
+export function pipeBufferSize(platform: Pick<Platform, 'os'>): number {
+  return platform.os === 'linux' || platform.os === 'android' ? 4096 : 512;
+}
+
+/**
+ * `env` without the variables named: by exact name on POSIX, in any case on Windows, where
+ * `crawl_api_key` and `CRAWL_API_KEY` are one variable (a child would see it under either).
+ */
+export function envWithout(env: Env, names: readonly string[], platform: Pick<Platform, 'os'>): Record<string, string> {
+  const fold = (name: string): string => (isWindows(platform) ? name.toUpperCase() : name);
+  const dropped = new Set(names.map(fold));
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && !dropped.has(fold(name))) kept[name] = value;
+  return kept;
+}
+
+/**
+ * An environment variable's value, by any case of its name on Windows (where the process's
+ * environment is case-insensitive, but a copy of it, as a test or a wrapper passes, may not be).
+ */
+export function envValue(env: Env, name: string, platform: Pick<Platform, 'os'>): string | undefined {
+  if (env[name] !== undefined || !isWindows(platform)) return env[name];
+  const upper = name.toUpperCase();
+  for (const [key, value] of Object.entries(env)) if (key.toUpperCase() === upper && value !== undefined) return value;
+  return undefined;
+}
+
+/**
+ * The shell that runs a user's command line (`keys rotate --to-command`, the key stores'
+ * commands): what Node's `shell: true` starts, named for messages and docs.
+ */
+export function commandShell(platform: Pick<Platform, 'os'>, env: Env): string {
+  if (isWindows(platform)) return envValue(env, 'ComSpec', platform) || 'cmd.exe';
+  return platform.os === 'android' ? '/system/bin/sh' : '/bin/sh';
+}
+
+/** The keys that end typed input at a terminal: Ctrl-Z then Enter in a Windows console. */
+export function endOfInputKeys(platform: Pick<Platform, 'os'>): string {
+  return isWindows(platform) ? 'Ctrl-Z, then Enter' : 'Ctrl-D';
+}
+
+/**
+ * The signals that ask crawl to stop as SIGTERM does: SIGHUP (the terminal or console window
+ * closed) everywhere; on Windows also SIGBREAK (Ctrl-Break), since SIGTERM never arrives there.
+ */
+export function terminatingSignals(platform: Pick<Platform, 'os'>): NodeJS.Signals[] {
+  return isWindows(platform) ? ['SIGTERM', 'SIGHUP', 'SIGBREAK'] : ['SIGTERM', 'SIGHUP'];
+}

@@ -1,0 +1,143 @@
+// `crawl sandbox`: the bootstrap key stays the same on a port from one start to the next (so a
+// saved login keeps working), is new for --port 0, and is CRAWL_SANDBOX_KEY's when that is set;
+// a busy port says what holds it and a fix that works. In this process: each sandbox stops on
+// the run's interrupt, as Ctrl-C stops it.
+import { statSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../../src/errors.js';
+import type { TestStreams } from '../../../src/io/test-streams.js';
+import { crawl, type CrawlResult, tempDir, waitFor } from '../../support/harness.js';
+import { sandboxFixture } from '../../support/sandbox.js';
+
+let tmp: { dir: string; cleanup: () => void };
+beforeAll(() => {
+  tmp = tempDir('crawl-sandbox-key-');
+});
+afterAll(() => tmp.cleanup());
+
+/** A port nothing listens on just now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+interface Started {
+  url: string;
+  key: string;
+  /** Stops it (as Ctrl-C does) and gives the run's result. */
+  stop(): Promise<CrawlResult>;
+}
+
+/** Starts `crawl sandbox <args>` and resolves once it printed its URL and key. */
+async function start(args: string[], env: Record<string, string>): Promise<Started> {
+  const controller = new AbortController();
+  let streams: TestStreams | undefined;
+  const done = crawl(['sandbox', ...args], { env, signal: controller.signal, onStreams: (s) => void (streams = s) });
+  await waitFor(() => /Bootstrap key: \S+\n/.test(streams?.stdoutText() ?? ''), 10_000, 'the start-up lines');
+  const out = streams?.stdoutText() ?? '';
+  return {
+    url: /Sandbox listening on (\S+)/.exec(out)?.[1] ?? '',
+    key: /Bootstrap key: (\S+)/.exec(out)?.[1] ?? '',
+    stop: async () => {
+      controller.abort(new InterruptedError(130));
+      return done;
+    },
+  };
+}
+
+const jobStatus = (url: string, key: string) => crawl(['job', 'demo-small', '--jq', '.job.status'], { env: { CRAWL_BASE_URL: url, CRAWL_API_KEY: key } });
+
+describe('the bootstrap key', () => {
+  it('is the same at every start on a port: a key saved against the sandbox still works after a restart', async () => {
+    const env = { XDG_STATE_HOME: join(tmp.dir, 'state') };
+    const port = String(await freePort());
+    const first = await start(['--port', port], env);
+    const firstRun = await first.stop();
+    expect(firstRun.stderr).toContain(`The key stays the same at every start on port ${port} (kept in ${join(env.XDG_STATE_HOME, 'crawl', 'sandbox-keys.json')}): a saved login keeps working.`);
+    const again = await start(['--port', port], env);
+    try {
+      expect(again.key).toBe(first.key);
+      const r = await jobStatus(again.url, first.key);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('completed\n');
+    } finally {
+      await again.stop();
+    }
+    expect(statSync(join(env.XDG_STATE_HOME, 'crawl', 'sandbox-keys.json')).mode & 0o777).toBe(0o600);
+    // Another port has a key of its own.
+    const other = await start(['--port', String(await freePort())], env);
+    await other.stop();
+    expect(other.key).not.toBe(first.key);
+    expect(other.key).toMatch(/^crk_[A-Za-z0-9]{40}$/);
+  });
+
+  it('is new at each start with --port 0, and said so', async () => {
+    const env = { XDG_STATE_HOME: join(tmp.dir, 'state-0') };
+    const a = await start(['--port', '0'], env);
+    const ra = await a.stop();
+    const b = await start(['--port', '0'], env);
+    await b.stop();
+    expect(a.key).not.toBe(b.key);
+    expect(ra.stderr).toContain('A new key at every start on a random port (--port 0); CRAWL_SANDBOX_KEY sets one.');
+  });
+
+  it('is CRAWL_SANDBOX_KEY when it is set, and nothing is kept', async () => {
+    const env = { XDG_STATE_HOME: join(tmp.dir, 'state-env'), CRAWL_SANDBOX_KEY: `crk_${'E'.repeat(40)}` };
+    const s = await start(['--port', String(await freePort())], env);
+    const r = await s.stop();
+    expect(s.key).toBe(env.CRAWL_SANDBOX_KEY);
+    expect(r.stderr).toContain("The key is CRAWL_SANDBOX_KEY's.");
+  });
+
+  it('--help says how the key lasts, and names CRAWL_SANDBOX_KEY', async () => {
+    const r = await crawl(['sandbox', '--help'], { env: {} });
+    const text = r.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('The bootstrap key:');
+    expect(text).toContain('On a given port it is the same key at every start');
+    expect(text).toContain('CRAWL_SANDBOX_KEY=<key> makes the sandbox use that key instead');
+  });
+});
+
+describe('a busy port', () => {
+  it('held by a sandbox: says so, and to use it', async () => {
+    const fx = await sandboxFixture({ seed: false });
+    try {
+      const port = new URL(fx.sandbox.url).port;
+      const r = await crawl(['sandbox', '--port', port], { env: {} });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `crawl: cannot start the sandbox on 127.0.0.1:${port}: the port is already in use, by a crawl sandbox\n` +
+          `hint: use that one (export CRAWL_BASE_URL=http://127.0.0.1:${port} and the key it printed), restore its demo jobs with \`crawl sandbox --reset --port ${port}\`, or stop it (Ctrl-C where it runs) and start again\n`,
+      );
+    } finally {
+      await fx.close();
+    }
+  });
+
+  it('held by another program: a free port to start on, and that command works', async () => {
+    // Reads what comes and answers nothing, as a program that is no HTTP server would.
+    const holder = createServer((socket) => socket.on('error', () => undefined).resume());
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const r = await crawl(['sandbox', '--port', String(port)], { env: {} });
+      expect(r.code).toBe(1);
+      const [message = '', hint = ''] = r.stderr.trim().split('\n');
+      expect(message).toBe(`crawl: cannot start the sandbox on 127.0.0.1:${port}: the port is already in use, by another program`);
+      expect(hint).not.toContain('--port 0');
+      const suggested = /`crawl sandbox --port (\d+)`/.exec(hint)?.[1];
+      expect(suggested, hint).toBeDefined();
+      expect(hint).toContain(`then export CRAWL_BASE_URL=http://127.0.0.1:${suggested}; or stop the program that holds ${port}`);
+      const s = await start(['--port', String(suggested)], { XDG_STATE_HOME: join(tmp.dir, 'state-busy') });
+      await s.stop();
+      expect(s.url).toBe(`http://127.0.0.1:${suggested}`);
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
+  });
+});

@@ -1,0 +1,56 @@
+// Each system's branch of src/platform/platform.ts, decided here on Linux with the platform given.
+import { describe, expect, it } from 'vitest';
+import { commandShell, endOfInputKeys, envValue, envWithout, pathsOf, pipeBufferSize, terminatingSignals, type Platform } from '../../src/platform/platform.js';
+
+const SYSTEMS: NodeJS.Platform[] = ['linux', 'darwin', 'win32', 'freebsd', 'android'];
+const on = (os: NodeJS.Platform): Platform => ({ os, home: '' });
+
+describe('PIPE_BUF', () => {
+  it.each([
+    ['linux', 4096],
+    ['android', 4096],
+    ['darwin', 512],
+    ['freebsd', 512],
+    ['win32', 512],
+    ['aix', 512],
+  ] as const)('%s: %i', (os, bytes) => {
+    expect(pipeBufferSize(on(os))).toBe(bytes);
+  });
+});
+
+describe('the environment a child gets', () => {
+  const env = { crawl_api_key: 'lower', CRAWL_API_KEY: 'upper', Crawl_Api_Key: 'mixed', PATH: '/bin', OTHER: undefined };
+
+  it('Windows: the variable is left out in every case of its name', () => {
+    expect(envWithout(env, ['CRAWL_API_KEY'], on('win32'))).toEqual({ PATH: '/bin' });
+  });
+
+  it.each(['linux', 'darwin'] as const)('%s: only the exact name (other cases are other variables there)', (os) => {
+    expect(envWithout(env, ['CRAWL_API_KEY'], on(os))).toEqual({ crawl_api_key: 'lower', Crawl_Api_Key: 'mixed', PATH: '/bin' });
+  });
+
+  it('a value is found by any case of its name on Windows only', () => {
+    expect(envValue({ ComSpec: 'C:\\Windows\\system32\\cmd.exe' }, 'COMSPEC', on('win32'))).toBe('C:\\Windows\\system32\\cmd.exe');
+    expect(envValue({ ComSpec: 'x' }, 'COMSPEC', on('linux'))).toBeUndefined();
+  });
+});
+
+describe('the shell that runs a command line', () => {
+  it('Windows: %ComSpec% (cmd.exe), whatever shell crawl runs in', () => {
+    expect(commandShell(on('win32'), { ComSpec: 'C:\\Windows\\system32\\cmd.exe' })).toBe('C:\\Windows\\system32\\cmd.exe');
+    expect(commandShell(on('win32'), {})).toBe('cmd.exe');
+  });
+  it.each(['linux', 'darwin', 'freebsd'] as const)('%s: /bin/sh', (os) => {
+    expect(commandShell(on(os), { SHELL: '/bin/zsh' })).toBe('/bin/sh');
+  });
+});
+
+describe('typing, signals, paths', () => {
+  it.each(SYSTEMS)('%s', (os) => {
+    const windows = os === 'win32';
+    expect(endOfInputKeys(on(os))).toBe(windows ? 'Ctrl-Z, then Enter' : 'Ctrl-D');
+    // SIGTERM never arrives on Windows, but Ctrl-Break and closing the console do.
+    expect(terminatingSignals(on(os))).toEqual(windows ? ['SIGTERM', 'SIGHUP', 'SIGBREAK'] : ['SIGTERM', 'SIGHUP']);
+    expect(pathsOf(on(os)).sep).toBe(windows ? '\\' : '/');
+  });
+});

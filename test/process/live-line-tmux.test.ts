@@ -1,0 +1,95 @@
+// The live line in a real tmux (3.3 and later: scroll-on-clear is on by default), started at the
+// pane's top row: tmux takes an erase to the end of the screen from there for a clear and copies
+// the screen into its scrollback, so a line drawn that way leaves a frame in the history at every
+// redraw. Here the history must stay empty, and a resize mid-watch (tmux rewraps the line) must
+// leave no remnant on the screen.
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/harness.js';
+import { BIN, cleanEnv } from '../support/spawn.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { shellQuote } from '../../src/text/shell.js';
+
+const run = promisify(execFile);
+const SOCKET = `crawl-test-${process.pid}`;
+const tmux = (...args: string[]): Promise<{ stdout: string }> => run('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args]);
+
+let fx: SandboxFixture;
+let tmp: { dir: string; cleanup: () => void };
+beforeAll(async () => {
+  fx = await sandboxFixture({ seed: false });
+  tmp = tempDir('crawl-tmux-');
+});
+afterAll(async () => {
+  await tmux('kill-server').catch(() => undefined);
+  tmp.cleanup();
+  await fx.close();
+});
+
+/** Calls `action` once, when the sandbox receives the `n`-th GET of job `id`. */
+function onPoll(id: string, n: number, action: () => void): void {
+  const requests = fx.sandbox.requests;
+  const push = requests.push;
+  requests.push = function (...items) {
+    const length = push.apply(this, items);
+    if (requests.filter((q) => q.method === 'GET' && q.url === `/api/crawl/${id}`).length === n) {
+      Reflect.deleteProperty(requests, 'push');
+      action();
+    }
+    return length;
+  };
+}
+
+/**
+ * `crawl job watch <id>` alone in a new tmux session `columns` wide (nothing above it: the line is
+ * on the top row); resolves once it has exited, with the pane's history (its size and rows) and
+ * the rows on its screen.
+ */
+async function watchInTmux(
+  session: string,
+  id: string,
+  columns: number,
+  during?: { poll: number; columns: number },
+): Promise<{ history: number; historyRows: string[]; rows: string[] }> {
+  const env = cleanEnv({ CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: fx.sandbox.key, CRAWL_CONFIG_DIR: tmp.dir, LANG: 'C.UTF-8' });
+  const script = join(tmp.dir, `${session}.sh`);
+  const exports = Object.entries(env).map(([name, value]) => `export ${name}=${shellQuote(value ?? '')}`);
+  writeFileSync(
+    script,
+    ['#!/bin/sh', ...exports, `export TERM=tmux-256color`, `${shellQuote(process.execPath)} ${shellQuote(BIN)} job watch ${id} --interval 0.5`, `tmux -L ${SOCKET} wait-for -S ${session}`, 'exec sleep 600', ''].join('\n'),
+  );
+  chmodSync(script, 0o700);
+  if (during) onPoll(id, during.poll, () => execFileSync('tmux', ['-L', SOCKET, 'resize-window', '-t', session, '-x', String(during.columns), '-y', '20']));
+  await tmux('new-session', '-d', '-s', session, '-x', String(columns), '-y', '20', script);
+  // Returns at once if the watch has already signalled (tmux keeps a signal nobody waited for yet).
+  await tmux('wait-for', session);
+  const history = Number((await tmux('display-message', '-p', '-t', session, '#{history_size}')).stdout.trim());
+  const capture = async (...from: string[]): Promise<string[]> => (await tmux('capture-pane', '-p', ...from, '-t', session)).stdout.split('\n').map((row) => row.trimEnd());
+  const rows = await capture();
+  const historyRows = history === 0 ? [] : await capture('-S', '-', '-E', '-1');
+  return { history, historyRows, rows };
+}
+
+describe('job watch in tmux', () => {
+  it('a line on the top row, redrawn many times: nothing goes into the scrollback', async () => {
+    fx.sandbox.addJob({ id: 'tmux-top', status: 'running', pagesTotal: 100, advance: { perPoll: 10 } });
+    const { history, historyRows, rows } = await watchInTmux('top', 'tmux-top', 80);
+    expect(history, historyRows.join('\n')).toBe(0);
+    expect(rows.filter((row) => /^ {2}completed .*100\/100 pages/.test(row))).toHaveLength(1);
+    expect(rows.some((row) => row.includes('running'))).toBe(false);
+  });
+
+  it('narrowed mid-watch (tmux rewraps the line): no remnant, one line at the end', async () => {
+    fx.sandbox.addJob({ id: 'tmux-narrowed', status: 'running', pagesTotal: 100, advance: { perPoll: 10 } });
+    const { history, historyRows, rows } = await watchInTmux('narrowed', 'tmux-narrowed', 100, { poll: 3, columns: 36 });
+    // At most what tmux moves itself when it rewraps the top row (the first part of the line, the
+    // cursor kept on its row): one row, never a frame a redraw left.
+    expect(history, historyRows.join('\n')).toBeLessThanOrEqual(1);
+    expect(rows.some((row) => row.includes('running')), rows.join('\n')).toBe(false);
+    expect(rows.some((row) => /[█░]/.test(row)), rows.join('\n')).toBe(false);
+    expect(rows.filter((row) => /^ {2}completed /.test(row))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,62 @@
+// Hints on Windows (src/text/shell.ts): no quoting means the same in cmd and PowerShell, so only
+// words safe bare in both are spliced into a command; anything else is named, never pasted.
+import { describe, expect, it } from 'vitest';
+import { commandLine, quotingFor, shellQuote, windowsWord, withFileOnStdin, withSuggestionFlags } from '../../src/text/shell.js';
+
+const HOSTILE = ['x&calc', 'a|b', 'a>b', 'a<b', '%PATH%', 'a^b', "it's", 'a"b', 'two words', '$(calc)', '`calc`', 'a;b', 'a,b', '@args', '{x}', '(x)', 'a=b', 'x\ny'];
+
+describe('a word safe bare in cmd and PowerShell', () => {
+  it.each(['job_1', 'k-2.3', 'C:\\ci\\key.txt', 'https://crawl.example/v1', '--yes', 'a+b'])('%s is kept as it is', (word) => {
+    expect(windowsWord(word)).toBe(word);
+  });
+  it.each(HOSTILE)('%j is not', (word) => {
+    expect(windowsWord(word)).toBeUndefined();
+  });
+});
+
+describe('a command line for Windows', () => {
+  it.each(HOSTILE)('an operand %j is named, not spliced', (id) => {
+    const line = commandLine({ command: ['crawl', 'job', 'status'], operands: [id] }, 'windows');
+    expect(line).toBe('crawl job status <id>');
+    expect(line).not.toContain(id);
+  });
+
+  it('safe words stay; a flag\'s unsafe value is named by its flag; an operand may say what it is', () => {
+    expect(commandLine({ command: ['crawl', '--profile', 'work', 'keys', 'revoke'], operands: ['key_1'], flags: ['--yes'] }, 'windows')).toBe('crawl --profile work keys revoke key_1 --yes');
+    expect(commandLine({ command: ['crawl', '--profile', 'a&b', 'job', 'watch'], operands: ['j1'] }, 'windows')).toBe('crawl --profile <profile> job watch j1');
+    expect(commandLine({ command: ['crawl', 'keys', 'revoke'], operands: ['a b'], operandName: 'key id' }, 'windows')).toBe('crawl keys revoke <key id>');
+  });
+
+  it('an operand that starts with "-" is named: `--` does not survive PowerShell calling crawl.ps1', () => {
+    expect(commandLine({ command: ['crawl', 'job', 'status'], operands: ['--force'], flags: ['--yes'] }, 'windows')).toBe('crawl job status <id> --yes');
+    expect(commandLine({ command: ['crawl', 'job', 'status'], operands: ['-x'] }, 'windows')).toBe('crawl job status <id>');
+    expect(commandLine({ command: ['crawl', 'job', 'status'], operands: ['--force'], flags: ['--yes'] })).toBe('crawl job status --yes -- --force');
+  });
+
+  it('POSIX quoting is unchanged', () => {
+    expect(commandLine({ command: ['crawl', 'job', 'status'], operands: ['x&calc'] })).toBe(`crawl job status ${shellQuote('x&calc')}`);
+    expect(commandLine({ command: ['crawl', 'job', 'status'], operands: ['x&calc'] }, 'posix')).toBe("crawl job status 'x&calc'");
+  });
+
+  it('the run\'s flags put into a hint\'s commands follow the same rule', () => {
+    expect(withSuggestionFlags('run `crawl auth login`', ['--profile', 'work'], 'windows')).toBe('run `crawl --profile work auth login`');
+    expect(withSuggestionFlags('run `crawl auth login`', ['--profile', 'x&calc'], 'windows')).toBe('run `crawl --profile <profile> auth login`');
+    expect(withSuggestionFlags('run `crawl auth login`', ['--profile', 'x&calc'])).toBe("run `crawl --profile 'x&calc' auth login`");
+  });
+});
+
+describe('a file on standard input', () => {
+  it('POSIX shells: `< file`; Windows: Get-Content piped (PowerShell rejects `<`)', () => {
+    expect(withFileOnStdin('crawl auth login --with-key', 'keyfile')).toBe('crawl auth login --with-key < keyfile');
+    expect(withFileOnStdin('crawl auth login --with-key', 'keyfile', 'windows')).toBe('Get-Content keyfile | crawl auth login --with-key');
+  });
+
+  it.each([
+    ['win32', 'windows'],
+    ['linux', 'posix'],
+    ['darwin', 'posix'],
+    ['freebsd', 'posix'],
+  ] as const)('%s quotes for %s', (os, quoting) => {
+    expect(quotingFor({ os })).toBe(quoting);
+  });
+});
