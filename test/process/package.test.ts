@@ -224,7 +224,7 @@ describe('the shipped declarations', () => {
     writeFileSync(
       join(project.dir, 'consumer.mts'),
       `import { createClient, CrawlError, RotationError, type Job } from '${pkg.name}';
-import { type EmbeddedSandbox, startSandbox } from '${pkg.name}/sandbox';
+import { startSandbox, type EmbeddedSandbox } from '${pkg.name}/sandbox';
 const sandbox: EmbeddedSandbox = await startSandbox({ seed: false });
 const client = createClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.bootstrapKey, timeoutMs: 5000 });
 const job: Job = await client.jobs.get('x').catch((e: unknown) => { if (e instanceof CrawlError) return { id: 'x', status: String(e.exitCode) }; throw e; });
@@ -251,6 +251,7 @@ client.jobs.cancel('x', { wait: true }).then((job) => console.log(job.status, cr
     writeFileSync(
       join(project.dir, 'legacy.ts'),
       `import { createClient, type JobStatus } from '${pkg.name}';
+import { startSandbox } from '${pkg.name}/sandbox';
 const done: JobStatus = 'completed';
 void startSandbox({ seed: false }).then(async (sandbox) => {
   const job = await createClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.bootstrapKey }).jobs.get('x');
