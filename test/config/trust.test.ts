@@ -6,6 +6,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shellQuote } from '../../src/text/shell.js';
 import { runCli, tempDir } from '../support/harness.js';
 import { findKey } from '../support/key-forms.js';
 import { startHostile } from '../support/hostile-server.js';
@@ -358,7 +359,7 @@ describe('a config file that other users could change (as ssh refuses its own)',
     chmodSync(file, 0o666);
     const r = await runCli(['config', 'get', 'base-url'], { env: envOf({ CRAWL_CONFIG_DIR: dir }) });
     expect(r.code).toBe(1);
-    const quoted = `'${file.replace(/'/g, `'\\''`)}'`;
+    const quoted = shellQuote(file);
     expect(r.stderr.split('\n')[1]).toBe(`hint: only you should be able to change it: \`chmod 600 ${quoted}\``);
     // The suggested command, run by a shell, fixes exactly that file.
     execFileSync('bash', ['-c', `chmod 600 ${quoted}`]);

@@ -1,6 +1,7 @@
 // `job pages` as a process, for what only a process shows: a real pipe whose reader leaves after
 // one line (`| head -1`), and the peak memory (maxRSS) of an export. The same logic in this
 // process: test/commands/job/pages.test.ts (stdout failing with EPIPE) and test/commands/job/pages-limits.test.ts (the caps).
+import { shellQuote } from '../../src/text/shell.js';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +33,7 @@ afterAll(async () => {
 describe('job pages in a process', () => {
   it.concurrent('`| head -1`: one line, nothing on stderr, exit 0 (pipefail), and the export stops', async ({ expect }) => {
     const pageRequests = (): number => fx.sandbox.requests.filter((r) => r.url.startsWith('/api/crawl/demo-huge/pages')).length;
-    const child = spawn('bash', ['-c', `set -o pipefail; '${process.execPath}' '${BIN}' job pages demo-huge | head -1`], { env: cleanEnv(fx.env) });
+    const child = spawn('bash', ['-c', `set -o pipefail; ${shellQuote(process.execPath)} ${shellQuote(BIN)} job pages demo-huge | head -1`], { env: cleanEnv(fx.env) });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

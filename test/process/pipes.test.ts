@@ -3,6 +3,7 @@
 // help written straight to descriptor 1. The logic behind each (an interrupt while writing, a write
 // that fails with EPIPE or ENOSPC) is tested in this process by test/commands/job/pages-signals.test.ts, test/io/output-faults.test.ts
 // and test/app/interrupt.test.ts; here the real pipe, FIFO or device does what memory streams cannot.
+import { shellQuote } from '../../src/text/shell.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -127,7 +128,7 @@ async function stalledPipe(id: string, signal: NodeJS.Signals, readerWaitsMs: nu
   const ended = join(dir, 'ended');
   await mkfifo(go);
   const script =
-    `crawl() { '${process.execPath}' '${BIN}' "$@"; }\n` +
+    `crawl() { ${shellQuote(process.execPath)} ${shellQuote(BIN)} "$@"; }\n` +
     `(crawl job pages ${id}; echo "crawl-exit=$?" >&2; : > '${ended}') | { read -r _ < '${go}'; cat > '${out}'; }`;
   const shell = spawn('bash', ['-c', script], { env: cleanEnv(svc.env), cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
