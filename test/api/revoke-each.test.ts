@@ -6,9 +6,9 @@ import { revokeEach, type RevokeOutcome } from '../../src/api/revoke-each.js';
 import type { ApiKey } from '../../src/api/keys.js';
 import { InterruptedError } from '../../src/errors.js';
 import { HttpClient } from '../../src/http/client.js';
-import { runCli } from '../helpers/cli.js';
-import { calls, keyStatus } from '../helpers/keys.js';
-import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { runCli } from '../support/harness.js';
+import { calls, keyStatus } from '../support/keys.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { fakeClock } from '../support/fake-clock.js';
 
 let fx: SandboxFixture;

@@ -13,9 +13,9 @@ import { InterruptedError } from '../../src/errors.js';
 import { HttpClient } from '../../src/http/client.js';
 import { HttpStatusError } from '../../src/http/errors.js';
 import { StoreCommandError } from '../../src/commands/keys/lib/key-destinations.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { activeKeys, calls, fullKeysIn, keyStatus } from '../helpers/keys.js';
-import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { runCli, tempDir } from '../support/harness.js';
+import { activeKeys, calls, fullKeysIn, keyStatus } from '../support/keys.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { fakeClock } from '../support/fake-clock.js';
 
 let fx: SandboxFixture;

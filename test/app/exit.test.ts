@@ -1,7 +1,7 @@
 // Errors under --json / --jq: the JSON line for a script (stderr not a terminal), the text lines
 // for a person (stderr a terminal), whatever stdout is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { crawl } from '../support/harness.js';
 
 let fx: SandboxFixture;

@@ -3,10 +3,9 @@
 // service, `crawl api` included; with the profile's key, the hint is still about the profile.
 // In this process, against the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
-import { configFolderWith } from '../helpers/local-faults.js';
-import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { crawl } from '../support/harness.js';
+import { crawl, tempDir } from '../support/harness.js';
+import { configFolderWith } from '../support/local-faults.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };

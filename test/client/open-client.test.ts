@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, openClient, UsageError } from '../../src/client/index.js';
 import { startSandbox, type EmbeddedSandbox } from '../../src/sandbox/public.js';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir } from '../support/harness.js';
 
 let sb: EmbeddedSandbox;
 const tmp = tempDir();

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../src/config/store.js';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir } from '../support/harness.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { configFile, locateConfig, movedNotice } from '../../src/config/paths.js';
 import { Settings } from '../../src/config/settings.js';
 import type { Platform } from '../../src/platform/platform.js';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir } from '../support/harness.js';
 
 const windows: Platform = { os: 'win32', home: 'C:\\Users\\ada' };
 const env = { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming', HOME: 'H:\\' };

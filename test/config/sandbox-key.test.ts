@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keptSandboxKey } from '../../src/config/sandbox-key.js';
 import type { Platform } from '../../src/platform/platform.js';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir } from '../support/harness.js';
 
 /** A home that is never written: every case names its folder with XDG_STATE_HOME. */
 const platform: Platform = { os: 'linux', home: '/nonexistent-home' };

@@ -1,42 +1,199 @@
-// A mistyped profile (--profile or CRAWL_PROFILE) gets "did you mean" among the profiles the
-// config file has, and still says how to create the one named; a name near none gets the latter
-// alone. In this process; nothing is sent.
+// Where settings come from (flag > env > config profile > default), which profile, and which
+// config folder, as every command sees them. The config and auth commands are tested in
+// test/commands/config/ and test/commands/auth/.
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
-import { configFolderWith } from '../helpers/local-faults.js';
-import { crawl } from '../support/harness.js';
+import { maskKey } from '../../src/text/mask.js';
+import { crawl, runCli, tempDir } from '../support/harness.js';
+import { configFolderWith } from '../support/local-faults.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { BAD_KEY, configFolders, deadBaseUrl, envOf } from '../support/settings.js';
 
-let tmp: { dir: string; cleanup: () => void };
-let config: { dir: string; file: string };
-beforeAll(() => {
-  tmp = tempDir('crawl-profile-typo-');
-  config = configFolderWith(tmp.dir, {
-    profiles: {
-      default: { 'base-url': 'http://127.0.0.1:9' },
-      staging: { 'base-url': 'http://127.0.0.1:9' },
-      production: { 'base-url': 'http://127.0.0.1:9' },
-    },
+let fx: SandboxFixture;
+const folders = configFolders();
+let deadBase: string;
+
+beforeAll(async () => {
+  fx = await sandboxFixture();
+  deadBase = await deadBaseUrl();
+});
+afterAll(async () => {
+  folders.cleanup();
+  await fx.close();
+});
+
+async function authStatus(args: string[], env: Record<string, string | undefined>) {
+  const r = await runCli(['auth', 'status', '--json', ...args], { env });
+  return { ...r, json: r.stdout ? JSON.parse(r.stdout) : undefined };
+}
+
+describe('precedence: flag > environment > config profile > default', () => {
+  it.concurrent('the config file answers when nothing else does', async ({ expect }) => {
+    const dir = folders.with({ default: { 'base-url': fx.sandbox.url, 'api-key': fx.sandbox.key } });
+    const r = await authStatus([], envOf({ CRAWL_CONFIG_DIR: dir }));
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({
+      profile: 'default',
+      baseUrl: fx.sandbox.url + '/',
+      baseUrlSource: 'config',
+      apiKey: maskKey(fx.sandbox.key),
+      apiKeySource: 'config',
+      accepted: true,
+    });
+  });
+
+  it.concurrent('the environment beats the config file, for base URL and key', async ({ expect }) => {
+    const dir = folders.with({ default: { 'base-url': deadBase, 'api-key': BAD_KEY } });
+    const r = await authStatus([], envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: fx.sandbox.key }));
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ baseUrlSource: 'env', apiKeySource: 'env', accepted: true });
+  });
+
+  it.concurrent('the --base-url flag beats the environment', async ({ expect }) => {
+    const dir = folders.fresh();
+    const r = await authStatus(['--base-url', fx.sandbox.url], envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: deadBase, CRAWL_API_KEY: fx.sandbox.key }));
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ baseUrl: fx.sandbox.url + '/', baseUrlSource: 'flag', accepted: true });
+  });
+
+  it.concurrent('a job command uses the same precedence (a dead config base URL is not used)', async ({ expect }) => {
+    const dir = folders.with({ default: { 'base-url': deadBase, 'api-key': BAD_KEY } });
+    const r = await runCli(['job', 'demo-small'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: fx.sandbox.key }) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('id\tdemo-small\n');
+  });
+
+  it.concurrent('no base URL anywhere: exit 2 naming the fix', async ({ expect }) => {
+    const r = await runCli(['job', 'demo-small'], { env: envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_API_KEY: fx.sandbox.key }) });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'crawl: no base URL configured\nhint: run `crawl config set base-url <url>`, set CRAWL_BASE_URL, or pass --base-url\n',
+    );
+  });
+
+  it.concurrent('no key anywhere: exit 2 naming the fix, and nothing is sent', async ({ expect }) => {
+    const r = await runCli(['job', 'keyless'], { env: envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: fx.sandbox.url }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('crawl: no API key configured\nhint: run `crawl auth login` or set CRAWL_API_KEY\n');
+    expect(fx.sandbox.requests.filter((q) => q.url.includes('keyless'))).toEqual([]);
+  });
+
+  it.concurrent('a key is never taken as a flag', async ({ expect }) => {
+    const r = await runCli(['job', 'demo-small', '--api-key', fx.sandbox.key], { env: envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: fx.sandbox.url }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^crawl: unknown option '--api-key'/);
+    expect(r.stderr).not.toContain(fx.sandbox.key);
   });
 });
-afterAll(() => tmp.cleanup());
 
-describe('an unknown profile: did you mean', () => {
-  it.each([
-    [['--profile', 'stagin', 'keys', 'list'], {}, 'stagin', 'did you mean "staging" (--profile staging)?'],
-    [['keys', 'list'], { CRAWL_PROFILE: 'prodution' }, 'prodution', 'did you mean "production" (CRAWL_PROFILE=production)?'],
-    [['--profile', 'Staging', 'config', 'list'], {}, 'Staging', 'did you mean "staging" (--profile staging)?'],
-  ])('crawl %j %j', async (argv, env, name, meant) => {
-    const r = await crawl(argv, { env: { CRAWL_CONFIG_DIR: config.dir, ...env } });
-    expect(r.code).toBe(2);
-    const [message = '', hint = ''] = r.stderr.split('\n');
-    expect(message).toBe(`crawl: unknown profile "${name}" (from ${'CRAWL_PROFILE' in env ? 'CRAWL_PROFILE' : '--profile'}): the profiles in ${config.file} are "default", "staging", "production"`);
-    expect(hint).toBe(`hint: ${meant} To create "${name}": \`crawl --profile ${name} config set base-url <url>\`, then \`crawl --profile ${name} auth login\``);
+describe('profiles: --profile > CRAWL_PROFILE > "default"', () => {
+  let dir: string;
+  let workKey: string;
+  beforeAll(() => {
+    workKey = fx.sandbox.addKey('work').key;
+    dir = folders.with({
+      default: { 'base-url': fx.sandbox.url, 'api-key': BAD_KEY },
+      work: { 'base-url': fx.sandbox.url, 'api-key': workKey },
+    });
   });
 
-  it('a name near none of them: how to create it, and no guess', async () => {
-    const r = await crawl(['--profile', 'laptop', 'keys', 'list'], { env: { CRAWL_CONFIG_DIR: config.dir } });
+  it.concurrent('CRAWL_PROFILE selects the profile', async ({ expect }) => {
+    const r = await authStatus([], envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_PROFILE: 'work' }));
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ profile: 'work', apiKey: maskKey(workKey), accepted: true });
+  });
+
+  it.concurrent('--profile beats CRAWL_PROFILE', async ({ expect }) => {
+    const r = await authStatus(['--profile', 'default'], envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_PROFILE: 'work' }));
+    expect(r.code).toBe(4);
+    expect(r.json).toMatchObject({ profile: 'default', apiKey: maskKey(BAD_KEY), accepted: false, httpStatus: 401 });
+  });
+
+  it.concurrent('without either, the "default" profile', async ({ expect }) => {
+    const r = await runCli(['config', 'list'], { env: envOf({ CRAWL_CONFIG_DIR: dir }) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`profile\tdefault\tdefault\nbase-url\t${fx.sandbox.url}\tconfig\napi-key\t${maskKey(BAD_KEY)}\tconfig\n`);
+  });
+
+  it.concurrent('a profile name that could escape the file is refused', async ({ expect }) => {
+    const r = await runCli(['config', 'list', '--profile', '../x'], { env: envOf({ CRAWL_CONFIG_DIR: dir }) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('hint: to create it: `crawl --profile laptop config set base-url <url>`');
-    expect(r.stderr).not.toContain('did you mean');
+    expect(r.stderr).toMatch(/^crawl: invalid profile name "\.\.\/x"/);
+  });
+});
+
+describe('the config folder', () => {
+  it.concurrent('CRAWL_CONFIG_DIR, else $XDG_CONFIG_HOME/crawl, else ~/.config/crawl', async ({ expect }) => {
+    const home = folders.fresh();
+    const xdg = folders.fresh();
+    const own = folders.fresh();
+    const [a, b, c] = await Promise.all([
+      runCli(['config', 'path'], { env: envOf({ HOME: home, XDG_CONFIG_HOME: xdg, CRAWL_CONFIG_DIR: own }) }),
+      runCli(['config', 'path'], { env: envOf({ HOME: home, XDG_CONFIG_HOME: xdg, CRAWL_CONFIG_DIR: undefined }) }),
+      runCli(['config', 'path'], { env: envOf({ HOME: home, CRAWL_CONFIG_DIR: undefined }) }),
+    ]);
+    expect(a.stdout).toBe(join(own, 'config.json') + '\n');
+    expect(b.stdout).toBe(join(xdg, 'crawl', 'config.json') + '\n');
+    expect(c.stdout).toBe(join(home, '.config', 'crawl', 'config.json') + '\n');
+  });
+
+  it.concurrent('the XDG folder is where settings are actually written and read', async ({ expect }) => {
+    const xdg = folders.fresh();
+    const env = envOf({ HOME: folders.fresh(), XDG_CONFIG_HOME: xdg, CRAWL_CONFIG_DIR: undefined });
+    const set = await runCli(['config', 'set', 'base-url', 'https://crawl.example.com'], { env });
+    expect(set.code).toBe(0);
+    expect(folders.read(join(xdg, 'crawl')).profiles.default?.['base-url']).toBe('https://crawl.example.com');
+    const get = await runCli(['config', 'get', 'base-url'], { env });
+    expect(get.stdout).toBe('https://crawl.example.com\n');
+  });
+});
+
+// Make sure the tests above never wrote outside their own folders.
+describe('isolation', () => {
+  it('the fixture folder is untouched by these tests', () => {
+    mkdirSync(fx.configDir, { recursive: true });
+    expect(readdirSync(fx.configDir)).toEqual([]);
+  });
+});
+
+describe('a mistyped profile', () => {
+  // A mistyped profile (--profile or CRAWL_PROFILE) gets "did you mean" among the profiles the
+  // config file has, and still says how to create the one named; a name near none gets the latter
+  // alone. In this process; nothing is sent.
+  let tmp: { dir: string; cleanup: () => void };
+  let config: { dir: string; file: string };
+  beforeAll(() => {
+    tmp = tempDir('crawl-profile-typo-');
+    config = configFolderWith(tmp.dir, {
+      profiles: {
+        default: { 'base-url': 'http://127.0.0.1:9' },
+        staging: { 'base-url': 'http://127.0.0.1:9' },
+        production: { 'base-url': 'http://127.0.0.1:9' },
+      },
+    });
+  });
+  afterAll(() => tmp.cleanup());
+
+  describe('an unknown profile: did you mean', () => {
+    it.each([
+      [['--profile', 'stagin', 'keys', 'list'], {}, 'stagin', 'did you mean "staging" (--profile staging)?'],
+      [['keys', 'list'], { CRAWL_PROFILE: 'prodution' }, 'prodution', 'did you mean "production" (CRAWL_PROFILE=production)?'],
+      [['--profile', 'Staging', 'config', 'list'], {}, 'Staging', 'did you mean "staging" (--profile staging)?'],
+    ])('crawl %j %j', async (argv, env, name, meant) => {
+      const r = await crawl(argv, { env: { CRAWL_CONFIG_DIR: config.dir, ...env } });
+      expect(r.code).toBe(2);
+      const [message = '', hint = ''] = r.stderr.split('\n');
+      expect(message).toBe(`crawl: unknown profile "${name}" (from ${'CRAWL_PROFILE' in env ? 'CRAWL_PROFILE' : '--profile'}): the profiles in ${config.file} are "default", "staging", "production"`);
+      expect(hint).toBe(`hint: ${meant} To create "${name}": \`crawl --profile ${name} config set base-url <url>\`, then \`crawl --profile ${name} auth login\``);
+    });
+
+    it('a name near none of them: how to create it, and no guess', async () => {
+      const r = await crawl(['--profile', 'laptop', 'keys', 'list'], { env: { CRAWL_CONFIG_DIR: config.dir } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('hint: to create it: `crawl --profile laptop config set base-url <url>`');
+      expect(r.stderr).not.toContain('did you mean');
+    });
   });
 });

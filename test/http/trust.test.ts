@@ -11,10 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../src/client/client.js';
 import { HttpClient } from '../../src/http/client.js';
 import { nodeAuthorities, secureContextFor, trustedAuthorities } from '../../src/http/trust.js';
-import { tempDir } from '../helpers/cli.js';
-import { listenOnLoopback, type OnLoopback } from '../helpers/loopback.js';
+import { crawl, tempDir } from '../support/harness.js';
+import { listenOnLoopback, type OnLoopback } from '../support/loopback.js';
 import { fakeClock } from '../support/fake-clock.js';
-import { crawl } from '../support/harness.js';
 import { makeTestCertificates, type TestCertificates } from '../support/tls-certs.js';
 
 const KEY = 'crk_' + 'TlsTestKey0123456789abcdefghij';

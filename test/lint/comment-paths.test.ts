@@ -58,7 +58,7 @@ function commentsOf(text: string): string[] {
 
 /**
  * The words of a comment that name a file or folder of ours: `src/app/guard.ts`, `commands/work.ts`,
- * `line-pipe.ts`, `test/battery-*.test.ts` (a glob: some file matches). Not absolute paths (`/bin/sh`),
+ * `line-pipe.ts`, `test/http/network-*.test.ts` (a glob: some file matches). Not absolute paths (`/bin/sh`),
  * URLs, a variable's folder (`$XDG_STATE_HOME/crawl`), nor `.js` / `.cjs` names alone (files of the
  * built bundle, such as `main.cjs`).
  */
@@ -88,7 +88,7 @@ function exists(path: string, file: string): boolean {
   return names.some((n) => (byName.get(basename(n)) ?? []).some((c) => !n.includes('/') || c.endsWith('/' + n)));
 }
 
-/** `test/battery-*.test.ts`: some file of ours, from the root, matches it. */
+/** `test/http/network-*.test.ts`: some file of ours, from the root, matches it. */
 function globMatches(glob: string): boolean {
   const pattern = new RegExp('(^|/)' + glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*') + '$');
   return everyFile.some((f) => pattern.test(f));
@@ -101,11 +101,11 @@ function isBuilt(path: string): boolean {
 
 describe('paths named in comments', () => {
   it('finds comments and the paths in them (strings and regular expressions are not comments)', () => {
-    const text = "const u = 'http://x/src/nowhere.ts'; // see src/app/guard.ts and /bin/sh\nconst r = /a\\/b\\/c.ts/; /* and line-pipe.ts, test/helpers/*.ts */\nconst t = `${a}//x${`/*`}`, d = 4 / 2 / 1;\n";
+    const text = "const u = 'http://x/src/nowhere.ts'; // see src/app/guard.ts and /bin/sh\nconst r = /a\\/b\\/c.ts/; /* and line-pipe.ts, test/support/*.ts */\nconst t = `${a}//x${`/*`}`, d = 4 / 2 / 1;\n";
     const comments = commentsOf(text);
-    expect(comments).toEqual(['// see src/app/guard.ts and /bin/sh', '/* and line-pipe.ts, test/helpers/*.ts */']);
-    expect(comments.flatMap(pathsIn)).toEqual(['src/app/guard.ts', 'line-pipe.ts', 'test/helpers/*.ts']);
-    expect(exists('test/helpers/*.ts', 'x.ts')).toBe(true);
+    expect(comments).toEqual(['// see src/app/guard.ts and /bin/sh', '/* and line-pipe.ts, test/support/*.ts */']);
+    expect(comments.flatMap(pathsIn)).toEqual(['src/app/guard.ts', 'line-pipe.ts', 'test/support/*.ts']);
+    expect(exists('test/support/*.ts', 'x.ts')).toBe(true);
     expect(exists('test/nowhere-*.ts', 'x.ts')).toBe(false);
     expect(exists('app/guard.ts', 'x.ts')).toBe(true);
     expect(exists('src/app/guard.ts', 'x.ts')).toBe(true);

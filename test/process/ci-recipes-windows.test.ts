@@ -6,9 +6,10 @@ import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ROOT, tempDir } from '../helpers/cli.js';
-import { keyStatus } from '../helpers/keys.js';
-import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { tempDir } from '../support/harness.js';
+import { BIN, cleanEnv, ROOT } from '../support/spawn.js';
+import { keyStatus } from '../support/keys.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 const scripts = readdirSync(EXAMPLES).filter((f) => f.endsWith('.ps1'));

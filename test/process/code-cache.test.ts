@@ -7,8 +7,9 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, st
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCodeCache } from '../../src/bench/code-cache.js';
-import { ROOT, runCli, tempDir } from '../helpers/cli.js';
-import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { runCli, tempDir } from '../support/harness.js';
+import { ROOT } from '../support/spawn.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };

@@ -1,4 +1,4 @@
-// Process: what bash completion gained beside test/contract/completion.test.ts, in a real
+// Process: what bash completion gained beside test/process/completion-bash.test.ts, in a real
 // interactive bash (test/support/completion-shells.ts): methods typed in lower case, files after
 // -F name=@, commands for --to-command and the command settings, the user's own quotes. And the
 // script keeps to bash 3.2, macOS's /bin/bash: read for what bash 4 and later added, and run the

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeKeyFile } from '../../src/commands/keys/lib/key-file.js';
 import { CrawlError } from '../../src/errors.js';
 import { restrictCommand, restrictToUser, windowsAccount, type Spawn } from '../../src/platform/file-acl.js';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir } from '../support/harness.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT } from '../support/spawn.js';
 import { startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
 
 const ENTRY = `

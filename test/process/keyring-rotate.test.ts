@@ -4,9 +4,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { fullKeysIn, keyStatus } from '../helpers/keys.js';
-import { onArrival, sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { runCli, tempDir } from '../support/harness.js';
+import { fullKeysIn, keyStatus } from '../support/keys.js';
+import { onArrival, sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { realClock } from '../../src/platform/clock.js';
 import { startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
 

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir, type RunOptions } from '../helpers/cli.js';
-import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { runCli, tempDir, type RunOptions } from '../support/harness.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { realClock } from '../../src/platform/clock.js';
 import { maskKey } from '../../src/text/mask.js';
 import { startKeyringSession, type KeyringSession } from '../support/keyring-session.js';

@@ -5,9 +5,9 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { calls, fullKeysIn, keyStatus } from '../helpers/keys.js';
-import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { runCli, tempDir } from '../support/harness.js';
+import { calls, fullKeysIn, keyStatus } from '../support/keys.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };

@@ -8,8 +8,9 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
-import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { tempDir } from '../support/harness.js';
+import { BIN, cleanEnv } from '../support/spawn.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { shellQuote } from '../../src/text/shell.js';
 
 const run = promisify(execFile);

@@ -1,12 +1,12 @@
 // The README as a newcomer meets it: its quick start and every `$ ` line of its tour run as written
-// on this clone (a real bash, the built bin/crawl.js, the sandbox started as the tour starts it),
-// its exit-code table is `crawl help exit-codes`, and its links and those of docs/ lead somewhere.
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// on this clone (a real bash, the built bin/crawl.js, the sandbox started as the tour starts it).
+// Its tables and links are checked in this process by test/build/docs.test.ts.
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, tempDir } from '../helpers/cli.js';
-import { crawl } from '../support/harness.js';
+import { tempDir } from '../support/harness.js';
+import { ROOT, spawnProcess } from '../support/spawn.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
@@ -23,39 +23,17 @@ function section(heading: string): string {
   return README.slice(start, end === -1 ? undefined : end);
 }
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }): Promise<Exit> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
-
 const home = tempDir('crawl-readme-home-');
-/** A newcomer's shell: nothing of crawl's set, a home of its own (the tour writes no file in it). */
-const newcomer = (): NodeJS.ProcessEnv => cleanEnv({ HOME: home.dir });
-const stops: Array<() => void> = [];
-afterAll(() => {
-  for (const stop of stops) stop();
-  home.cleanup();
-});
+/** A newcomer's shell: nothing of crawl's set (spawnProcess's clean environment), a home of its own. */
+const newcomer = { env: { HOME: home.dir }, cwd: ROOT };
+afterAll(() => home.cleanup());
 
 describe('the README', () => {
   it('quick start: exactly `npm ci && npm run demo` and `npm test`; the demo runs to the end', async () => {
     const quick = blocks(section('Quick start'))[0];
     expect(quick?.lines.map((line) => line.replace(/\s+#.*$/, ''))).toEqual(['npm ci && npm run demo', 'npm test']);
     // npm ci has run (this suite runs on its build); the demo is the rest of the first line.
-    const demo = await run('sh', ['-c', 'npm run demo'], { env: newcomer(), cwd: ROOT });
+    const demo = await spawnProcess('sh', ['-c', 'npm run demo'], { ...newcomer, timeoutMs: 100_000 });
     expect(demo.code, demo.stdout + demo.stderr).toBe(0);
     expect(demo.stdout).toContain('Tour complete.');
   }, 120_000);
@@ -80,46 +58,46 @@ describe('the README', () => {
     expect(server?.command).toContain('--port 8787');
 
     // Port 8787 may be taken on this machine: the one change to what the README says is the port,
-    // a free one that the sandbox picks and prints.
-    const sandbox = spawn('bash', ['-c', (server?.command ?? '').replace('--port 8787', '--port 0')], {
-      cwd: ROOT,
-      env: newcomer(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    stops.push(() => {
-      // Its process group (bash and the sandbox), ended unless it has already.
-      if (sandbox.exitCode !== null || sandbox.signalCode !== null || sandbox.pid === undefined) return;
-      try {
-        process.kill(-sandbox.pid, 'SIGTERM');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-      }
-    });
-    // Up once it has printed what the README shows it printing (on the port it picked).
-    sandbox.stderr.resume(); // its --log lines: read, so the pipe never fills
+    // a free one that the sandbox picks and prints. bash execs the sandbox (one simple command).
     const shownByServer = server?.shown ?? [];
     expect(shownByServer.length).toBeGreaterThan(0);
-    const port = await new Promise<string>((found, fail) => {
-      let out = '';
-      sandbox.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const listening = /Sandbox listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
-        if (listening && shownByServer.every((line) => out.includes(line.replaceAll('8787', listening)))) found(listening);
-      });
-      sandbox.on('close', (code) => fail(new Error(`the sandbox exited (${code}) before printing what the README shows:\n${out}`)));
+    let sandbox: ChildProcess | undefined;
+    let up: (port: string) => void = () => undefined;
+    const listening = new Promise<string>((resolvePort) => (up = resolvePort));
+    const ended = spawnProcess('bash', ['-c', (server?.command ?? '').replace('--port 8787', '--port 0')], {
+      ...newcomer,
+      timeoutMs: 110_000,
+      onSpawn: (child, output) => {
+        sandbox = child;
+        // Up once it has printed what the README shows it printing (on the port it picked).
+        child.stdout?.on('data', () => {
+          const port = /Sandbox listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output.stdout())?.[1];
+          if (port && shownByServer.every((line) => output.stdout().includes(line.replaceAll('8787', port)))) up(port);
+        });
+      },
     });
-
-    // One shell for the rest, as the second terminal: what a line sets (the alias, the exports)
-    // holds for the lines after it. Each line's stdout is marked, to check what the README shows.
-    const script = ['shopt -s expand_aliases'];
-    for (const [i, { command }] of rest.entries()) {
-      script.push(`printf '\\n@@%s\\n' ${i}`, command.replaceAll('8787', port));
-      script.push(`rc=$?; [ "$rc" -eq 0 ] || { printf 'README line %s exited %s\\n' ${i} "$rc" >&2; exit 99; }`);
+    let shell;
+    try {
+      const port = await Promise.race([
+        listening,
+        ended.then((out) => {
+          throw new Error(`the sandbox ended before printing what the README shows:\n${out.stdout}${out.stderr}`);
+        }),
+      ]);
+      // One shell for the rest, as the second terminal: what a line sets (the alias, the exports)
+      // holds for the lines after it. Each line's stdout is marked, to check what the README shows.
+      const script = ['shopt -s expand_aliases'];
+      for (const [i, { command }] of rest.entries()) {
+        script.push(`printf '\\n@@%s\\n' ${i}`, command.replaceAll('8787', port));
+        script.push(`rc=$?; [ "$rc" -eq 0 ] || { printf 'README line %s exited %s\\n' ${i} "$rc" >&2; exit 99; }`);
+      }
+      const file = join(home.dir, 'terminal-2.sh');
+      writeFileSync(file, script.join('\n') + '\n');
+      shell = await spawnProcess('bash', [file], { ...newcomer, timeoutMs: 100_000 });
+    } finally {
+      sandbox?.kill('SIGTERM');
+      await ended;
     }
-    const file = join(home.dir, 'terminal-2.sh');
-    writeFileSync(file, script.join('\n') + '\n');
-    const shell = await run('bash', [file], { env: newcomer(), cwd: ROOT });
     const failed = /README line (\d+) exited (\d+)/.exec(shell.stderr);
     expect(failed, failed ? `\`${rest[Number(failed[1])]?.command}\` exited ${failed[2]}:\n${shell.stderr}` : '').toBeNull();
     expect(shell.code, shell.stderr).toBe(0);
@@ -135,66 +113,4 @@ describe('the README', () => {
     }
     expect(compared).toBeGreaterThanOrEqual(3);
   }, 120_000);
-
-  it("its table of commands names each command's flags as its --help does", async () => {
-    const table = README.split('\n').filter((line) => line.startsWith('| `crawl '));
-    expect(table.length).toBeGreaterThan(15);
-    let checked = 0;
-    for (const row of table) {
-      const usage = /^\| `crawl ([^`]+)`/.exec(row)?.[1] ?? '';
-      const words = usage.split(' ').filter((word, i, all) => /^[a-z]+$/.test(word) && all.slice(0, i).every((w) => /^[a-z]+$/.test(w)));
-      const flags = usage.match(/(?<![\w-])--?[a-zA-Z][\w-]*/g) ?? [];
-      if (flags.length === 0) continue;
-      const help = (await crawl([...words, '--help'], { env: {} })).stdout;
-      for (const flag of flags) expect(help, `${row}: ${flag}`).toMatch(new RegExp(`(^|[\\s,])${flag}[\\s,=]`, 'm'));
-      checked++;
-    }
-    expect(checked).toBeGreaterThan(8);
-  });
-
-  it('its exit-code table is `crawl help exit-codes`', async () => {
-    const rows = section('Exit codes')
-      .split('\n')
-      .map((line) => /^\| (\d+) \| (.*) \|$/.exec(line))
-      .filter((m) => m !== null)
-      .map((m) => [m[1], m[2]]);
-    const help = (await crawl(['help', 'exit-codes'], { env: {} })).stdout;
-    // The table's rows, each meaning joined from the lines it wraps over.
-    const helpRows: string[][] = [];
-    for (const line of (help.split('\n\n')[0] ?? '').split('\n').slice(1)) {
-      const row = /^(\d+) +(.*)$/.exec(line);
-      if (row) helpRows.push([row[1] ?? '', row[2] ?? '']);
-      else helpRows.at(-1)?.splice(1, 1, `${helpRows.at(-1)?.[1] ?? ''} ${line.trim()}`);
-    }
-    expect(rows.length).toBeGreaterThanOrEqual(14);
-    expect(rows).toEqual(helpRows);
-  });
-
-  it('every link of the README and of docs/ leads to a file, and to a heading there when it names one', () => {
-    const slug = (heading: string): string =>
-      heading
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-        .replace(/ /g, '-');
-    const headings = (path: string): string[] =>
-      readFileSync(path, 'utf8')
-        .replace(/^```[\s\S]*?^```$/gm, '')
-        .split('\n')
-        .filter((line) => /^#{1,6} /.test(line))
-        .map((line) => slug(line.replace(/^#+ /, '')));
-    const pages = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'docs', f))];
-    let checked = 0;
-    for (const page of pages) {
-      const text = readFileSync(page, 'utf8').replace(/^```[\s\S]*?^```$/gm, '');
-      for (const [, target = ''] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        if (/^[a-z]+:/.test(target)) continue;
-        const [path = '', anchor] = target.split('#');
-        const file = path === '' ? page : resolve(dirname(page), path);
-        expect(existsSync(file), `${page}: ${target}`).toBe(true);
-        if (anchor !== undefined && file.endsWith('.md')) expect(headings(file), `${page}: ${target}`).toContain(anchor);
-        checked++;
-      }
-    }
-    expect(checked).toBeGreaterThan(20);
-  });
 });

@@ -5,10 +5,10 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { runCli, tempDir, waitFor } from '../helpers/cli.js';
-import { calls } from '../helpers/keys.js';
-import { expectInterruptedExport } from '../helpers/pages-server.js';
-import { sandboxFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { runCli, tempDir, waitFor } from '../support/harness.js';
+import { calls } from '../support/keys.js';
+import { expectInterruptedExport } from '../support/pages-server.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };

@@ -6,7 +6,8 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../support/harness.js';
+import { BIN, cleanEnv } from '../support/spawn.js';
 import { crawl } from './harness.js';
 
 export interface CompletionWorld {

@@ -3,9 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../../src/errors.js';
 import type { Platform } from '../../../src/platform/platform.js';
-import { waitFor } from '../../helpers/cli.js';
-import { sandboxFixture } from '../../helpers/sandbox.js';
-import { crawl } from '../../support/harness.js';
+import { crawl, waitFor } from '../../support/harness.js';
+import { sandboxFixture } from '../../support/sandbox.js';
 
 // No home, and nothing typed: these runs store nothing anywhere.
 const on = (os: NodeJS.Platform): Platform => ({ os, home: '' });

@@ -2,7 +2,7 @@
 // standard input, checked, then stored). In this process, against the sandbox.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { maskKey } from '../../../src/text/mask.js';
-import { sandboxFixture, type SandboxFixture } from '../../helpers/sandbox.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import { crawl } from '../../support/harness.js';
 
 let fx: SandboxFixture;

@@ -1,68 +1,111 @@
-// `config get` prints the profile's own value; when a flag or the environment overrides it in
-// this run, it says so (a note on stderr, `overriddenBy` with --json), with what commands use.
+// `config get` and `config list`: the key masked, an unset setting.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskKey } from '../../../src/text/mask.js';
-import { tempDir } from '../../helpers/cli.js';
-import { crawl } from '../../support/harness.js';
+import { crawl, runCli, tempDir } from '../../support/harness.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { configFolders, envOf } from '../../support/settings.js';
 
-const FILE_KEY = 'crk_fileKEY0123456789abcdefghijklmnop';
-const ENV_KEY = 'crk_envKEY9876543210zyxwvutsrqponmlk';
-let tmp: { dir: string; cleanup: () => void };
-let env: Record<string, string>;
-beforeAll(() => {
-  tmp = tempDir('crawl-config-get-');
-  writeFileSync(join(tmp.dir, 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': 'https://file.example/', 'api-key': FILE_KEY } } }), { mode: 0o600 });
-  env = { CRAWL_CONFIG_DIR: tmp.dir };
+let fx: SandboxFixture;
+const folders = configFolders();
+
+beforeAll(async () => {
+  fx = await sandboxFixture();
 });
-afterAll(() => tmp.cleanup());
+afterAll(async () => {
+  folders.cleanup();
+  await fx.close();
+});
 
-describe('config get', () => {
-  it('nothing overrides: the value alone', async () => {
-    const r = await crawl(['config', 'get', 'base-url'], { env });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe('https://file.example/\n');
-    expect(r.stderr).toBe('');
+describe('config get and config list', () => {
+  it.concurrent('get and list mask the key; get of an unset setting exits 1 with a hint', async ({ expect }) => {
+    const dir = folders.with({ default: { 'base-url': 'https://a.example/', 'api-key': fx.sandbox.key }, empty: {} });
+    const env = envOf({ CRAWL_CONFIG_DIR: dir });
+    const [get, list, listJson, missing] = await Promise.all([
+      runCli(['config', 'get', 'api-key'], { env }),
+      runCli(['config', 'list'], { env }),
+      runCli(['config', 'list', '--json'], { env }),
+      runCli(['config', 'get', 'base-url', '--profile', 'empty'], { env }),
+    ]);
+    expect(get.stdout).toBe(maskKey(fx.sandbox.key) + '\n');
+    expect(list.stdout).toBe(`profile\tdefault\tdefault\nbase-url\thttps://a.example/\tconfig\napi-key\t${maskKey(fx.sandbox.key)}\tconfig\n`);
+    expect(JSON.parse(listJson.stdout)).toEqual({
+      profile: 'default',
+      'base-url': 'https://a.example/',
+      'api-key': maskKey(fx.sandbox.key),
+      sources: { profile: 'default', 'base-url': 'config', 'api-key': 'config' },
+      overridden: {},
+    });
+    for (const r of [get, list, listJson]) {
+      expect(r.code).toBe(0);
+      expect(r.stdout + r.stderr).not.toContain(fx.sandbox.key);
+    }
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('crawl: base-url is not set in profile "empty"\nhint: run `crawl --profile empty config set base-url <value>`\n');
   });
+});
 
-  it('CRAWL_BASE_URL overrides: the profile\'s value, and a note naming the variable and the value used', async () => {
-    const r = await crawl(['config', 'get', 'base-url'], { env: { ...env, CRAWL_BASE_URL: 'http://127.0.0.1:9/' } });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe('https://file.example/\n');
-    expect(r.stderr).toBe('note: CRAWL_BASE_URL is set in this run: commands use http://127.0.0.1:9/, not this value\n');
+describe('overridden in this run', () => {
+  // `config get` prints the profile's own value; when a flag or the environment overrides it in
+  // this run, it says so (a note on stderr, `overriddenBy` with --json), with what commands use.
+  const FILE_KEY = 'crk_fileKEY0123456789abcdefghijklmnop';
+  const ENV_KEY = 'crk_envKEY9876543210zyxwvutsrqponmlk';
+  let tmp: { dir: string; cleanup: () => void };
+  let env: Record<string, string>;
+  beforeAll(() => {
+    tmp = tempDir('crawl-config-get-');
+    writeFileSync(join(tmp.dir, 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': 'https://file.example/', 'api-key': FILE_KEY } } }), { mode: 0o600 });
+    env = { CRAWL_CONFIG_DIR: tmp.dir };
   });
+  afterAll(() => tmp.cleanup());
 
-  it('--base-url overrides too; the same value is said to be the same', async () => {
-    const flag = await crawl(['config', 'get', 'base-url', '--base-url', 'http://127.0.0.1:8/'], { env });
-    expect(flag.stderr).toBe('note: --base-url is set in this run: commands use http://127.0.0.1:8/, not this value\n');
-    const same = await crawl(['config', 'get', 'base-url'], { env: { ...env, CRAWL_BASE_URL: 'https://file.example/' } });
-    expect(same.stderr).toBe('note: CRAWL_BASE_URL is set in this run, to this same value\n');
-  });
+  describe('config get', () => {
+    it('nothing overrides: the value alone', async () => {
+      const r = await crawl(['config', 'get', 'base-url'], { env });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('https://file.example/\n');
+      expect(r.stderr).toBe('');
+    });
 
-  it('CRAWL_API_KEY overrides the stored key: both masked', async () => {
-    const r = await crawl(['config', 'get', 'api-key'], { env: { ...env, CRAWL_API_KEY: ENV_KEY } });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe(maskKey(FILE_KEY) + '\n');
-    expect(r.stderr).toBe(`note: CRAWL_API_KEY is set in this run: commands use ${maskKey(ENV_KEY)}, not this value\n`);
-    expect(r.stdout + r.stderr).not.toContain(ENV_KEY);
-    expect(r.stdout + r.stderr).not.toContain(FILE_KEY);
-  });
+    it('CRAWL_BASE_URL overrides: the profile\'s value, and a note naming the variable and the value used', async () => {
+      const r = await crawl(['config', 'get', 'base-url'], { env: { ...env, CRAWL_BASE_URL: 'http://127.0.0.1:9/' } });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('https://file.example/\n');
+      expect(r.stderr).toBe('note: CRAWL_BASE_URL is set in this run: commands use http://127.0.0.1:9/, not this value\n');
+    });
 
-  it('not in the profile but set in the environment: the note, then the error', async () => {
-    const empty = tempDir('crawl-config-get-empty-');
-    const r = await crawl(['config', 'get', 'base-url'], { env: { CRAWL_CONFIG_DIR: empty.dir, CRAWL_BASE_URL: 'http://127.0.0.1:9/' } });
-    empty.cleanup();
-    expect(r.code).toBe(1);
-    expect(r.stderr.split('\n')[0]).toBe('note: CRAWL_BASE_URL is set in this run: commands use http://127.0.0.1:9/');
-    expect(r.stderr).toContain('crawl: base-url is not set in profile "default"');
-  });
+    it('--base-url overrides too; the same value is said to be the same', async () => {
+      const flag = await crawl(['config', 'get', 'base-url', '--base-url', 'http://127.0.0.1:8/'], { env });
+      expect(flag.stderr).toBe('note: --base-url is set in this run: commands use http://127.0.0.1:8/, not this value\n');
+      const same = await crawl(['config', 'get', 'base-url'], { env: { ...env, CRAWL_BASE_URL: 'https://file.example/' } });
+      expect(same.stderr).toBe('note: CRAWL_BASE_URL is set in this run, to this same value\n');
+    });
 
-  it('--json: overriddenBy names what wins, null when nothing does', async () => {
-    const over = await crawl(['config', 'get', 'base-url', '--json'], { env: { ...env, CRAWL_BASE_URL: 'http://127.0.0.1:9/' } });
-    expect(JSON.parse(over.stdout)).toEqual({ profile: 'default', key: 'base-url', value: 'https://file.example/', overriddenBy: 'CRAWL_BASE_URL' });
-    expect(over.stderr).toBe('');
-    const plain = await crawl(['config', 'get', 'base-url', '--json'], { env });
-    expect(JSON.parse(plain.stdout)).toMatchObject({ overriddenBy: null });
+    it('CRAWL_API_KEY overrides the stored key: both masked', async () => {
+      const r = await crawl(['config', 'get', 'api-key'], { env: { ...env, CRAWL_API_KEY: ENV_KEY } });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(maskKey(FILE_KEY) + '\n');
+      expect(r.stderr).toBe(`note: CRAWL_API_KEY is set in this run: commands use ${maskKey(ENV_KEY)}, not this value\n`);
+      expect(r.stdout + r.stderr).not.toContain(ENV_KEY);
+      expect(r.stdout + r.stderr).not.toContain(FILE_KEY);
+    });
+
+    it('not in the profile but set in the environment: the note, then the error', async () => {
+      const empty = tempDir('crawl-config-get-empty-');
+      const r = await crawl(['config', 'get', 'base-url'], { env: { CRAWL_CONFIG_DIR: empty.dir, CRAWL_BASE_URL: 'http://127.0.0.1:9/' } });
+      empty.cleanup();
+      expect(r.code).toBe(1);
+      expect(r.stderr.split('\n')[0]).toBe('note: CRAWL_BASE_URL is set in this run: commands use http://127.0.0.1:9/');
+      expect(r.stderr).toContain('crawl: base-url is not set in profile "default"');
+    });
+
+    it('--json: overriddenBy names what wins, null when nothing does', async () => {
+      const over = await crawl(['config', 'get', 'base-url', '--json'], { env: { ...env, CRAWL_BASE_URL: 'http://127.0.0.1:9/' } });
+      expect(JSON.parse(over.stdout)).toEqual({ profile: 'default', key: 'base-url', value: 'https://file.example/', overriddenBy: 'CRAWL_BASE_URL' });
+      expect(over.stderr).toBe('');
+      const plain = await crawl(['config', 'get', 'base-url', '--json'], { env });
+      expect(JSON.parse(plain.stdout)).toMatchObject({ overriddenBy: null });
+    });
   });
 });

@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS, type SettingSpec } from '../../../src/config/setting-names.js';
 import { maskKey } from '../../../src/text/mask.js';
-import { tempDir } from '../../helpers/cli.js';
-import { crawl } from '../../support/harness.js';
+import { crawl, tempDir } from '../../support/harness.js';
 
 const FILE_KEY = 'crk_fileKEY0123456789abcdefghijklmnop';
 const ENV_KEY = 'crk_envKEY9876543210zyxwvutsrqponmlk';

@@ -1,49 +1,378 @@
-// `job pages --output`: the counts in its progress line and in the message of an interrupt are
-// one format, the locale's grouping (`1,000` under en_US, `1.000` under de_DE).
+// `job pages`: inline vs paginated, exact counts and order across batch boundaries, --limit
+// (and no batch fetched beyond it), failures midway (records kept, count in the message),
+// retried batches, a closed stdout, --output, and jobs still running (with and without --wait).
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, waitFor } from '../../helpers/cli.js';
-import { records, startPagesServer, type PagesServer, type ScriptedJob } from '../../helpers/pages-server.js';
+import { crawl, ndjson, runCli, tempDir, waitFor } from '../../support/harness.js';
+import { type PagesServer, records, type ScriptedJob, startPagesServer } from '../../support/pages-server.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 
-const BATCH = 1000;
-/** 5,000 pages whose first batch comes at once and whose later batches never come. */
-const stalling: ScriptedJob = {
-  job: () => ({ body: '{"success":true,"job":{"id":"j","status":"completed","pagesTotal":5000},"pages":null}' }),
-  pages: (q, n) => {
-    if (n >= 1) return { hang: true };
-    const offset = Number(q.get('cursor') ?? 0);
-    return { body: `{"pages":[${records(offset + 1, BATCH)}],"next":"${offset + BATCH}"}` };
-  },
-};
-
-let svc: PagesServer;
-let tmp: { dir: string; cleanup: () => void };
+let fx: SandboxFixture;
+let out: { dir: string; cleanup: () => void };
 beforeAll(async () => {
-  svc = await startPagesServer({ 'count-en': stalling, 'count-de': stalling });
-  tmp = tempDir('crawl-pages-count-');
+  fx = await sandboxFixture();
+  out = tempDir('crawl-pages-');
 });
 afterAll(async () => {
-  tmp.cleanup();
-  await svc.close();
+  out.cleanup();
+  await fx.close();
 });
 
-const secondBatch = (id: string) => (): boolean => svc.seen.filter((q) => q.url.startsWith(`/api/crawl/${id}/pages`)).length >= 2;
+/** Page numbers of NDJSON records, from their url (`.../page/<n>`), in output order. */
+function pageNumbers(text: string): number[] {
+  return ndjson(text).map((record) => {
+    const url = (record as { url: string }).url;
+    const match = /\/page\/(\d+)$/.exec(url);
+    if (!match) throw new Error(`not a page record: ${url}`);
+    return Number(match[1]);
+  });
+}
 
-describe('the interrupt message counts as the progress line does', () => {
-  it.each([
-    ['count-en', 'en_US.UTF-8', '1,000', '5,000'],
-    ['count-de', 'de_DE.UTF-8', '1.000', '5.000'],
-  ])('%s (%s)', async (id, lang, written, total) => {
-    const file = join(tmp.dir, `${id}.ndjson`);
-    const r = await runCli(['job', 'pages', id, '--output', file], {
-      env: { ...svc.env, LANG: lang },
-      tty: true,
-      onSpawn: (child, out) => {
-        void waitFor(() => secondBatch(id)() && out.stdout().includes(`${written}/`), 10_000, 'the progress line').then(() => child.kill('SIGINT'));
+function range(first: number, last: number): number[] {
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+}
+
+function pageRequests(id: string): URL[] {
+  return fx.sandbox.requests
+    .filter((r) => r.url.startsWith(`/api/crawl/${id}/pages`))
+    .map((r) => new URL(r.url, 'http://x'));
+}
+
+describe('counts and order', () => {
+  it.concurrent.for([99, 100])('%i pages, completed: the inline array, no /pages request', async (n, { expect }) => {
+    fx.sandbox.addJob({ id: `inline-${n}`, status: 'completed', pagesTotal: n });
+    const r = await runCli(['job', 'pages', `inline-${n}`], { env: fx.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(pageNumbers(r.stdout)).toEqual(range(1, n));
+    expect(pageRequests(`inline-${n}`)).toHaveLength(0);
+  });
+
+  it.concurrent.for([
+    [101, 1],
+    [2345, 3],
+  ] as const)('%i pages: every record once, in order, through /pages in %i batch(es) of up to 1000', async ([n, batches], { expect }) => {
+    fx.sandbox.addJob({ id: `paged-${n}`, status: 'completed', pagesTotal: n });
+    const r = await runCli(['job', 'pages', `paged-${n}`], { env: fx.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(pageNumbers(r.stdout)).toEqual(range(1, n));
+    const requests = pageRequests(`paged-${n}`);
+    expect(requests).toHaveLength(batches);
+    expect(requests.every((u) => u.searchParams.get('limit') === '1000')).toBe(true);
+  });
+
+  it.concurrent('each record is one line of compact JSON, as the service sent it', async ({ expect }) => {
+    const r = await runCli(['job', 'pages', 'demo-small'], { env: fx.env });
+    const lines = r.stdout.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(42);
+    const first = JSON.parse(lines[0] as string) as Record<string, unknown>;
+    expect(lines[0]).toBe(JSON.stringify(first));
+    expect(first).toMatchObject({ url: 'https://example.com/page/1', title: 'Page 1' });
+  });
+
+  it.concurrent('errored and cancelled jobs: the pages they have, through the same endpoint, exit 0', async ({ expect }) => {
+    const errored = await runCli(['job', 'pages', 'demo-errored'], { env: fx.env });
+    expect(errored.code).toBe(0);
+    expect(pageNumbers(errored.stdout)).toEqual(range(1, 17));
+    const cancelled = await runCli(['job', 'pages', 'demo-cancelled'], { env: fx.env });
+    expect(cancelled.code).toBe(0);
+    expect(pageNumbers(cancelled.stdout)).toEqual(range(1, 30));
+    expect(pageRequests('demo-cancelled').length).toBeGreaterThan(0);
+  });
+});
+
+describe('--limit', () => {
+  it.concurrent('across a batch boundary: exactly n records, and no batch beyond what they need', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'limit-across', status: 'completed', pagesTotal: 2345 });
+    const r = await runCli(['job', 'pages', 'limit-across', '--limit', '1500'], { env: fx.env });
+    expect(r.code).toBe(0);
+    expect(pageNumbers(r.stdout)).toEqual(range(1, 1500));
+    const requests = pageRequests('limit-across');
+    expect(requests.map((u) => u.searchParams.get('limit'))).toEqual(['1000', '500']);
+  });
+
+  it.concurrent('a small n asks for a small batch', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'limit-small', status: 'completed', pagesTotal: 5000 });
+    const r = await runCli(['job', 'pages', 'limit-small', '--limit', '3'], { env: fx.env });
+    expect(r.code).toBe(0);
+    expect(pageNumbers(r.stdout)).toEqual([1, 2, 3]);
+    expect(pageRequests('limit-small').map((u) => u.searchParams.get('limit'))).toEqual(['3']);
+  });
+
+  it.concurrent('on inline pages, and exactly at a boundary', async ({ expect }) => {
+    const inline = await runCli(['job', 'pages', 'demo-small', '--limit', '5'], { env: fx.env });
+    expect(pageNumbers(inline.stdout)).toEqual(range(1, 5));
+    fx.sandbox.addJob({ id: 'limit-edge', status: 'completed', pagesTotal: 3000 });
+    const edge = await runCli(['job', 'pages', 'limit-edge', '--limit', '2000'], { env: fx.env });
+    expect(pageNumbers(edge.stdout)).toEqual(range(1, 2000));
+    expect(pageRequests('limit-edge')).toHaveLength(2);
+  });
+
+  it.concurrent('0 or not a number is a usage error', async ({ expect }) => {
+    const r = await runCli(['job', 'pages', 'demo-small', '--limit', '0'], { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^crawl: invalid --limit "0"/);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('failures midway', () => {
+  it('a 500 in batch 4: the records of batches 1-3 stay in the file, the message says how many', async () => {
+    fx.sandbox.addJob({ id: 'fail-late', status: 'completed', pagesTotal: 5000 });
+    fx.sandbox.inject({ path: '^/api/crawl/fail-late/pages', kind: 'status', status: 500, skip: 3 });
+    const file = join(out.dir, 'fail-late.ndjson');
+    const r = await runCli(['job', 'pages', 'fail-late', '--output', file], { env: fx.env });
+    fx.sandbox.clearFaults();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `crawl: GET /api/crawl/fail-late/pages failed: HTTP 500: Injected fault (wrote 3,000 records to ${file} before the failure)\n`,
+    );
+    expect(pageNumbers(readFileSync(file, 'utf8'))).toEqual(range(1, 3000));
+  });
+
+  it('to stdout: the same, with the failure\'s own exit code (404 -> 3) and --json error', async () => {
+    fx.sandbox.addJob({ id: 'fail-stdout', status: 'completed', pagesTotal: 2500 });
+    fx.sandbox.inject({ path: '^/api/crawl/fail-stdout/pages', kind: 'status', status: 404, skip: 1, body: '{"error":"gone"}' });
+    const r = await runCli(['job', 'pages', 'fail-stdout', '--json'], { env: fx.env });
+    fx.sandbox.clearFaults();
+    expect(r.code).toBe(3);
+    expect(pageNumbers(r.stdout)).toEqual(range(1, 1000));
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: {
+        message: 'GET /api/crawl/fail-stdout/pages failed: HTTP 404: gone (wrote 1,000 records before the failure)',
+        httpStatus: 404,
+        exitCode: 3,
       },
     });
-    expect(r.code).toBe(130);
-    expect(r.stdout).toContain(`${written}/${total} records`);
-    expect(r.stdout).toContain(`crawl: interrupted: ${file} holds the first ${written} records, each line whole`);
+  });
+
+  it('a 503 in a batch is retried: every record exactly once', async () => {
+    fx.sandbox.addJob({ id: 'retry-503', status: 'completed', pagesTotal: 2345 });
+    fx.sandbox.inject({ path: '^/api/crawl/retry-503/pages', kind: 'status', status: 503, skip: 1, times: 1 });
+    const r = await runCli(['job', 'pages', 'retry-503'], { env: fx.env });
+    fx.sandbox.clearFaults();
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(pageNumbers(r.stdout)).toEqual(range(1, 2345));
+    const requests = pageRequests('retry-503');
+    expect(requests).toHaveLength(4);
+    // The retry asked for the very batch that failed.
+    expect(requests[2]?.search).toBe(requests[1]?.search);
+    // After one backoff (attempt 1: 125-250 ms), on the fake clock.
+    expect(r.clock?.sleeps).toHaveLength(1);
+    expect(r.clock?.sleeps[0]).toBeGreaterThanOrEqual(125);
+    expect(r.clock?.sleeps[0]).toBeLessThanOrEqual(250);
+  });
+
+  it('a dropped connection mid-body in a late batch is retried too', async () => {
+    fx.sandbox.addJob({ id: 'retry-drop', status: 'completed', pagesTotal: 3500 });
+    fx.sandbox.inject({ path: '^/api/crawl/retry-drop/pages', kind: 'drop-mid-body', skip: 3, times: 1 });
+    const r = await runCli(['job', 'pages', 'retry-drop'], { env: fx.env });
+    fx.sandbox.clearFaults();
+    expect(r.code).toBe(0);
+    expect(pageNumbers(r.stdout)).toEqual(range(1, 3500));
+  });
+});
+
+describe('stdout closed early', () => {
+  // The reader goes away after the first line (EPIPE on the next write); the same through a real
+  // `| head -1` is in test/process/pages.test.ts.
+  it('`| head -1`: one line, nothing on stderr, exit 0, and the export stops', async () => {
+    const firstLine = (await runCli(['job', 'pages', 'demo-huge', '--limit', '1'], { env: fx.env })).stdout;
+    const before = pageRequests('demo-huge').length;
+    const r = await crawl(['job', 'pages', 'demo-huge'], { env: fx.env, stdoutFails: { code: 'EPIPE', afterBytes: Buffer.byteLength(firstLine) } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(pageNumbers(r.stdout)).toEqual([1]);
+    // Stopped after a handful of the thousand batches.
+    expect(pageRequests('demo-huge').length - before).toBeLessThan(10);
+  });
+});
+
+describe('--output', () => {
+  it.concurrent('writes the file, nothing on stdout; replaces what the file held', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'to-file', status: 'completed', pagesTotal: 1200 });
+    const file = join(out.dir, 'to-file.ndjson');
+    writeFileSync(file, 'old content that is longer than nothing\n'.repeat(100));
+    const r = await runCli(['job', 'pages', 'to-file', '--output', file], { env: fx.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('');
+    expect(pageNumbers(readFileSync(file, 'utf8'))).toEqual(range(1, 1200));
+  });
+
+  it.concurrent('on a terminal, a progress line on stderr: records written of pagesTotal', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'to-file-tty', status: 'completed', pagesTotal: 2345 });
+    const file = join(out.dir, 'tty.ndjson');
+    const r = await runCli(['job', 'pages', 'to-file-tty', '--output', file], { env: { ...fx.env, LANG: 'en_US.UTF-8' }, tty: true });
+    expect(r.code).toBe(0);
+    // Counts for people: grouped as the locale does it.
+    expect(r.stdout).toContain(`Wrote ${file}: 2,345/2,345 records (100%)`);
+    expect(r.stdout).not.toContain('"url"');
+    expect(pageNumbers(readFileSync(file, 'utf8'))).toHaveLength(2345);
+  });
+
+  it.concurrent('a missing folder: one line, exit 1, before any request', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'no-folder', status: 'completed', pagesTotal: 10 });
+    const file = join(out.dir, 'missing', 'out.ndjson');
+    const r = await runCli(['job', 'pages', 'no-folder', '--output', file], { env: fx.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`crawl: cannot write to ${file}: no such file or folder (ENOENT)\n`);
+    expect(fx.sandbox.requests.some((q) => q.url.startsWith('/api/crawl/no-folder'))).toBe(false);
+  });
+
+  it.concurrent('a read-only file: one line, exit 1', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'read-only', status: 'completed', pagesTotal: 10 });
+    // A 0444 file refuses the open (before any request); root may open anything, so as root the
+    // test uses /proc/version, which refuses the write instead.
+    const root = process.getuid?.() === 0;
+    const readOnly = root ? '/proc/version' : join(out.dir, 'read-only.ndjson');
+    if (!root) {
+      writeFileSync(readOnly, '');
+      chmodSync(readOnly, 0o444);
+    }
+    const r = await runCli(['job', 'pages', 'read-only', '--output', readOnly], { env: fx.env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const reason = root ? 'input/output error (EIO)' : 'permission denied (EACCES)';
+    expect(r.stderr).toBe(`crawl: cannot write to ${readOnly}: ${reason}\n`);
+    if (!root) expect(fx.sandbox.requests.some((q) => q.url.startsWith('/api/crawl/read-only'))).toBe(false);
+  });
+
+  it.concurrent('a folder: one line, exit 1, before any request', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'to-folder', status: 'completed', pagesTotal: 10 });
+    const r = await runCli(['job', 'pages', 'to-folder', '--output', out.dir], { env: fx.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`crawl: cannot write to ${out.dir}: it is a folder (EISDIR)\n`);
+    expect(fx.sandbox.requests.some((q) => q.url.startsWith('/api/crawl/to-folder'))).toBe(false);
+  });
+
+  it.concurrent('/dev/full: a clear one-line error, exit 1', async ({ expect }) => {
+    const r = await runCli(['job', 'pages', 'demo-large', '--output', '/dev/full'], { env: fx.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('crawl: cannot write to /dev/full: no space left on device (ENOSPC)\n');
+  });
+
+  it.concurrent('a job that cannot be read leaves an existing file as it was, and creates none', async ({ expect }) => {
+    const existing = join(out.dir, 'keep.ndjson');
+    writeFileSync(existing, 'keep me\n');
+    const r = await runCli(['job', 'pages', 'no-such-job', '--output', existing], { env: fx.env });
+    expect(r.code).toBe(3);
+    expect(readFileSync(existing, 'utf8')).toBe('keep me\n');
+    const fresh = join(out.dir, 'fresh.ndjson');
+    const again = await runCli(['job', 'pages', 'no-such-job', '--output', fresh], { env: fx.env });
+    expect(again.code).toBe(3);
+    expect(existsSync(fresh)).toBe(false);
+  });
+});
+
+describe('jobs not finished', () => {
+  it.concurrent('running or pending without --wait: exit 2 with a hint, nothing read', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'still-running', status: 'running', pagesTotal: 300, pagesFinished: 120 });
+    const r = await runCli(['job', 'pages', 'still-running'], { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'crawl: job still-running is still running, 120/300 pages (40%): its pages are exported once it has finished\n' +
+        'hint: wait for it with `crawl job pages still-running --wait`\n',
+    );
+    expect(pageRequests('still-running')).toHaveLength(0);
+    const pending = await runCli(['job', 'pages', 'demo-pending'], { env: fx.env });
+    expect(pending.code).toBe(2);
+    expect(pending.stderr).toMatch(/^crawl: job demo-pending is still pending/);
+  });
+
+  it.concurrent('--wait watches first (progress on stderr), then exports every page', async ({ expect }) => {
+    // Each GET of the job moves it 50 pages: the first (before watching) sees 50, the watch 100 on.
+    fx.sandbox.addJob({ id: 'wait-then', status: 'running', pagesTotal: 200, advance: { perPoll: 50 } });
+    const r = await runCli(['job', 'pages', 'wait-then', '--wait', '--interval', '0.5'], { env: fx.env });
+    expect(r.code).toBe(0);
+    expect(pageNumbers(r.stdout)).toEqual(range(1, 200));
+    // Polls at 100, 150 and 200 pages, --interval between them.
+    expect(r.clock?.sleeps).toEqual([500, 500]);
+    expect(r.stderr.replace(/^\[\d+:\d\d\] /gm, '')).toBe(
+      'running 100/200 pages (50%)\nrunning 150/200 pages (75%)\ncompleted 200/200 pages (100%)\n',
+    );
+  });
+
+  it.concurrent('--wait on a job that ends errored exports what it has, exit 0', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'wait-errored', status: 'running', pagesTotal: 40, advance: { perPoll: 20, endStatus: 'errored' } });
+    const r = await runCli(['job', 'pages', 'wait-errored', '--wait', '--interval', '0.5'], { env: fx.env });
+    expect(r.code).toBe(0);
+    expect(pageNumbers(r.stdout)).toEqual(range(1, 40));
+    // The watch's first poll found it errored: no pause.
+    expect(r.clock?.sleeps).toEqual([]);
+  });
+
+  it.concurrent('--wait --max-wait elapsed: exit 7, nothing on stdout', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'never-done', status: 'running', pagesTotal: 10 });
+    const file = join(out.dir, 'never.ndjson');
+    const r = await runCli(['job', 'pages', 'never-done', '--wait', '--interval', '0.5', '--max-wait', '20', '--output', file], {
+      env: fx.env,
+    });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/crawl: gave up waiting: the job is still running/);
+    expect(existsSync(file)).toBe(false);
+    // Polled every 0.5 s until 20 s of (virtual) time had passed.
+    expect(r.clock?.sleeps).toEqual(Array(40).fill(500));
+    expect(r.clock?.elapsed()).toBe(20000);
+  });
+
+  it.concurrent('--max-wait without --wait is a usage error', async ({ expect }) => {
+    const r = await runCli(['job', 'pages', 'demo-small', '--max-wait', '3'], { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--max-wait works with --wait only/);
+  });
+});
+
+describe("counts in the locale's grouping", () => {
+  // `job pages --output`: the counts in its progress line and in the message of an interrupt are
+  // one format, the locale's grouping (`1,000` under en_US, `1.000` under de_DE).
+  const BATCH = 1000;
+  /** 5,000 pages whose first batch comes at once and whose later batches never come. */
+  const stalling: ScriptedJob = {
+    job: () => ({ body: '{"success":true,"job":{"id":"j","status":"completed","pagesTotal":5000},"pages":null}' }),
+    pages: (q, n) => {
+      if (n >= 1) return { hang: true };
+      const offset = Number(q.get('cursor') ?? 0);
+      return { body: `{"pages":[${records(offset + 1, BATCH)}],"next":"${offset + BATCH}"}` };
+    },
+  };
+
+  let svc: PagesServer;
+  let tmp: { dir: string; cleanup: () => void };
+  beforeAll(async () => {
+    svc = await startPagesServer({ 'count-en': stalling, 'count-de': stalling });
+    tmp = tempDir('crawl-pages-count-');
+  });
+  afterAll(async () => {
+    tmp.cleanup();
+    await svc.close();
+  });
+
+  const secondBatch = (id: string) => (): boolean => svc.seen.filter((q) => q.url.startsWith(`/api/crawl/${id}/pages`)).length >= 2;
+
+  describe('the interrupt message counts as the progress line does', () => {
+    it.each([
+      ['count-en', 'en_US.UTF-8', '1,000', '5,000'],
+      ['count-de', 'de_DE.UTF-8', '1.000', '5.000'],
+    ])('%s (%s)', async (id, lang, written, total) => {
+      const file = join(tmp.dir, `${id}.ndjson`);
+      const r = await runCli(['job', 'pages', id, '--output', file], {
+        env: { ...svc.env, LANG: lang },
+        tty: true,
+        onSpawn: (child, out) => {
+          void waitFor(() => secondBatch(id)() && out.stdout().includes(`${written}/`), 10_000, 'the progress line').then(() => child.kill('SIGINT'));
+        },
+      });
+      expect(r.code).toBe(130);
+      expect(r.stdout).toContain(`${written}/${total} records`);
+      expect(r.stdout).toContain(`crawl: interrupted: ${file} holds the first ${written} records, each line whole`);
+    });
   });
 });

@@ -3,7 +3,7 @@
 // (exit 2) with "did you mean" and the whole command, before anything is sent. In this process,
 // against the sandbox, whose request log shows that nothing was asked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxFixture, type SandboxFixture } from '../../helpers/sandbox.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import { crawl } from '../../support/harness.js';
 
 let fx: SandboxFixture;

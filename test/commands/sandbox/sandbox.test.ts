@@ -3,14 +3,13 @@
 // a busy port says what holds it and a fix that works. In this process: each sandbox stops on
 // the run's interrupt, as Ctrl-C stops it.
 import { statSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../../src/errors.js';
 import type { TestStreams } from '../../../src/io/test-streams.js';
-import { tempDir, waitFor } from '../../helpers/cli.js';
-import { sandboxFixture } from '../../helpers/sandbox.js';
-import { crawl, type CrawlResult } from '../../support/harness.js';
+import { crawl, type CrawlResult, tempDir, waitFor } from '../../support/harness.js';
+import { sandboxFixture } from '../../support/sandbox.js';
 
 let tmp: { dir: string; cleanup: () => void };
 beforeAll(() => {

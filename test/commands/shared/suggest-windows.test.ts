@@ -3,7 +3,7 @@
 // is written as it is. The same runs on Linux and macOS quote for POSIX shells.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Platform } from '../../../src/platform/platform.js';
-import { sandboxFixture, type SandboxFixture } from '../../helpers/sandbox.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import { crawl } from '../../support/harness.js';
 
 let fx: SandboxFixture;

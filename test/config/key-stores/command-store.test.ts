@@ -1,10 +1,10 @@
 // A key kept by a secret manager: key-command / key-store-command, run for real (small shell
 // scripts standing in for `op`, `vault`, `aws`), in this process against the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir } from '../../helpers/cli.js';
-import { sandboxFixture, type SandboxFixture } from '../../helpers/sandbox.js';
+import { runCli, tempDir } from '../../support/harness.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import { realClock } from '../../../src/platform/clock.js';
 
 let fx: SandboxFixture;
@@ -108,4 +108,17 @@ describe('key-command', () => {
     const profile = (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: { default: Record<string, string> } }).profiles.default;
     expect(profile).toEqual({ 'base-url': fx.sandbox.url });
   });
+
+  it('is honoured only from a config file that is yours alone: a group-writable one is refused whole, and the command never runs', async () => {
+    const ran = join(tmp.dir, `ran-${++n}`);
+    const dir = profileDir({ 'key-command': script(`touch ${ran}; echo crk_never_sent_0123456789`) });
+    chmodSync(join(dir, 'config.json'), 0o664);
+    const before = fx.sandbox.requests.length;
+    const r = await run(dir, ['job', 'status', 'demo-small']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^crawl: refusing to use config file .+: it is writable by other users \(mode 0664\)\n/);
+    expect(existsSync(ran)).toBe(false);
+    expect(fx.sandbox.requests.length).toBe(before);
+  });
 });
+

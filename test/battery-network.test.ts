@@ -1,5 +1,0 @@
-// Broken networks for the job commands: see helpers/network-battery.ts for the faults and what
-// each must show. The key and auth commands are in battery-network-keys.test.ts.
-import { networkBattery } from './helpers/network-battery.js';
-
-networkBattery(['job status', 'job watch', 'job pages', 'job cancel']);

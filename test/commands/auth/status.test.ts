@@ -1,0 +1,76 @@
+// `auth status`: where the settings came from, the key masked, and whether the service accepts it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskKey } from '../../../src/text/mask.js';
+import { runCli } from '../../support/harness.js';
+import { BAD_KEY, envOf, configFolders } from '../../support/settings.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+
+let fx: SandboxFixture;
+const folders = configFolders();
+
+beforeAll(async () => {
+  fx = await sandboxFixture();
+});
+afterAll(async () => {
+  folders.cleanup();
+  await fx.close();
+});
+
+async function authStatus(args: string[], env: Record<string, string | undefined>) {
+  const r = await runCli(['auth', 'status', '--json', ...args], { env });
+  return { ...r, json: r.stdout ? JSON.parse(r.stdout) : undefined };
+}
+
+async function revokedKey(): Promise<string> {
+  const created = fx.sandbox.addKey('to-revoke');
+  const res = await fetch(`${fx.sandbox.url}/api/keys/${created.id}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${fx.sandbox.key}` },
+  });
+  expect(res.status).toBe(200);
+  return created.key;
+}
+
+describe('auth status', () => {
+  it.concurrent('status shows base URL, profile, key source and masked key; accepted → 0', async ({ expect }) => {
+    const env = envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: fx.sandbox.key });
+    const [plain, tty] = await Promise.all([runCli(['auth', 'status'], { env }), runCli(['auth', 'status'], { env, tty: true })]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toBe(
+      [
+        'profile\tdefault',
+        `base-url\t${fx.sandbox.url}/`,
+        'base-url-source\tenv',
+        `api-key\t${maskKey(fx.sandbox.key)}`,
+        'api-key-source\tenv',
+        'key-location\tCRAWL_API_KEY',
+        'accepted\ttrue',
+        '',
+      ].join('\n'),
+    );
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toMatch(/Base URL\s+\S+ \(from CRAWL_BASE_URL\)/);
+    expect(tty.stdout).toMatch(/Key\s+crk_\S+ \(from CRAWL_API_KEY\)/);
+    expect(tty.stdout).toContain('the service accepts this key');
+    for (const r of [plain, tty]) expect(r.stdout + r.stderr).not.toContain(fx.sandbox.key);
+  });
+
+  it.concurrent('a revoked, invalid or missing key → 4', async ({ expect }) => {
+    const revoked = await revokedKey();
+    const base = { CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: fx.sandbox.url };
+    const [a, b, none] = await Promise.all([
+      authStatus([], envOf({ ...base, CRAWL_API_KEY: revoked })),
+      authStatus([], envOf({ ...base, CRAWL_API_KEY: BAD_KEY })),
+      runCli(['auth', 'status'], { env: envOf(base), tty: true }),
+    ]);
+    for (const r of [a, b]) {
+      expect(r.code).toBe(4);
+      expect(r.json).toMatchObject({ accepted: false, httpStatus: 401 });
+    }
+    expect(a.stdout + a.stderr).not.toContain(revoked);
+    // No key at all: reported as such, and "missing key" is exit 4 in the table.
+    expect(none.code).toBe(4);
+    expect(none.stdout).toMatch(/Key\s+none/);
+    expect(none.stdout).toContain('no key: run `crawl auth login`');
+  });
+});

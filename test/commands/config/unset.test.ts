@@ -1,0 +1,29 @@
+// `config unset`.
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { runCli } from '../../support/harness.js';
+import { BAD_KEY, envOf, configFolders } from '../../support/settings.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+
+let fx: SandboxFixture;
+const folders = configFolders();
+
+beforeAll(async () => {
+  fx = await sandboxFixture();
+});
+afterAll(async () => {
+  folders.cleanup();
+  await fx.close();
+});
+
+describe('config unset', () => {
+  it.concurrent('unset removes one setting and says so when there was none', async ({ expect }) => {
+    const dir = folders.with({ default: { 'base-url': 'https://a.example/', 'api-key': BAD_KEY } });
+    const env = envOf({ CRAWL_CONFIG_DIR: dir });
+    const first = await runCli(['config', 'unset', 'api-key'], { env });
+    expect(first.code).toBe(0);
+    expect(folders.read(dir).profiles).toEqual({ default: { 'base-url': 'https://a.example/' } });
+    const again = await runCli(['config', 'unset', 'api-key'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toBe('api-key was not set in profile "default"\n');
+  });
+});

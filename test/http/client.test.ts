@@ -1,0 +1,301 @@
+// The HTTP layer as a user meets it: exit codes per failure, retries, redirects, encoding of ids,
+// clear-text refusal and the --verbose trace, all over real HTTP on 127.0.0.1.
+import { createServer, type IncomingHttpHeaders, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
+import { maskKey } from '../../src/text/mask.js';
+import { runCli } from '../support/harness.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+
+let fx: SandboxFixture;
+beforeAll(async () => {
+  fx = await sandboxFixture();
+});
+afterAll(() => fx.close());
+
+function hits(path: string, method = 'GET'): number {
+  return fx.sandbox.requests.filter((r) => r.url === path && r.method === method).length;
+}
+
+interface Served {
+  url: string;
+  seen: Array<{ method: string; url: string; headers: IncomingHttpHeaders }>;
+  close(): Promise<void>;
+}
+
+/** A throwaway server (another origin than the sandbox) that records what it receives. */
+async function serve(handler: RequestListener, host = '127.0.0.1'): Promise<Served> {
+  const seen: Served['seen'] = [];
+  const server = createServer((req, res) => {
+    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((fn) => fn()));
+});
+
+/** The run paused `retries` times, each the HTTP layer's backoff for its attempt (125-250, 250-500, 500-1000 ms). */
+function expectBackoff(expect: ExpectStatic, sleeps: readonly number[] | undefined, retries: number): void {
+  expect(sleeps, 'the run waits on a fake clock').toBeDefined();
+  expect(sleeps).toHaveLength(retries);
+  sleeps?.forEach((ms, i) => {
+    const ceiling = 250 * 2 ** i;
+    expect(ms).toBeGreaterThanOrEqual(ceiling / 2);
+    expect(ms).toBeLessThanOrEqual(ceiling);
+  });
+}
+
+function jobBody(id: string): string {
+  return JSON.stringify({
+    success: true,
+    job: { id, url: 'https://example.com/', status: 'completed', pagesTotal: 1, pagesFinished: 1, creditsUsed: 1, createdAt: '2026-01-01T00:00:00Z' },
+    pages: [],
+  });
+}
+
+describe('status codes to exit codes', () => {
+  it.concurrent('a key the service rejects exits 4, pointing at `crawl auth status`, without echoing the key', async ({ expect }) => {
+    const bad = 'crk_' + 'Z'.repeat(40);
+    const r = await runCli(['job', 'demo-small'], { env: { ...fx.env, CRAWL_API_KEY: bad } });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^crawl: GET \/api\/crawl\/demo-small failed: HTTP 401: Invalid or revoked API key\n/);
+    expect(r.stderr).toContain('crawl auth status');
+    expect(r.stderr).not.toContain(bad);
+  });
+
+  it.concurrent('an unknown job exits 3 with the status and the server message', async ({ expect }) => {
+    const r = await runCli(['job', 'no-such-job'], { env: fx.env });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('crawl: GET /api/crawl/no-such-job failed: HTTP 404: Job not found: no-such-job\n');
+  });
+});
+
+describe('ids are one path segment', () => {
+  it.concurrent.for(['a/../b', 'x?y=1#frag', 'sp ace%2F/..'])('%j is fetched encoded, as one segment', async (id, { expect }) => {
+    fx.sandbox.addJob({ id, status: 'completed', pagesTotal: 2 });
+    const r = await runCli(['job', id], { env: fx.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`id\t${id}\n`);
+    expect(hits(`/api/crawl/${encodeURIComponent(id)}`)).toBe(1);
+  });
+
+  it('refuses ids that would turn into dot-segments or the collection (exit 2), sending nothing', async () => {
+    const before = fx.sandbox.requests.length;
+    for (const id of ['..', '.', '']) {
+      const r = await runCli(['job', id], { env: fx.env });
+      expect(r.code, JSON.stringify(id)).toBe(2);
+      expect(r.stderr).toContain(`invalid id "${id}"`);
+    }
+    expect(fx.sandbox.requests.length).toBe(before);
+  });
+});
+
+describe('failures and retries', () => {
+  it.concurrent('an HTML 502 page: its title in the message, exit 1 after the retries', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'gw-502', status: 'completed', pagesTotal: 1 });
+    fx.sandbox.inject({
+      path: '/api/crawl/gw-502',
+      kind: 'status',
+      status: 502,
+      contentType: 'text/html',
+      body: '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>nginx/1.25</h1></body></html>',
+    });
+    const r = await runCli(['job', 'gw-502'], { env: fx.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('crawl: GET /api/crawl/gw-502 failed: HTTP 502: 502 Bad Gateway\n');
+    expect(hits('/api/crawl/gw-502')).toBe(4);
+    expectBackoff(expect, r.clock?.sleeps, 3);
+  });
+
+  it.concurrent('a plain-text error body is shown as the server message', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'txt-500', status: 'completed', pagesTotal: 1 });
+    fx.sandbox.inject({ path: '/api/crawl/txt-500', kind: 'status', status: 500, contentType: 'text/plain', body: 'database on fire\nstack...' });
+    const r = await runCli(['job', 'txt-500'], { env: fx.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('crawl: GET /api/crawl/txt-500 failed: HTTP 500: database on fire\n');
+  });
+
+  it.concurrent('malformed JSON in a 200 exits 1', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'bad-json', status: 'completed', pagesTotal: 1 });
+    fx.sandbox.inject({ path: '/api/crawl/bad-json', kind: 'status', status: 200, body: '{"success":true,"job":{' });
+    const r = await runCli(['job', 'bad-json'], { env: fx.env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^crawl: malformed response to GET \/api\/crawl\/bad-json: the body is not valid JSON/);
+  });
+
+  it.concurrent('a 200 that is JSON but not a job exits 1', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'not-a-job', status: 'completed', pagesTotal: 1 });
+    fx.sandbox.inject({ path: '/api/crawl/not-a-job', kind: 'status', status: 200, body: '{"success":true,"data":[]}' });
+    const r = await runCli(['job', 'not-a-job'], { env: fx.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^crawl: malformed response to GET \/api\/crawl\/not-a-job: no "job" object/);
+  });
+
+  it.concurrent('a server that never answers: exit 5 after --timeout, in bounded time', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'hangs', status: 'completed', pagesTotal: 1 });
+    fx.sandbox.inject({ path: '/api/crawl/hangs', kind: 'hang' });
+    const r = await runCli(['job', 'hangs', '--timeout', '0.3'], { env: fx.env });
+    expect(r.timedOut).toBe(false);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/^crawl: timed out after 0\.3 s waiting for GET \/api\/crawl\/hangs, on each of 4 attempts\nhint: .*--timeout/);
+    // Four attempts of 0.3 s (real time, the --timeout) and, on the clock, only the backoff between them.
+    expect(hits('/api/crawl/hangs')).toBe(4);
+    expectBackoff(expect, r.clock?.sleeps, 3);
+  });
+
+  it.concurrent('connection refused exits 5', async ({ expect }) => {
+    const closed = await serve((_req, res) => res.end());
+    const url = closed.url;
+    await closed.close();
+    const r = await runCli(['job', 'x', '--base-url', url], { env: fx.env });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(`crawl: connection refused: GET ${url}/api/crawl/x\n`);
+  });
+
+  it.concurrent('429 with Retry-After is waited out and retried until it succeeds', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'rl-ok', status: 'completed', pagesTotal: 1 });
+    fx.sandbox.inject({ path: '/api/crawl/rl-ok', kind: 'retry-after', retryAfter: '0', times: 2 });
+    const r = await runCli(['job', 'rl-ok'], { env: fx.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('id\trl-ok\n');
+    expect(hits('/api/crawl/rl-ok')).toBe(3);
+    // Retry-After: 0 is waited out as asked (no backoff on top).
+    expect(r.clock?.sleeps).toEqual([0, 0]);
+  });
+
+  it.concurrent('429 on every attempt exits 6 after the retries', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'rl-never', status: 'completed', pagesTotal: 1 });
+    fx.sandbox.inject({ path: '/api/crawl/rl-never', kind: 'retry-after', retryAfter: '0' });
+    const r = await runCli(['job', 'rl-never'], { env: fx.env });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toBe('crawl: GET /api/crawl/rl-never failed: HTTP 429: Rate limit exceeded\n');
+    expect(hits('/api/crawl/rl-never')).toBe(4);
+    expect(r.clock?.sleeps).toEqual([0, 0, 0]);
+  });
+
+  it.concurrent('a Retry-After too long to wait out exits 6 at once, saying when to retry', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'rl-long', status: 'completed', pagesTotal: 1 });
+    fx.sandbox.inject({ path: '/api/crawl/rl-long', kind: 'retry-after', retryAfter: '3600' });
+    const r = await runCli(['job', 'rl-long'], { env: fx.env });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('retry after 3600 s');
+    expect(hits('/api/crawl/rl-long')).toBe(1);
+    expect(r.clock?.sleeps).toEqual([]);
+  });
+
+  it.concurrent('503 then success is retried', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'flaky', status: 'completed', pagesTotal: 1 });
+    fx.sandbox.inject({ path: '/api/crawl/flaky', kind: 'status', status: 503, times: 1 });
+    fx.sandbox.inject({ path: '/api/crawl/flaky', kind: 'drop', times: 1 });
+    const r = await runCli(['job', 'flaky'], { env: fx.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('status\tcompleted\n');
+    expect(hits('/api/crawl/flaky')).toBe(3);
+    expectBackoff(expect, r.clock?.sleeps, 2);
+  });
+
+  it.concurrent('a POST is never retried, whatever the failure', async ({ expect }) => {
+    fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'status', status: 503, body: '{"error":"try later"}' });
+    const r = await runCli(['keys', 'create', 'never-twice'], { env: fx.env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('HTTP 503');
+    expect(hits('/api/keys', 'POST')).toBe(1);
+    expect(r.clock?.sleeps).toEqual([]);
+  });
+});
+
+describe('redirects and transport', () => {
+  it('a cross-origin redirect is followed without the Authorization header', async () => {
+    const other = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(jobBody('moved-away'));
+    });
+    cleanups.push(other.close);
+    fx.sandbox.inject({ path: '/api/crawl/moved-away', kind: 'redirect', status: 307, location: `${other.url}/elsewhere/moved-away` });
+    const r = await runCli(['job', 'moved-away'], { env: fx.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('id\tmoved-away\n');
+    expect(other.seen).toHaveLength(1);
+    expect(other.seen[0]?.url).toBe('/elsewhere/moved-away');
+    expect(other.seen[0]?.headers.authorization).toBeUndefined();
+    expect(JSON.stringify(other.seen[0]?.headers)).not.toContain(fx.sandbox.key);
+  });
+
+  it('a same-origin redirect keeps the key', async () => {
+    fx.sandbox.addJob({ id: 'new-name', status: 'completed', pagesTotal: 1 });
+    fx.sandbox.inject({ path: '/api/crawl/old-name', kind: 'redirect', location: '/api/crawl/new-name' });
+    const r = await runCli(['job', 'old-name'], { env: fx.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('id\tnew-name\n');
+    expect(fx.sandbox.requests.filter((q) => q.url === '/api/crawl/new-name')).toEqual([
+      { method: 'GET', url: '/api/crawl/new-name', authorized: true, hadAuthorization: true },
+    ]);
+  });
+
+  it('plain http:// to a remote host is refused (exit 2) before any connection; --allow-http lets it through', async () => {
+    // A host crawl does not count as loopback that still reaches a listener of this machine:
+    // 0.0.0.0, which Linux connects to this host. So both halves are proved on every machine,
+    // with no network interface needed and no traffic leaving it.
+    const remote = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(jobBody('far'));
+    });
+    cleanups.push(remote.close);
+    const base = remote.url.replace('127.0.0.1', '0.0.0.0');
+
+    const refused = await runCli(['job', 'far', '--base-url', base], { env: fx.env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^crawl: refusing to send the API key over plain http:\/\/ to 0\.0\.0\.0:\d+\nhint: .*--allow-http/);
+    expect(remote.seen).toHaveLength(0);
+
+    const allowed = await runCli(['job', 'far', '--base-url', base, '--allow-http'], { env: fx.env });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(remote.seen).toHaveLength(1);
+    expect(allowed.stderr).not.toContain('refusing');
+  });
+});
+
+describe('--verbose', () => {
+  it('traces method, URL, status, timing and retries, with the key masked and never in full', async () => {
+    fx.sandbox.addJob({ id: 'traced', status: 'completed', pagesTotal: 1 });
+    fx.sandbox.inject({ path: '/api/crawl/traced', kind: 'status', status: 503, times: 1 });
+    const r = await runCli(['job', 'traced', '--verbose'], { env: fx.env });
+    expect(r.code).toBe(0);
+    const trace = r.stderr;
+    expect(trace).toContain(`* GET ${fx.sandbox.url}/api/crawl/traced\n`);
+    expect(trace).toMatch(/\* 503 in \d+ ms/);
+    expect(trace).toMatch(/\* retrying GET \/api\/crawl\/traced in \d+ ms \(attempt 2 of 4\) after HTTP 503/);
+    expect(trace).toMatch(/\* 200 in \d+ ms, \d+ bytes/);
+    expect(trace).toContain(`Authorization: Bearer ${maskKey(fx.sandbox.key)}`);
+    expect(trace + r.stdout).not.toContain(fx.sandbox.key);
+    expect(trace + r.stdout).not.toContain(fx.sandbox.key.slice(0, 20));
+  });
+
+  it('shows the stack only with --verbose, and still never the key', async () => {
+    const quiet = await runCli(['job', 'nope-x'], { env: fx.env });
+    const loud = await runCli(['job', 'nope-x', '--verbose'], { env: fx.env });
+    expect(quiet.code).toBe(3);
+    expect(loud.code).toBe(3);
+    expect(quiet.stderr).not.toMatch(/\n\s+at /);
+    expect(loud.stderr).toMatch(/\n\s+at /);
+    expect(loud.stderr).not.toContain(fx.sandbox.key);
+  });
+});

@@ -1,0 +1,97 @@
+// Contract (spawned): the installed bin and its start-up as behaviour rather than
+// timing: that it runs at all, plain and in a terminal; what a command loads (the code cache it
+// loads with: test/process/code-cache.test.ts). The times themselves are measured by `npm run
+// bench`, never here.
+import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../support/harness.js';
+import { listenOnLoopback, relayTunnels } from '../support/loopback.js';
+import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+
+let fx: SandboxFixture;
+let tmp: { dir: string; cleanup: () => void };
+beforeAll(async () => {
+  fx = await sandboxFixture();
+  tmp = tempDir('crawl-startup-');
+});
+afterAll(async () => {
+  tmp.cleanup();
+  await fx.close();
+});
+
+/** Node's built-in modules a run of `crawl <args>` loaded, as Node lists them at exit. */
+async function builtinsLoaded(args: string[]): Promise<{ code: number | null; modules: string[] }> {
+  const out = join(tmp.dir, `modules-${args.join('-')}.txt`);
+  const reporter = join(tmp.dir, 'report-modules.cjs');
+  writeFileSync(
+    reporter,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join('\\n')));\n`,
+  );
+  const r = await runCli(args, { process: true, env: { ...fx.env, NODE_OPTIONS: `--require ${reporter}` } });
+  const modules = readFileSync(out, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('NativeModule '))
+    .map((line) => line.slice('NativeModule '.length));
+  return { code: r.code, modules };
+}
+
+describe('the installed bin', () => {
+  it('runs the CLI plain and in a terminal', async () => {
+    const [plain, tty] = await Promise.all([
+      runCli(['job', 'demo-small'], { process: true, env: fx.env }),
+      runCli(['job', 'demo-small'], { process: true, env: fx.env, tty: true }),
+    ]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('status\tcompleted\n');
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toMatch(/Progress\s+42\/42 pages \(100%\)/);
+  });
+});
+
+describe('what a command loads', () => {
+  it('a status read loads no node:http (undici parses), HTTP/2, TLS, crypto, assert, child process or promise-based fs', async () => {
+    const { code, modules } = await builtinsLoaded(['job', 'demo-small', '--json']);
+    expect(code).toBe(0);
+    expect(modules).toContain('net');
+    for (const name of ['http', 'http2', 'tls', 'crypto', 'assert', 'child_process', 'fs/promises']) expect(modules).not.toContain(name);
+  });
+
+  it('help loads neither node:http nor node:v8', async () => {
+    const { code, modules } = await builtinsLoaded(['job', '--help']);
+    expect(code).toBe(0);
+    for (const name of ['http', 'v8', 'child_process', 'fs/promises']) expect(modules).not.toContain(name);
+  });
+});
+
+describe("the bundle's HTTP layer (undici with node:http loaded only when asked for: src/build/patch-undici.ts)", () => {
+  it('goes through a proxy, whose clients take Node\'s header limit; refuses response headers past 16 KiB, takes them under it', async () => {
+    // A forward proxy (CONNECT tunnels): the clients undici makes for it read the limit from node:http.
+    const proxy = http.createServer();
+    let tunnels = 0;
+    relayTunnels(proxy, () => tunnels++);
+    // A service whose job answer carries one header of the size asked for in the path.
+    const service = http.createServer((req, res) => {
+      const size = Number(/\/api\/crawl\/pad-(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
+      res.writeHead(200, { 'content-type': 'application/json', 'x-pad': 'p'.repeat(size) });
+      res.end(JSON.stringify({ success: true, job: { id: 'pad', status: 'completed', url: 'https://example.com/' } }));
+    });
+    const [p, svc] = await Promise.all([listenOnLoopback(proxy), listenOnLoopback(service)]);
+    try {
+      const env = { ...fx.env, CRAWL_BASE_URL: svc.url };
+      const [viaProxy, small, large] = await Promise.all([
+        runCli(['job', 'demo-small', '--json'], { process: true, env: { ...fx.env, HTTP_PROXY: p.url, NO_PROXY: '' } }),
+        runCli(['job', 'pad-15000', '--json'], { process: true, env }),
+        runCli(['job', 'pad-17000', '--json'], { process: true, env }),
+      ]);
+      expect({ code: viaProxy.code, stderr: viaProxy.stderr, tunnels }).toEqual({ code: 0, stderr: '', tunnels: 1 });
+      expect(JSON.parse(viaProxy.stdout)).toMatchObject({ job: { id: 'demo-small', status: 'completed' } });
+      expect({ code: small.code, stderr: small.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(large.code).toBe(5);
+      expect(JSON.parse(large.stderr)).toMatchObject({ error: { message: expect.stringMatching(/^the server sent response headers too large to read: GET /) as unknown, exitCode: 5 } });
+    } finally {
+      await Promise.all([p.close(), svc.close()]);
+    }
+  });
+});

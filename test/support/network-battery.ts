@@ -1,0 +1,123 @@
+// The broken-network battery, shared by the files that run it for a part of the commands each
+// (so that each file stays short): refused, reset before the headers and in the middle of a body,
+// headers slower than --timeout, a body that trickles for ever, a server that accepts and never
+// answers. Each must end with exit 5 (a watch: exit 7 at --max-wait, as transient failures do not
+// end it), one line on stderr, no stack trace, no key, a POST or DELETE sent exactly once, and
+// only the retry policy's pauses waited on the run's fake clock (the hangs wait out a real
+// --timeout of 0.3 s an attempt).
+import { afterAll, beforeAll, describe, it, vi } from 'vitest';
+import {
+  COMMANDS,
+  GET_ATTEMPTS,
+  identity,
+  MAX_BACKOFF_MS,
+  MAX_WAIT_S,
+  runCommand,
+  SAFE_TIMEOUT_S,
+  TIMEOUT_S,
+  checkOutcome,
+  type Command,
+  type Retries,
+} from './battery.js';
+import { refusedUrl, startHostile, startSilentTcp, type Fault } from './hostile-server.js';
+import { fakeClock } from './fake-clock.js';
+import { sandboxFixture, type SandboxFixture } from './sandbox.js';
+
+interface NetFault {
+  name: string;
+  /** Aimed at the command's target request (through the hostile proxy); else the whole server misbehaves. */
+  fault?: Fault;
+  server?: 'refused' | 'silent-tcp';
+  message: RegExp;
+  /** Each attempt lasts a whole --timeout. */
+  timesOut: boolean;
+}
+
+const FAULTS: NetFault[] = [
+  { name: 'connection refused', server: 'refused', message: /connection refused/, timesOut: false },
+  { name: 'reset before the headers', fault: { kind: 'reset' }, message: /connection reset|closed the connection/, timesOut: false },
+  { name: 'reset in the middle of the body', fault: { kind: 'reset-mid-body' }, message: /connection reset|closed the connection|terminated/, timesOut: false },
+  { name: 'headers slower than --timeout', fault: { kind: 'slow-headers', ms: 60_000 }, message: /timed out after 0\.3 s/, timesOut: true },
+  { name: 'a body that trickles for ever', fault: { kind: 'trickle', ms: 50 }, message: /timed out after 0\.3 s/, timesOut: true },
+  { name: 'accepts and never answers', server: 'silent-tcp', message: /timed out after 0\.3 s/, timesOut: true },
+];
+
+/**
+ * What a run waits on its clock: the backoff between its attempts (a timed-out attempt's --timeout
+ * is real time, not a pause); a watch, --max-wait.
+ */
+function waitsFor(cmd: Command, f: NetFault): { withinMs: number; retries?: Retries; gaveUpAtMs?: number } {
+  if (cmd.polls) return { withinMs: MAX_WAIT_S * 1000, gaveUpAtMs: MAX_WAIT_S * 1000 };
+  // The list before a revoke or rotate is a GET, retried: a dead server fails it.
+  if (cmd.listsFirst && f.server) return { withinMs: MAX_BACKOFF_MS, retries: { count: GET_ATTEMPTS - 1 } };
+  const attempts = cmd.method === 'GET' ? GET_ATTEMPTS : 1;
+  const own = { withinMs: attempts > 1 ? MAX_BACKOFF_MS : 0, retries: { count: attempts - 1 } };
+  // The GET before the target is let through, but under the same 0.3 s --timeout when the fault
+  // times out: a starved machine may time it out too, and retry it, with its own backoff first.
+  // (A mutation is still never retried: the run checks that nothing is waited once it is sent.)
+  if (cmd.getsFirst && f.timesOut) return { withinMs: own.withinMs + MAX_BACKOFF_MS, retries: { ...own.retries, before: GET_ATTEMPTS - 1 } };
+  return own;
+}
+
+/** Registers the battery (its own sandbox, every fault) for the commands named. */
+export function networkBattery(names: readonly string[]): void {
+  // Most of a case is waiting (timeouts, backoff): more of them at once than vitest's default 5.
+  vi.setConfig({ maxConcurrency: 12 });
+  let fx: SandboxFixture;
+  beforeAll(async () => {
+    fx = await sandboxFixture();
+  });
+  afterAll(() => fx.close());
+
+  const cases = COMMANDS.filter((c) => names.includes(c.name)).flatMap((cmd) => FAULTS.map((f) => [cmd.name, f.name, cmd, f] as const));
+  describe.concurrent('broken networks', () => {
+    it.for(cases)('%s: %s', async ([, , cmd, f], { expect }) => {
+      const id = identity(fx.sandbox);
+      let url: string;
+      let close: () => Promise<void>;
+      let attempts: (() => number) | undefined;
+      let sentAt: () => number[] = () => [];
+      // Stamps what the proxy sees with the run's virtual time.
+      const clock = fakeClock();
+      if (f.server === 'refused') {
+        url = await refusedUrl();
+        close = async () => undefined;
+      } else if (f.server === 'silent-tcp') {
+        const silent = await startSilentTcp();
+        ({ url, close } = silent);
+        attempts = cmd.listsFirst ? undefined : silent.requests;
+      } else {
+        const hostile = await startHostile({ upstream: fx.sandbox.url, rules: [{ method: cmd.method, path: cmd.path(id), fault: f.fault as Fault }], clock });
+        ({ url, close } = hostile);
+        attempts = () => hostile.count(cmd.method, cmd.path(id));
+        sentAt = () => hostile.seen.filter((s) => s.method === cmd.method && cmd.path(id).test(s.url)).map((s) => s.at);
+      }
+      try {
+        const r = await runCommand(cmd, id, url, { timeoutS: f.timesOut ? TIMEOUT_S : SAFE_TIMEOUT_S, clock });
+        checkOutcome(
+          expect,
+          r,
+          {
+            code: cmd.polls ? 7 : 5,
+            message: cmd.polls ? /gave up waiting/ : f.message,
+            ...waitsFor(cmd, f),
+          },
+          [id.key],
+        );
+        if (attempts && !cmd.polls) {
+          // GETs are retried; a POST or DELETE could repeat a side effect, so it goes once. (A request
+          // that a starved machine could not get out within 0.3 s never arrives: at most, then.)
+          const most = cmd.method === 'GET' ? GET_ATTEMPTS : 1;
+          if (f.timesOut) expect(attempts(), r.stderr).toBeLessThanOrEqual(most);
+          else expect(attempts(), r.stderr).toBe(most);
+        }
+        // Once a POST or DELETE is out, nothing more is waited: it came at the run's last instant.
+        if (cmd.method !== 'GET') for (const at of sentAt()) expect(at, `pauses: ${r.clock.sleeps.join(', ')}`).toBe(clock.now());
+        if (cmd.polls) expect(r.stderr).toMatch(new RegExp(`crawl: warning: .*(${f.message.source})`));
+      } finally {
+        await close();
+        id.cleanup();
+      }
+    });
+  });
+}

@@ -1,0 +1,44 @@
+// A sandbox per test file (or test), and the environment that points the CLI at it.
+import { startSandbox, type RequestRecord, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { tempDir } from './harness.js';
+
+export interface SandboxFixture {
+  sandbox: Sandbox;
+  configDir: string;
+  /** CRAWL_BASE_URL, CRAWL_API_KEY (the bootstrap key) and a private CRAWL_CONFIG_DIR. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function sandboxFixture(options: SandboxOptions = {}): Promise<SandboxFixture> {
+  const sandbox = await startSandbox(options);
+  const { dir, cleanup } = tempDir();
+  return {
+    sandbox,
+    configDir: dir,
+    env: { CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: dir },
+    async close() {
+      await sandbox.close();
+      cleanup();
+    },
+  };
+}
+
+/**
+ * Calls `action` once, as the first request that `matches` arrives at the sandbox, before the
+ * sandbox reads its body or answers it: what the CLI does after that request sees what `action`
+ * did (a file put in its way while a key is being created). No wait, no polling.
+ */
+export function onArrival(sandbox: Sandbox, matches: (request: RequestRecord) => boolean, action: () => void): void {
+  const requests = sandbox.requests;
+  const push = requests.push;
+  requests.push = function (...items: RequestRecord[]): number {
+    const length = push.apply(this, items);
+    if (items.some(matches)) {
+      // Back to Array.prototype.push: once only.
+      Reflect.deleteProperty(requests, 'push');
+      action();
+    }
+    return length;
+  };
+}

@@ -1,0 +1,55 @@
+// What the tests of settings, the config commands and the auth commands share: config folders of
+// a test file's own, an environment holding only what a test names, and a base URL no server is on.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { tempDir } from './harness.js';
+
+export type Profiles = Record<string, { 'base-url'?: string; 'api-key'?: string }>;
+
+export interface ConfigFolders {
+  /** A new empty folder. */
+  fresh(): string;
+  /** A new folder whose config.json (0600) holds `profiles`. */
+  with(profiles: Profiles): string;
+  /** The config.json of `dir`, parsed. */
+  read(dir: string): { profiles: Profiles };
+  /** Removes every folder made. */
+  cleanup(): void;
+}
+
+export function configFolders(prefix = 'crawl-settings-'): ConfigFolders {
+  const made: Array<() => void> = [];
+  const fresh = (): string => {
+    const { dir, cleanup } = tempDir(prefix);
+    made.push(cleanup);
+    return dir;
+  };
+  return {
+    fresh,
+    with(profiles) {
+      const dir = fresh();
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+      return dir;
+    },
+    read: (dir) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')),
+    cleanup: () => made.splice(0).forEach((cleanup) => cleanup()),
+  };
+}
+
+/** Only what a test names: no CRAWL_* (or XDG_CONFIG_HOME) from the fixture unless given. */
+export function envOf(vars: Record<string, string | undefined>): Record<string, string | undefined> {
+  return { CRAWL_BASE_URL: undefined, CRAWL_API_KEY: undefined, CRAWL_PROFILE: undefined, XDG_CONFIG_HOME: undefined, ...vars };
+}
+
+/** A base URL on 127.0.0.1 whose port nothing listens on: a request to it fails at once (exit 5). */
+export async function deadBaseUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}/`;
+}
+
+/** A key shaped like the service's that no service accepts. */
+export const BAD_KEY = 'crk_' + 'x'.repeat(40);
