@@ -3,7 +3,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { tempDir } from './harness.js';
+import { sandboxFixture, type SandboxFixture } from './sandbox.js';
 
 export type Profiles = Record<string, { 'base-url'?: string; 'api-key'?: string }>;
 
@@ -34,6 +36,29 @@ export function configFolders(prefix = 'crawl-settings-'): ConfigFolders {
     },
     read: (dir) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')),
     cleanup: () => made.splice(0).forEach((cleanup) => cleanup()),
+  };
+}
+
+/**
+ * A test file's sandbox and config folders: the sandbox started before its tests, both cleaned up
+ * after them. `fx` is there from the first test on.
+ */
+export function settingsSuite(): { readonly fx: SandboxFixture; folders: ConfigFolders } {
+  const folders = configFolders();
+  let fx: SandboxFixture | undefined;
+  beforeAll(async () => {
+    fx = await sandboxFixture();
+  });
+  afterAll(async () => {
+    folders.cleanup();
+    await fx?.close();
+  });
+  return {
+    get fx(): SandboxFixture {
+      if (fx === undefined) throw new Error('the sandbox starts in beforeAll: use suite.fx inside a test or hook');
+      return fx;
+    },
+    folders,
   };
 }
 

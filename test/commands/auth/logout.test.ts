@@ -1,34 +1,25 @@
 // `auth logout`: the profile's key forgotten, the rest kept.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { runCli } from '../../support/harness.js';
-import { BAD_KEY, envOf, configFolders } from '../../support/settings.js';
-import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { BAD_KEY, envOf, settingsSuite } from '../../support/settings.js';
 
-let fx: SandboxFixture;
-const folders = configFolders();
-
-beforeAll(async () => {
-  fx = await sandboxFixture();
-});
-afterAll(async () => {
-  folders.cleanup();
-  await fx.close();
-});
+const suite = settingsSuite();
+const folders = suite.folders;
 
 describe('auth logout', () => {
   it.concurrent('logout forgets the key of the profile, keeps the rest; a second logout says so', async ({ expect }) => {
     const dir = folders.with({
-      default: { 'base-url': fx.sandbox.url, 'api-key': fx.sandbox.key },
-      work: { 'base-url': fx.sandbox.url, 'api-key': BAD_KEY },
+      default: { 'base-url': suite.fx.sandbox.url, 'api-key': suite.fx.sandbox.key },
+      work: { 'base-url': suite.fx.sandbox.url, 'api-key': BAD_KEY },
     });
     const env = envOf({ CRAWL_CONFIG_DIR: dir });
     const out = await runCli(['auth', 'logout'], { env });
     expect(out.code, out.stderr).toBe(0);
     expect(out.stderr).toBe(`Removed the key of profile "default" from the config file, plaintext: ${join(dir, 'config.json')}\n`);
     expect(folders.read(dir).profiles).toEqual({
-      default: { 'base-url': fx.sandbox.url },
-      work: { 'base-url': fx.sandbox.url, 'api-key': BAD_KEY },
+      default: { 'base-url': suite.fx.sandbox.url },
+      work: { 'base-url': suite.fx.sandbox.url, 'api-key': BAD_KEY },
     });
     const [again, token] = await Promise.all([runCli(['auth', 'logout'], { env }), runCli(['auth', 'token'], { env })]);
     expect(again.code, again.stderr).toBe(0);

@@ -1,20 +1,11 @@
 // `auth status`: where the settings came from, the key masked, and whether the service accepts it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { maskKey } from '../../../src/text/mask.js';
 import { runCli } from '../../support/harness.js';
-import { BAD_KEY, envOf, configFolders } from '../../support/settings.js';
-import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { BAD_KEY, envOf, settingsSuite } from '../../support/settings.js';
 
-let fx: SandboxFixture;
-const folders = configFolders();
-
-beforeAll(async () => {
-  fx = await sandboxFixture();
-});
-afterAll(async () => {
-  folders.cleanup();
-  await fx.close();
-});
+const suite = settingsSuite();
+const folders = suite.folders;
 
 async function authStatus(args: string[], env: Record<string, string | undefined>) {
   const r = await runCli(['auth', 'status', '--json', ...args], { env });
@@ -22,10 +13,10 @@ async function authStatus(args: string[], env: Record<string, string | undefined
 }
 
 async function revokedKey(): Promise<string> {
-  const created = fx.sandbox.addKey('to-revoke');
-  const res = await fetch(`${fx.sandbox.url}/api/keys/${created.id}`, {
+  const created = suite.fx.sandbox.addKey('to-revoke');
+  const res = await fetch(`${suite.fx.sandbox.url}/api/keys/${created.id}`, {
     method: 'DELETE',
-    headers: { authorization: `Bearer ${fx.sandbox.key}` },
+    headers: { authorization: `Bearer ${suite.fx.sandbox.key}` },
   });
   expect(res.status).toBe(200);
   return created.key;
@@ -33,15 +24,15 @@ async function revokedKey(): Promise<string> {
 
 describe('auth status', () => {
   it.concurrent('status shows base URL, profile, key source and masked key; accepted → 0', async ({ expect }) => {
-    const env = envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: fx.sandbox.key });
+    const env = envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: suite.fx.sandbox.url, CRAWL_API_KEY: suite.fx.sandbox.key });
     const [plain, tty] = await Promise.all([runCli(['auth', 'status'], { env }), runCli(['auth', 'status'], { env, tty: true })]);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toBe(
       [
         'profile\tdefault',
-        `base-url\t${fx.sandbox.url}/`,
+        `base-url\t${suite.fx.sandbox.url}/`,
         'base-url-source\tenv',
-        `api-key\t${maskKey(fx.sandbox.key)}`,
+        `api-key\t${maskKey(suite.fx.sandbox.key)}`,
         'api-key-source\tenv',
         'key-location\tCRAWL_API_KEY',
         'accepted\ttrue',
@@ -52,12 +43,12 @@ describe('auth status', () => {
     expect(tty.stdout).toMatch(/Base URL\s+\S+ \(from CRAWL_BASE_URL\)/);
     expect(tty.stdout).toMatch(/Key\s+crk_\S+ \(from CRAWL_API_KEY\)/);
     expect(tty.stdout).toContain('the service accepts this key');
-    for (const r of [plain, tty]) expect(r.stdout + r.stderr).not.toContain(fx.sandbox.key);
+    for (const r of [plain, tty]) expect(r.stdout + r.stderr).not.toContain(suite.fx.sandbox.key);
   });
 
   it.concurrent('a revoked, invalid or missing key → 4', async ({ expect }) => {
     const revoked = await revokedKey();
-    const base = { CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: fx.sandbox.url };
+    const base = { CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: suite.fx.sandbox.url };
     const [a, b, none] = await Promise.all([
       authStatus([], envOf({ ...base, CRAWL_API_KEY: revoked })),
       authStatus([], envOf({ ...base, CRAWL_API_KEY: BAD_KEY })),

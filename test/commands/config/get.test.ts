@@ -4,23 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskKey } from '../../../src/text/mask.js';
 import { crawl, runCli, tempDir } from '../../support/harness.js';
-import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
-import { configFolders, envOf } from '../../support/settings.js';
+import { envOf, settingsSuite } from '../../support/settings.js';
 
-let fx: SandboxFixture;
-const folders = configFolders();
-
-beforeAll(async () => {
-  fx = await sandboxFixture();
-});
-afterAll(async () => {
-  folders.cleanup();
-  await fx.close();
-});
+const suite = settingsSuite();
+const folders = suite.folders;
 
 describe('config get and config list', () => {
   it.concurrent('get and list mask the key; get of an unset setting exits 1 with a hint', async ({ expect }) => {
-    const dir = folders.with({ default: { 'base-url': 'https://a.example/', 'api-key': fx.sandbox.key }, empty: {} });
+    const dir = folders.with({ default: { 'base-url': 'https://a.example/', 'api-key': suite.fx.sandbox.key }, empty: {} });
     const env = envOf({ CRAWL_CONFIG_DIR: dir });
     const [get, list, listJson, missing] = await Promise.all([
       runCli(['config', 'get', 'api-key'], { env }),
@@ -28,18 +19,18 @@ describe('config get and config list', () => {
       runCli(['config', 'list', '--json'], { env }),
       runCli(['config', 'get', 'base-url', '--profile', 'empty'], { env }),
     ]);
-    expect(get.stdout).toBe(maskKey(fx.sandbox.key) + '\n');
-    expect(list.stdout).toBe(`profile\tdefault\tdefault\nbase-url\thttps://a.example/\tconfig\napi-key\t${maskKey(fx.sandbox.key)}\tconfig\n`);
+    expect(get.stdout).toBe(maskKey(suite.fx.sandbox.key) + '\n');
+    expect(list.stdout).toBe(`profile\tdefault\tdefault\nbase-url\thttps://a.example/\tconfig\napi-key\t${maskKey(suite.fx.sandbox.key)}\tconfig\n`);
     expect(JSON.parse(listJson.stdout)).toEqual({
       profile: 'default',
       'base-url': 'https://a.example/',
-      'api-key': maskKey(fx.sandbox.key),
+      'api-key': maskKey(suite.fx.sandbox.key),
       sources: { profile: 'default', 'base-url': 'config', 'api-key': 'config' },
       overridden: {},
     });
     for (const r of [get, list, listJson]) {
       expect(r.code).toBe(0);
-      expect(r.stdout + r.stderr).not.toContain(fx.sandbox.key);
+      expect(r.stdout + r.stderr).not.toContain(suite.fx.sandbox.key);
     }
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('crawl: base-url is not set in profile "empty"\nhint: run `crawl --profile empty config set base-url <value>`\n');

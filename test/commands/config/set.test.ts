@@ -2,21 +2,12 @@
 // config file that is not JSON.
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { runCli } from '../../support/harness.js';
-import { BAD_KEY, envOf, configFolders } from '../../support/settings.js';
-import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { BAD_KEY, envOf, settingsSuite } from '../../support/settings.js';
 
-let fx: SandboxFixture;
-const folders = configFolders();
-
-beforeAll(async () => {
-  fx = await sandboxFixture();
-});
-afterAll(async () => {
-  folders.cleanup();
-  await fx.close();
-});
+const suite = settingsSuite();
+const folders = suite.folders;
 
 describe('config set', () => {
   it.concurrent('set writes config.json with mode 0600 in a private folder, as valid JSON', async ({ expect }) => {

@@ -1,19 +1,10 @@
 // `config unset`.
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { runCli } from '../../support/harness.js';
-import { BAD_KEY, envOf, configFolders } from '../../support/settings.js';
-import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { BAD_KEY, envOf, settingsSuite } from '../../support/settings.js';
 
-let fx: SandboxFixture;
-const folders = configFolders();
-
-beforeAll(async () => {
-  fx = await sandboxFixture();
-});
-afterAll(async () => {
-  folders.cleanup();
-  await fx.close();
-});
+const suite = settingsSuite();
+const folders = suite.folders;
 
 describe('config unset', () => {
   it.concurrent('unset removes one setting and says so when there was none', async ({ expect }) => {
