@@ -3,13 +3,14 @@
 // read alike (a literal string), is run with sh against the sandbox, the built crawl and a stand-in
 // gh that keeps what it was given: the key on its stdin, never in its arguments or environment.
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
-import { BIN, cleanEnv, ROOT } from '../support/spawn.js';
+import { cleanEnv, ROOT } from '../support/spawn.js';
 import { keyStatus } from '../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { standIns } from '../support/stand-ins.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 const scripts = readdirSync(EXAMPLES).filter((f) => f.endsWith('.ps1'));
@@ -20,13 +21,9 @@ let bin: string;
 beforeAll(async () => {
   fx = await sandboxFixture({ seed: false });
   tmp = tempDir('crawl-ci-windows-');
-  bin = join(tmp.dir, 'bin');
-  mkdirSync(bin);
-  const tool = (name: string, body: string): void => {
-    writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
-    chmodSync(join(bin, name), 0o755);
-  };
-  tool('crawl', `exec '${process.execPath}' '${BIN}' "$@"`);
+  const made = standIns(tmp.dir);
+  bin = made.bin;
+  const tool = made.tool;
   tool('gh', `cat > "$STORE/gh.stdin"; printf '%s\\n' "$@" > "$STORE/gh.args"; env > "$STORE/gh.env"`);
 });
 afterAll(async () => {

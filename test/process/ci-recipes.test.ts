@@ -3,14 +3,15 @@
 // what they were given (stdin, arguments, environment) and exit as told; jq is the system's.
 // The failure paths too: a store that fails leaves the old key working and the new one revoked.
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
-import { BIN, cleanEnv, ROOT } from '../support/spawn.js';
+import { cleanEnv, ROOT } from '../support/spawn.js';
 import { findKey } from '../support/key-forms.js';
 import { keyStatus } from '../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { standIns } from '../support/stand-ins.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 
@@ -20,13 +21,9 @@ let bin: string;
 beforeAll(async () => {
   fx = await sandboxFixture({ seed: false });
   tmp = tempDir('crawl-ci-recipes-');
-  bin = join(tmp.dir, 'bin');
-  mkdirSync(bin);
-  const tool = (name: string, body: string): void => {
-    writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
-    chmodSync(join(bin, name), 0o755);
-  };
-  tool('crawl', `exec '${process.execPath}' '${BIN}' "$@"`);
+  const made = standIns(tmp.dir);
+  bin = made.bin;
+  const tool = made.tool;
   // gh secret set NAME / glab variable update NAME: the value on stdin.
   for (const name of ['gh', 'glab']) {
     tool(name, `cat > "$STORE/${name}.stdin"; printf '%s\\n' "$@" > "$STORE/${name}.args"; env > "$STORE/${name}.env"; exit "\${STORE_EXIT:-0}"`);
