@@ -104,8 +104,9 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         { notice: (line) => (globals.json ? undefined : io.stderr.write(`crawl: ${line}\n`)), clock, guard },
         {
           clock,
-          // Someone at a terminal can answer the keyring's unlock dialog; a script or CI cannot.
-          interactive: io.stdinIsTTY && io.stderrIsTTY && !globals.noInput && !env.CI,
+          // Someone at a terminal can answer the keyring's unlock dialog; a script or CI cannot. Asked
+          // only when an unlock is needed: looking at stdin makes Node open it (and load fs streams).
+          interactive: () => io.stdinIsTTY && io.stderrIsTTY && !globals.noInput && !env.CI,
           notice: (line) => io.stderr.write(`crawl: ${line}\n`),
           onCommandStderr: (text) => io.stderr.write(text),
           onSecret: (key) => redactor.add(key),

@@ -17,7 +17,7 @@ const key = (await new Promise((resolve) => { let t = ''; process.stdin.on('data
 const entry = { service: 'crawl:https://native.example', account: 'default:0123456789ab' };
 const store = (platform) => new KeyringStore(entry, 'crawl test', {
   env: process.env, platform, uid: process.getuid(), bounds: { callMs: 10000, unlockMs: 10000, commandMs: 10000 },
-  clock: realClock, interactive: false, notice() {}, command: (w) => ['crawl', ...w].join(' '),
+  clock: realClock, interactive: () => false, notice() {}, command: (w) => ['crawl', ...w].join(' '),
 });
 const signal = AbortSignal.timeout(20000);
 const mac = store(process.argv[2]);

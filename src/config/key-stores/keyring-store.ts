@@ -21,7 +21,7 @@ export interface KeyringContext {
   bounds: KeyStoreBounds;
   clock: DeadlineClock;
   /** A person is at a terminal who can answer the keyring's unlock dialog (not --no-input, not CI). */
-  interactive: boolean;
+  interactive(): boolean;
   /** One line for the user on stderr (waiting for an unlock). */
   notice(line: string): void;
   /** The `crawl …` command lines hints name (with the run's --profile). */
@@ -120,7 +120,7 @@ export class KeyringStore implements KeyStore {
       });
       service = ss;
       const unlock = async (paths: string[]): Promise<void> => {
-        if (!ctx.interactive) throw new KeyStoreError(`the ${name} is locked`, this.#lockedHint());
+        if (!ctx.interactive()) throw new KeyStoreError(`the ${name} is locked`, this.#lockedHint());
         ctx.notice(`the ${name} is locked: unlock it in the dialog on your desktop (waiting up to ${seconds(ctx.bounds.unlockMs)}; Ctrl-C stops)`);
         await bounded(
           ctx.clock,
@@ -157,7 +157,7 @@ export class KeyringStore implements KeyStore {
   async #native<T>(what: 'read' | 'write' | 'remove', runSignal: AbortSignal, work: (n: NativeKeyring, signal: AbortSignal) => Promise<T>): Promise<T> {
     const ctx = this.#ctx;
     const name = this.describe();
-    const bound = ctx.interactive ? ctx.bounds.unlockMs : ctx.bounds.callMs;
+    const bound = ctx.interactive() ? ctx.bounds.unlockMs : ctx.bounds.callMs;
     try {
       const native = await import('./native-keyring.js');
       return await bounded(ctx.clock, bound, runSignal, () => new KeyStoreError(`the ${name} did not answer within ${seconds(bound)}`, this.#unansweredHint()), (signal) => work(native, signal));

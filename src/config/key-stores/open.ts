@@ -19,7 +19,7 @@ export interface KeyStoreOptions {
   uid?: number | undefined;
   clock?: DeadlineClock;
   /** A person can answer an unlock dialog: a terminal, not --no-input, not CI. */
-  interactive?: boolean;
+  interactive?: () => boolean;
   /** One line for the user on stderr. */
   notice?(line: string): void;
   /** A key command's stderr, passed on. */
@@ -35,7 +35,7 @@ export function keyringStore(entry: KeyringEntry, profile: string, configPath: s
     uid: 'uid' in o ? o.uid : currentUid(),
     bounds: boundsFrom(o.env),
     clock: o.clock ?? realClock,
-    interactive: o.interactive ?? false,
+    interactive: o.interactive ?? (() => false),
     notice: o.notice ?? (() => undefined),
     command: o.command,
   });
