@@ -56,6 +56,8 @@ describe('what a command loads', () => {
     expect(code).toBe(0);
     expect(modules).toContain('net');
     for (const name of ['http', 'http2', 'tls', 'crypto', 'assert', 'child_process', 'fs/promises']) expect(modules).not.toContain(name);
+    // Nor what opening stdin as a stream costs (fs streams, and through them fs/promises and readline): a status read never reads stdin.
+    for (const name of ['internal/fs/streams', 'internal/fs/promises', 'internal/readline/interface']) expect(modules).not.toContain(name);
   });
 
   it('help loads neither node:http nor node:v8', async () => {
