@@ -2,11 +2,13 @@
 // timing: that it runs at all, plain and in a terminal; what a command loads (the code cache it
 // loads with: test/process/code-cache.test.ts). The times themselves are measured by `npm run
 // bench`, never here.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/harness.js';
+import { BIN, cleanEnv } from '../support/spawn.js';
 import { listenOnLoopback, relayTunnels } from '../support/loopback.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
@@ -56,8 +58,26 @@ describe('what a command loads', () => {
     expect(code).toBe(0);
     expect(modules).toContain('net');
     for (const name of ['http', 'http2', 'tls', 'crypto', 'assert', 'child_process', 'fs/promises']) expect(modules).not.toContain(name);
-    // Nor what opening stdin as a stream costs (fs streams, and through them fs/promises and readline): a status read never reads stdin.
-    for (const name of ['internal/fs/streams', 'internal/fs/promises', 'internal/readline/interface']) expect(modules).not.toContain(name);
+  });
+
+  it('a status read with stdin a file (a cron job, `< /dev/null`) never opens it as a stream: no fs streams, fs/promises or readline', async () => {
+    const out = join(tmp.dir, 'modules-stdin-file.txt');
+    const reporter = join(tmp.dir, 'report-modules-stdin.cjs');
+    writeFileSync(reporter, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join('\\n')));\n`);
+    const input = join(tmp.dir, 'stdin.txt');
+    writeFileSync(input, '');
+    const fd = openSync(input, 'r');
+    try {
+      const code = await new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'job', 'demo-small', '--json'], { env: cleanEnv({ ...fx.env, NODE_OPTIONS: `--require ${reporter}` }), stdio: [fd, 'ignore', 'ignore'] });
+        child.on('close', resolve);
+      });
+      expect(code).toBe(0);
+    } finally {
+      closeSync(fd);
+    }
+    const modules = readFileSync(out, 'utf8').split('\n');
+    for (const name of ['internal/fs/streams', 'internal/fs/promises', 'internal/readline/interface']) expect(modules).not.toContain(`NativeModule ${name}`);
   });
 
   it('help loads neither node:http nor node:v8', async () => {
