@@ -58,7 +58,11 @@ export class KeyringStore implements KeyStore {
   read(signal: AbortSignal): Promise<string | undefined> {
     if (!usesSecretService(this.#ctx.platform)) return this.#native('read', signal, (n, s) => n.read(this.entry, s));
     return this.#secretService('read', signal, async (ss, call, unlock) => {
-      const item = await call((s) => ss.find(entryAttributes(this.entry), s));
+      // The session the secret travels in is opened beside the search: one round trip, not two.
+      const item = await call((s) => {
+        ss.openSession(s).catch(() => undefined);
+        return ss.find(entryAttributes(this.entry), s);
+      });
       if (item === undefined) return undefined;
       if (item.locked) await unlock([item.path]);
       return call((s) => ss.read(item.path, s));
@@ -141,6 +145,8 @@ export class KeyringStore implements KeyStore {
   #explain(what: string, error: unknown, runSignal: AbortSignal): unknown {
     if (runSignal.aborted && error === runSignal.reason) return error;
     if (error instanceof KeyStoreError) return error;
+    // No Secret Service on the bus shows at the first call that needs one.
+    if (error instanceof Error && error.name === 'SecretServiceUnreachable') return new KeyringUnavailableError(error.message, this.#unavailableHint());
     const name = this.describe();
     if (error instanceof Error && error.name === 'SecretServiceLocked') {
       return new KeyStoreError(`the ${name} stayed locked: ${error.message}`, this.#lockedHint());

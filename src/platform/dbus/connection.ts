@@ -86,8 +86,13 @@ export class DBusConnection {
     const onAbort = (): void => conn.close(signal.reason instanceof Error ? signal.reason : new DBusError('crawl.Aborted', 'aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      await conn.#authenticate(uid);
-      const [name] = await conn.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'Hello' });
+      // Authentication, BEGIN and Hello go out at once (the bus reads them in order), so the
+      // connection costs one round trip after the socket's, not three.
+      const authenticated = conn.#authenticate(uid);
+      const hello = conn.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'Hello' });
+      hello.catch(() => undefined);
+      await authenticated;
+      const [name] = await hello;
       conn.uniqueName = String(name);
       return conn;
     } catch (error) {
@@ -121,18 +126,17 @@ export class DBusConnection {
         const line = text.slice(0, end);
         if (!line.startsWith('OK ')) return fail(new DBusError('crawl.Auth', 'the session bus refused this user (EXTERNAL authentication)'));
         cleanup();
-        // Anything after the line is already the first message (nothing is, before BEGIN).
-        this.#buffered = Buffer.from(text.slice(end + 2), 'latin1');
         socket.on('data', (data: Buffer) => this.#receive(data));
         socket.on('error', (error) => this.close(new DBusError('crawl.Closed', `the session bus connection failed: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
         socket.on('close', () => this.close());
-        socket.write('BEGIN\r\n');
         resolve();
+        // Anything after the line is already the first message (Hello's answer may be).
+        this.#receive(Buffer.from(text.slice(end + 2), 'latin1'));
       };
       socket.on('data', onData);
       socket.once('error', onError);
       socket.once('close', onClose);
-      socket.write(`\0AUTH EXTERNAL ${Buffer.from(String(uid), 'ascii').toString('hex')}\r\n`);
+      socket.write(`\0AUTH EXTERNAL ${Buffer.from(String(uid), 'ascii').toString('hex')}\r\nBEGIN\r\n`);
     });
   }
 

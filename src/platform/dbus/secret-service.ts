@@ -42,15 +42,15 @@ export interface FoundItem {
 
 export class SecretService {
   readonly #conn: DBusConnection;
-  #session: string | undefined;
+  #session: Promise<string> | undefined;
 
   private constructor(conn: DBusConnection) {
     this.#conn = conn;
   }
 
   /**
-   * Connects to the session bus; rejects with SecretServiceUnreachable when there is no bus, or
-   * nothing on it provides the Secret Service (checked by a call that cannot prompt).
+   * Connects to the session bus; rejects with SecretServiceUnreachable when there is none. That
+   * nothing on it provides the Secret Service shows at the first call (the same rejection).
    */
   static async open(env: Readonly<Record<string, string | undefined>>, uid: number, signal: AbortSignal): Promise<SecretService> {
     const address = sessionBusAddress(env);
@@ -62,22 +62,16 @@ export class SecretService {
       if (signal.aborted) throw signal.reason;
       throw new SecretServiceUnreachable(`no session bus: ${(error as Error).message}`);
     }
-    const service = new SecretService(conn);
-    try {
-      // The cheapest call that needs the service itself (activating it if the bus can).
-      await service.#call(SERVICE_PATH, SERVICE, 'SearchItems', 'a{ss}', [[]], signal);
-    } catch (error) {
-      conn.close();
+    return new SecretService(conn);
+  }
+
+  #call(path: string, iface: string, member: string, signature: string, body: DBusValue[], signal: AbortSignal): Promise<DBusValue[]> {
+    return this.#conn.call({ destination: BUS, path, interface: iface, member, signature, body }, signal).catch((error: unknown) => {
       if (error instanceof DBusError && /ServiceUnknown|NameHasNoOwner|Spawn\./.test(error.dbusName)) {
         throw new SecretServiceUnreachable('no Secret Service on the session bus');
       }
       throw error;
-    }
-    return service;
-  }
-
-  #call(path: string, iface: string, member: string, signature: string, body: DBusValue[], signal: AbortSignal): Promise<DBusValue[]> {
-    return this.#conn.call({ destination: BUS, path, interface: iface, member, signature, body }, signal);
+    });
   }
 
   /** The first item with these attributes (in an unlocked collection if any is), without prompting. */
@@ -136,17 +130,15 @@ export class SecretService {
     }
   }
 
-  async #openSession(signal: AbortSignal): Promise<string> {
-    if (this.#session === undefined) {
-      const [, session] = (await this.#call(SERVICE_PATH, SERVICE, 'OpenSession', 'sv', ['plain', ['s', '']], signal)) as [Variant, string];
-      this.#session = session;
-    }
+  /** The session secrets travel in, opened once; callers may start it early, beside another call. */
+  openSession(signal: AbortSignal): Promise<string> {
+    this.#session ??= this.#call(SERVICE_PATH, SERVICE, 'OpenSession', 'sv', ['plain', ['s', '']], signal).then(([, session]) => session as string);
     return this.#session;
   }
 
   /** The secret of an unlocked item, as text. */
   async read(item: string, signal: AbortSignal): Promise<string> {
-    const session = await this.#openSession(signal);
+    const session = await this.openSession(signal);
     const [secret] = (await this.#call(item, ITEM, 'GetSecret', 'o', [session], signal)) as [[string, Buffer, Buffer, string]];
     const value = secret[2];
     if (!Buffer.isBuffer(value)) throw new DBusError('crawl.Protocol', 'the Secret Service sent a secret that is not bytes');
@@ -155,7 +147,7 @@ export class SecretService {
 
   /** Stores `secret` as the item with these attributes in the default collection, replacing one already there. */
   async store(collection: string, label: string, attributes: Attributes, secret: string, signal: AbortSignal): Promise<void> {
-    const session = await this.#openSession(signal);
+    const session = await this.openSession(signal);
     const properties: [string, Variant][] = [
       ['org.freedesktop.Secret.Item.Label', ['s', label]],
       ['org.freedesktop.Secret.Item.Attributes', ['a{ss}', Object.entries(attributes)]],
