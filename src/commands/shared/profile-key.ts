@@ -56,11 +56,12 @@ export async function storeProfileKey(
 export function profileKeyHome(deps: Deps): KeyHome {
   const profile = deps.settings.profile().value;
   const path = deps.settings.store.path;
-  const kind = deps.settings.keyStore()?.kind;
+  const store = deps.settings.keyStore();
+  const kind = store?.kind;
   let confirmed: string | undefined;
   return {
     ...(kind === undefined ? {} : { kind }),
-    describe: () => `the config file ${path} (profile "${profile}")`,
+    describe: () => `the ${store?.describe() ?? `config file ${path}`} (profile "${profile}")`,
     read: async (signal) => confirmed ?? (await deps.settings.keyStore()?.read(signal)),
     write: async (key, _signal, options = {}) => {
       await storeProfileKey(deps, key, { withBaseUrl: false, ...(options.replaces === undefined ? {} : { replaces: options.replaces }) });
