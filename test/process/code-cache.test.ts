@@ -132,8 +132,11 @@ describe('the code cache', () => {
     };
     for (const [damage, harm] of Object.entries(damages)) {
       const { env, folder } = freshCache(damage.replace(/\W+/g, '-'));
+      // A folder that cpSync finds already there keeps its own mode: made private here, as the
+      // loader makes its own, so that the loader reads it (else no damage would be tested).
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      chmodSync(folder, 0o700);
       cpSync(made.folder, folder, { recursive: true });
-      // As private as the one it copies: the loader reads it (else no damage would be tested).
       expect(statSync(folder).mode & 0o777).toBe(0o700);
       const caches = readdirSync(folder).map((name) => join(folder, name));
       expect(caches.length).toBe(2);
