@@ -28,9 +28,13 @@ afterAll(async () => {
 const KEY_LINE = /^crk_[A-Za-z0-9]{20,}\n$/;
 
 describe('a signal while job pages writes a file', () => {
+  // SIGHUP is what a closed terminal (or console window, on Windows) sends: handled as SIGTERM, not
+  // Node's default death by the signal. Ctrl-Break (SIGBREAK) exists on Windows only: src/main.ts
+  // wires it from platform.ts's list (test/platform/platform.test.ts).
   it.concurrent.for([
     ['SIGINT', 130],
     ['SIGTERM', 143],
+    ['SIGHUP', 143],
   ] as const)('%s: exit %i, the file holds whole records, in order', async ([signal, code], { expect }) => {
     const id = `slow-out-${signal}`;
     fx.sandbox.addJob({ id, status: 'completed', pagesTotal: 20_000 });
