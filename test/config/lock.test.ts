@@ -5,10 +5,11 @@
 // Then through the CLI, runs sharing this process: writers racing for one file, and a lock that is
 // not a file crawl made. Writers in separate processes: test/process/races.test.ts.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envOf, folderWith as privateFolderWith } from '../support/settings.js';
 import { ConfigLock, type LockFs, lockPathFor, nodeLockFs } from '../../src/config/lock.js';
 import { CrawlError } from '../../src/errors.js';
 import { runCli, tempDir } from '../support/harness.js';
@@ -696,20 +697,8 @@ describe('a lock that is not a file crawl made', () => {
   });
 
   /** A private folder of its own (0700) holding `doc` as config.json (0600). */
-  function folderWith(doc: unknown, mode = 0o700): { dir: string; file: string } {
-    const dir = join(tmp.dir, `cfg-${++n}`);
-    mkdirSync(dir);
-    chmodSync(dir, mode);
-    const file = join(dir, 'config.json');
-    writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc), { mode: 0o600 });
-    chmodSync(file, 0o600);
-    return { dir, file };
-  }
 
-  /** Only what a test names: nothing from the fixture's environment. */
-  function envOf(vars: Record<string, string | undefined>): Record<string, string | undefined> {
-    return { CRAWL_BASE_URL: undefined, CRAWL_API_KEY: undefined, CRAWL_PROFILE: undefined, XDG_CONFIG_HOME: undefined, ...vars };
-  }
+  const folderWith = (doc: unknown, mode = 0o700): { dir: string; file: string } => privateFolderWith(tmp.dir, doc, mode);
 
   describe('the config lock is not a file crawl made', () => {
     const setUp = (): { dir: string; file: string; lock: string } => {

@@ -6,6 +6,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envOf, folderWith as privateFolderWith } from '../support/settings.js';
 import { shellQuote } from '../../src/text/shell.js';
 import { runCli, tempDir } from '../support/harness.js';
 import { findKey } from '../support/key-forms.js';
@@ -27,20 +28,8 @@ afterAll(async () => {
 const isRoot = process.getuid?.() === 0;
 
 /** A private folder of its own (0700) holding `doc` as config.json (0600). */
-function folderWith(doc: unknown, mode = 0o700): { dir: string; file: string } {
-  const dir = join(tmp.dir, `cfg-${++n}`);
-  mkdirSync(dir);
-  chmodSync(dir, mode);
-  const file = join(dir, 'config.json');
-  writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc), { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return { dir, file };
-}
 
-/** Only what a test names: nothing from the fixture's environment. */
-function envOf(vars: Record<string, string | undefined>): Record<string, string | undefined> {
-  return { CRAWL_BASE_URL: undefined, CRAWL_API_KEY: undefined, CRAWL_PROFILE: undefined, XDG_CONFIG_HOME: undefined, ...vars };
-}
+const folderWith = (doc: unknown, mode = 0o700): { dir: string; file: string } => privateFolderWith(tmp.dir, doc, mode);
 
 /** A sandbox that only the test using it talks to, so "no request was made" can be checked. */
 async function withOwnSandbox<T>(fn: (own: SandboxFixture) => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 // What the tests of settings, the config commands and the auth commands share: config folders of
 // a test file's own, an environment holding only what a test names, and a base URL no server is on.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -78,3 +78,16 @@ export async function deadBaseUrl(): Promise<string> {
 
 /** A key shaped like the service's that no service accepts. */
 export const BAD_KEY = 'crk_' + 'x'.repeat(40);
+
+let made = 0;
+/** A new folder `root/cfg-N` (mode `mode`, 0700 by default) holding `doc` as config.json (0600). */
+export function folderWith(root: string, doc: unknown, mode = 0o700): { dir: string; file: string } {
+  const dir = join(root, `cfg-${++made}`);
+  mkdirSync(dir);
+  chmodSync(dir, mode);
+  const file = join(dir, 'config.json');
+  writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { dir, file };
+}
+
