@@ -163,6 +163,8 @@ export interface ForgetResult {
   description: string | undefined;
   /** The store held a key that is now gone (for a command store: false, the secret manager is left alone). */
   removed: boolean;
+  /** Why the keyring entry could not be removed (locked, none here): the profile forgot it all the same. */
+  leftBehind?: string;
 }
 
 /** `auth logout`: the key removed from its store (a keyring entry deleted), and the profile's record of it. */
@@ -173,18 +175,26 @@ export async function forgetProfileKey(settings: Settings, signal: AbortSignal):
   if (kind === undefined) return { profile, kind, description: undefined, removed: false };
   let removed = false;
   let description: string | undefined;
+  let leftBehind: string | undefined;
   await settings.store.transact(profile, async (current) => {
     const now = recordedKind(current);
     const store = settings.keyStore();
     description = store?.describe();
-    if (now === 'keyring' && store) removed = await store.erase(signal);
-    else if (now === 'file') removed = current['api-key'] !== undefined;
+    if (now === 'keyring' && store) {
+      // A keyring that is locked or not here (a synced config) must not keep the profile from forgetting it.
+      try {
+        removed = await store.erase(signal);
+      } catch (error) {
+        if (!(error instanceof KeyStoreError)) throw error;
+        leftBehind = error.message;
+      }
+    } else if (now === 'file') removed = current['api-key'] !== undefined;
     return (p: Profile) => {
       for (const name of ['api-key', 'key-store', 'keyring-service', 'keyring-account', 'key-command', 'key-store-command'] as const) delete p[name];
     };
   });
   settings.resetKey();
-  return { profile, kind, description, removed };
+  return { profile, kind, description, removed, ...(leftBehind === undefined ? {} : { leftBehind }) };
 }
 
 async function checkStillHolds(settings: Settings, current: Readonly<Profile>, profile: string, expected: string, signal: AbortSignal): Promise<void> {

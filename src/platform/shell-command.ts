@@ -101,6 +101,9 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
   });
 }
 
+/** Far longer than any line a store's CLI prints, or a key. */
+const MAX_PENDING = 1024 * 1024;
+
 /**
  * Whole lines, so the caller's redaction sees a key whole even when the pipe splits it; a line
  * longer than a pipe's buffer still arrives, in one piece once its end is in.
@@ -109,14 +112,19 @@ function lines(stream: NodeJS.ReadableStream, on: (text: string) => void): void 
   let pending = '';
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => {
-    const text = pending + chunk;
-    const end = text.lastIndexOf('\n');
+    const end = chunk.lastIndexOf('\n');
     if (end === -1) {
-      pending = text;
+      pending += chunk;
+      // Output that never ends its line (`cat /dev/zero`) is passed on in pieces: memory stays
+      // bounded and the caller's own cap on output applies.
+      if (pending.length > MAX_PENDING) {
+        on(pending);
+        pending = '';
+      }
       return;
     }
-    on(text.slice(0, end + 1));
-    pending = text.slice(end + 1);
+    on(pending + chunk.slice(0, end + 1));
+    pending = chunk.slice(end + 1);
   });
   stream.on('end', () => {
     if (pending !== '') on(pending + '\n');

@@ -3,7 +3,7 @@
 // secret-tool to check independently what was stored. The runs are in this process on the real
 // clock (a keyring call is bounded by real time); their env never names the developer's bus.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir, type RunOptions } from '../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
@@ -245,17 +245,28 @@ describe('when the keyring cannot be used', () => {
 });
 
 describe('a secret manager in place of the keyring', () => {
-  it('config set key-command on a keyring profile removes the keyring entry: no copy lingers', async () => {
+  it('config set key-command on a keyring profile: the entry is removed once the command is seen to print that key; another key is refused, nothing changed', async () => {
     await withSession(async (s) => {
       const { dir, cleanup } = tempDir();
       const key = fx.sandbox.addKey('to-command').key;
       expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
       const entry = profileOf(dir);
-      const r = await crawl(s, dir, ['config', 'set', 'key-command', 'cat /nonexistent']);
+      const lookup = (): Promise<string> => s.secretTool(['lookup', 'service', entry['keyring-service'] ?? '', 'username', entry['keyring-account'] ?? '']);
+      const other = join(dir, 'other.key');
+      writeFileSync(other, fx.sandbox.addKey('another').key + '\n', { mode: 0o600 });
+      const refused = await crawl(s, dir, ['config', 'set', 'key-command', `cat ${other}`]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^crawl: the new key-command prints another key than the one profile "default" keeps in the system keyring \(Secret Service\); nothing was changed\n/);
+      expect(await lookup()).toBe(key);
+      expect(profileOf(dir)).toEqual(entry);
+      const same = join(dir, 'same.key');
+      writeFileSync(same, key + '\n', { mode: 0o600 });
+      const r = await crawl(s, dir, ['config', 'set', 'key-command', `cat ${same}`]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain('was removed from the system keyring (Secret Service): the key now comes from key-command');
-      expect(await s.secretTool(['lookup', 'service', entry['keyring-service'] ?? '', 'username', entry['keyring-account'] ?? ''])).toBe('');
-      expect(profileOf(dir)).toEqual({ 'base-url': `${fx.sandbox.url}/`, 'key-store': 'command', 'key-command': 'cat /nonexistent' });
+      expect(await lookup()).toBe('');
+      expect(profileOf(dir)).toEqual({ 'base-url': `${fx.sandbox.url}/`, 'key-store': 'command', 'key-command': `cat ${same}` });
+      expect(refused.stdout + refused.stderr + r.stdout + r.stderr).not.toContain(key);
       cleanup();
     });
   });

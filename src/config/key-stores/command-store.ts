@@ -5,7 +5,7 @@
 // never in an argument or the environment, and a bound on time and on output.
 import type { Env } from '../../platform/env.js';
 import { describeChar, keyDefect, trimKeyText } from '../../text/keys.js';
-import { bounded, KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
+import { KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
 
 /** Far above any key; a command that floods stdout is stopped, not read into memory. */
 const MAX_OUTPUT_BYTES = 64 * 1024;
@@ -88,44 +88,58 @@ export class CommandStore implements KeyStore {
     let stdoutBytes = 0;
     let stderrTail = '';
     let flooded = false;
-    return bounded(
-      ctx.clock,
-      ctx.bounds.commandMs,
-      runSignal,
-      () => new KeyStoreError(`${setting} (${name} …) did not finish within ${ctx.bounds.commandMs / 1000} s; it was stopped`, 'check that it runs on its own without waiting for input; CRAWL_KEY_COMMAND_TIMEOUT sets the bound in seconds'),
-      async (signal) => {
-        const stop = new AbortController();
-        signal.addEventListener('abort', () => stop.abort(signal.reason), { once: true });
-        const outcome = await runShellCommand({
-          command,
-          input,
-          env,
-          onStdout: (text) => {
-            stdoutBytes += Buffer.byteLength(text);
-            if (stdoutBytes > MAX_OUTPUT_BYTES) {
-              flooded = true;
-              stop.abort(new Error('flooded'));
-              return;
-            }
-            // What the store command prints is never the key's place: only the read keeps it.
-            if (capture) stdout += text;
-          },
-          onStderr: (text) => {
-            stderrTail = (stderrTail + text).slice(-STDERR_TAIL);
-            ctx.onStderr(text);
-          },
-          signal: stop.signal,
-          killAfterMs: 1_000,
-        });
-        if (flooded) throw new KeyStoreError(`${setting} (${name} …) printed more than ${MAX_OUTPUT_BYTES / 1024} KiB; it was stopped and nothing was sent`, 'it must print the key alone on its standard output');
-        signal.throwIfAborted();
-        if (outcome.kind !== 'exited' || outcome.code !== 0) {
-          const tail = lastLine(stderrTail);
-          throw new KeyStoreError(`${setting} (${name} …) failed: ${describeOutcome(outcome)}${tail === '' ? '' : `: ${tail}`}`, `run it yourself to see why; \`${ctx.command(['config', 'get', setting])}\` shows it`);
-        }
-        return { stdout };
+    // Not `bounded`: a command stopped at its bound (or by Ctrl-C) is waited for until it has
+    // ended, its whole process group with it (SIGTERM, then SIGKILL), so none outlives crawl.
+    runSignal.throwIfAborted();
+    const stop = new AbortController();
+    let timedOut = false;
+    const onRunAbort = (): void => stop.abort(runSignal.reason);
+    runSignal.addEventListener('abort', onRunAbort, { once: true });
+    const settled = new AbortController();
+    ctx.clock.deadline(ctx.bounds.commandMs, settled.signal).then(
+      () => {
+        timedOut = true;
+        stop.abort(new Error('timed out'));
       },
+      () => undefined,
     );
+    let outcome: Awaited<ReturnType<typeof runShellCommand>>;
+    try {
+      outcome = await runShellCommand({
+        command,
+        input,
+        env,
+        onStdout: (text) => {
+          stdoutBytes += Buffer.byteLength(text);
+          if (stdoutBytes > MAX_OUTPUT_BYTES) {
+            flooded = true;
+            stop.abort(new Error('flooded'));
+            return;
+          }
+          // What the store command prints is never the key's place: only the read keeps it.
+          if (capture) stdout += text;
+        },
+        onStderr: (text) => {
+          stderrTail = (stderrTail + text).slice(-STDERR_TAIL);
+          ctx.onStderr(text);
+        },
+        signal: stop.signal,
+        killAfterMs: 1_000,
+      });
+    } finally {
+      settled.abort();
+      runSignal.removeEventListener('abort', onRunAbort);
+    }
+    if (flooded) throw new KeyStoreError(`${setting} (${name} …) printed more than ${MAX_OUTPUT_BYTES / 1024} KiB; it was stopped and nothing was sent`, 'it must print the key alone on its standard output');
+    if (timedOut) {
+      throw new KeyStoreError(`${setting} (${name} …) did not finish within ${ctx.bounds.commandMs / 1000} s; it was stopped`, 'check that it runs on its own without waiting for input; CRAWL_KEY_COMMAND_TIMEOUT sets the bound in seconds');
+    }
+    runSignal.throwIfAborted();
+    if (outcome.kind !== 'exited' || outcome.code !== 0) {
+      const tail = lastLine(stderrTail);
+      throw new KeyStoreError(`${setting} (${name} …) failed: ${describeOutcome(outcome)}${tail === '' ? '' : `: ${tail}`}`, `run it yourself to see why; \`${ctx.command(['config', 'get', setting])}\` shows it`);
+    }
+    return { stdout };
   }
 }
 

@@ -116,7 +116,12 @@ export class DBusConnection {
         cleanup();
         reject(error);
       };
-      const onError = (error: Error): void => fail(new DBusError('crawl.NoBus', `cannot connect to the session bus: ${(error as NodeJS.ErrnoException).code ?? error.message}`));
+      const onError = (error: Error): void => {
+        const code = (error as NodeJS.ErrnoException).code;
+        // Nothing at the address (no such socket, nobody listening) is no bus; anything else is one that fails.
+        const none = code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ENOTDIR';
+        fail(new DBusError(none ? 'crawl.NoBus' : 'crawl.Connect', `cannot connect to the session bus: ${code ?? error.message}`));
+      };
       const onClose = (): void => fail(this.#closed ?? new DBusError('crawl.Closed', 'the session bus closed the connection while authenticating'));
       const onData = (chunk: Buffer): void => {
         text += chunk.toString('latin1');

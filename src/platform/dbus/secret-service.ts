@@ -60,14 +60,17 @@ export class SecretService {
       conn = await DBusConnection.open(address, uid, signal);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      throw new SecretServiceUnreachable(`no session bus: ${(error as Error).message}`);
+      // Nothing listens where the bus should be: no keyring here. A bus that is there but
+      // refuses or garbles the connection is a keyring that fails, not a reason for plaintext.
+      if (error instanceof DBusError && error.dbusName === 'crawl.NoBus') throw new SecretServiceUnreachable(`no session bus: ${error.message}`);
+      throw error;
     }
     return new SecretService(conn);
   }
 
   #call(path: string, iface: string, member: string, signature: string, body: DBusValue[], signal: AbortSignal): Promise<DBusValue[]> {
     return this.#conn.call({ destination: BUS, path, interface: iface, member, signature, body }, signal).catch((error: unknown) => {
-      if (error instanceof DBusError && /ServiceUnknown|NameHasNoOwner|Spawn\./.test(error.dbusName)) {
+      if (error instanceof DBusError && /\.(ServiceUnknown|NameHasNoOwner|Spawn\.ServiceNotFound)$/.test(error.dbusName)) {
         throw new SecretServiceUnreachable('no Secret Service on the session bus');
       }
       throw error;
@@ -117,6 +120,8 @@ export class SecretService {
         signal.removeEventListener('abort', onAbort);
       };
     });
+    // Awaited only once Prompt answered: an abort before then rejects it unobserved.
+    completed.catch(() => undefined);
     try {
       // The prompt's window: none (crawl has no window to parent a dialog to).
       await this.#call(path, PROMPT, 'Prompt', 's', [''], signal);

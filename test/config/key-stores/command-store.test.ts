@@ -54,6 +54,7 @@ describe('key-command', () => {
       empty: 'true',
       'two lines': 'printf "crk_aaaaaaaaaaaa\\ncrk_bbbbbbbbbbbb\\n"',
       flood: 'yes crk_flood_flood_flood_flood',
+      'a flood with no line end': 'head -c 2000000 /dev/zero | tr "\\0" a',
     };
     for (const [name, body] of Object.entries(cases)) {
       const dir = profileDir({ 'key-command': script(body) });
@@ -79,6 +80,19 @@ describe('key-command', () => {
     const r = await run(dir, ['job', 'status', 'demo-small'], { CRAWL_KEY_COMMAND_TIMEOUT: '0.5' });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/crawl: key-command \(cmd-\d+\.sh …\) did not finish within 0\.5 s; it was stopped\n/);
+  });
+
+  it('a command that ignores SIGTERM at its bound: its whole process group has ended when crawl reports it', async () => {
+    const pidFile = join(tmp.dir, `pid-${++n}`);
+    const dir = profileDir({ 'key-command': script(`trap '' TERM; sleep 600 & echo $! > ${pidFile}; wait`) });
+    const r = await run(dir, ['job', 'status', 'demo-small'], { CRAWL_KEY_COMMAND_TIMEOUT: '0.5' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/did not finish within 0\.5 s; it was stopped/);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(pid).toBeGreaterThan(0);
+    // Gone, or dead and not yet reaped by whoever inherited it (a zombie): not running.
+    const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] : 'gone';
+    expect(['gone', 'Z', 'X']).toContain(state);
   });
 
   it('keys rotate with no flag stores the new key through key-store-command (stdin only), reads it back, then revokes the old key', async () => {

@@ -11,16 +11,23 @@ import { writeJson } from '../../../io/json.js';
 export type LogoutOptions = Record<string, never>;
 
 export async function authLogoutRun(deps: Deps, _options: LogoutOptions): Promise<number> {
-  const { profile, kind, description, removed } = await forgetProfileKey(deps.settings, deps.signal);
+  const { profile, kind, description, removed, leftBehind } = await forgetProfileKey(deps.settings, deps.signal);
   if (deps.globals.json) {
-    writeJson(deps.io, JSON.stringify({ profile, removed: kind !== undefined, keyStore: kind ?? null, keyLocation: description ?? null }));
+    writeJson(deps.io, JSON.stringify({ profile, removed: kind !== undefined, keyRemovedFromStore: removed, keyStore: kind ?? null, keyLocation: description ?? null, ...(leftBehind === undefined ? {} : { leftBehind }) }));
   } else if (kind === undefined) {
     deps.io.stderr.write(`No key was stored for profile "${profile}"\n`);
   } else if (kind === 'command') {
     deps.io.stderr.write(`Profile "${profile}" no longer reads its key with key-command; the secret manager (${description ?? 'command'}) still holds it: remove it there if it should go\n`);
   } else {
-    deps.io.stderr.write(removed ? `Removed the key of profile "${profile}" from the ${description}\n` : `Profile "${profile}" forgot its key; the ${description} held none\n`);
+    deps.io.stderr.write(
+      removed
+        ? `Removed the key of profile "${profile}" from the ${description}\n`
+        : leftBehind === undefined
+          ? `Profile "${profile}" forgot its key; the ${description} held none\n`
+          : `Profile "${profile}" forgot its key\n`,
+    );
   }
+  if (!deps.globals.json && leftBehind !== undefined) deps.io.stderr.write(`crawl: warning: the profile forgot its key, but its keyring entry is still there: ${leftBehind}\n`);
   if (!deps.globals.json && deps.env.CRAWL_API_KEY) deps.io.stderr.write('note: CRAWL_API_KEY is still set in the environment\n');
   return ExitCode.ok;
 }

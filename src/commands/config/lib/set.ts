@@ -4,7 +4,8 @@ import { ExitCode } from '../../../exit-codes.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { writeJson } from '../../../io/json.js';
-import { UsageError } from '../../../errors.js';
+import { CrawlError, UsageError } from '../../../errors.js';
+import { commandStore } from '../../../config/key-stores/open.js';
 import { crawlCommand } from '../../shared/suggest.js';
 
 export interface SetOptions {
@@ -33,6 +34,19 @@ export async function configSetRun(deps: Deps, { key, value: given }: SetOptions
       // The secret manager becomes the key's one home: a key kept elsewhere is dropped, so no copy lingers.
       const before = deps.settings.keyStore();
       const entry = before?.kind === 'keyring' ? before : undefined;
+      if (before !== undefined && before.kind !== 'command') {
+        // Dropped only once the secret manager is seen to hold that very key: else it would be lost.
+        const held = await before.read(deps.signal);
+        if (held !== undefined) {
+          deps.redactor.add(held);
+          const printed = await commandStore(value, deps.settings.stored()['key-store-command'], deps.settings.keyOptions).read(deps.signal);
+          if (printed !== held) {
+            throw new CrawlError(`the new key-command prints another key than the one profile "${profile}" keeps in the ${before.describe()}; nothing was changed`, ExitCode.failure, {
+              hint: `put that key in the secret manager first (\`${crawlCommand(deps, ['auth', 'token'])}\` prints it), or forget it with \`${crawlCommand(deps, ['auth', 'logout'])}\`, then set key-command again`,
+            });
+          }
+        }
+      }
       await deps.settings.store.update(profile, (p) => {
         p['key-command'] = value;
         p['key-store'] = 'command';
