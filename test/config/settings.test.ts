@@ -7,37 +7,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskKey } from '../../src/text/mask.js';
 import { crawl, runCli, tempDir } from '../support/harness.js';
 import { configFolderWith } from '../support/local-faults.js';
-import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
-import { BAD_KEY, configFolders, deadBaseUrl, envOf } from '../support/settings.js';
+import { authStatus, BAD_KEY, deadBaseUrl, envOf, settingsSuite } from '../support/settings.js';
 
-let fx: SandboxFixture;
-const folders = configFolders();
+const suite = settingsSuite();
+const folders = suite.folders;
 let deadBase: string;
 
 beforeAll(async () => {
-  fx = await sandboxFixture();
   deadBase = await deadBaseUrl();
 });
-afterAll(async () => {
-  folders.cleanup();
-  await fx.close();
-});
-
-async function authStatus(args: string[], env: Record<string, string | undefined>) {
-  const r = await runCli(['auth', 'status', '--json', ...args], { env });
-  return { ...r, json: r.stdout ? JSON.parse(r.stdout) : undefined };
-}
 
 describe('precedence: flag > environment > config profile > default', () => {
   it.concurrent('the config file answers when nothing else does', async ({ expect }) => {
-    const dir = folders.with({ default: { 'base-url': fx.sandbox.url, 'api-key': fx.sandbox.key } });
+    const dir = folders.with({ default: { 'base-url': suite.fx.sandbox.url, 'api-key': suite.fx.sandbox.key } });
     const r = await authStatus([], envOf({ CRAWL_CONFIG_DIR: dir }));
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({
       profile: 'default',
-      baseUrl: fx.sandbox.url + '/',
+      baseUrl: suite.fx.sandbox.url + '/',
       baseUrlSource: 'config',
-      apiKey: maskKey(fx.sandbox.key),
+      apiKey: maskKey(suite.fx.sandbox.key),
       apiKeySource: 'config',
       accepted: true,
     });
@@ -45,27 +34,27 @@ describe('precedence: flag > environment > config profile > default', () => {
 
   it.concurrent('the environment beats the config file, for base URL and key', async ({ expect }) => {
     const dir = folders.with({ default: { 'base-url': deadBase, 'api-key': BAD_KEY } });
-    const r = await authStatus([], envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: fx.sandbox.key }));
+    const r = await authStatus([], envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: suite.fx.sandbox.url, CRAWL_API_KEY: suite.fx.sandbox.key }));
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ baseUrlSource: 'env', apiKeySource: 'env', accepted: true });
   });
 
   it.concurrent('the --base-url flag beats the environment', async ({ expect }) => {
     const dir = folders.fresh();
-    const r = await authStatus(['--base-url', fx.sandbox.url], envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: deadBase, CRAWL_API_KEY: fx.sandbox.key }));
+    const r = await authStatus(['--base-url', suite.fx.sandbox.url], envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: deadBase, CRAWL_API_KEY: suite.fx.sandbox.key }));
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ baseUrl: fx.sandbox.url + '/', baseUrlSource: 'flag', accepted: true });
+    expect(r.json).toMatchObject({ baseUrl: suite.fx.sandbox.url + '/', baseUrlSource: 'flag', accepted: true });
   });
 
   it.concurrent('a job command uses the same precedence (a dead config base URL is not used)', async ({ expect }) => {
     const dir = folders.with({ default: { 'base-url': deadBase, 'api-key': BAD_KEY } });
-    const r = await runCli(['job', 'demo-small'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: fx.sandbox.key }) });
+    const r = await runCli(['job', 'demo-small'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: suite.fx.sandbox.url, CRAWL_API_KEY: suite.fx.sandbox.key }) });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('id\tdemo-small\n');
   });
 
   it.concurrent('no base URL anywhere: exit 2 naming the fix', async ({ expect }) => {
-    const r = await runCli(['job', 'demo-small'], { env: envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_API_KEY: fx.sandbox.key }) });
+    const r = await runCli(['job', 'demo-small'], { env: envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_API_KEY: suite.fx.sandbox.key }) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
@@ -74,17 +63,17 @@ describe('precedence: flag > environment > config profile > default', () => {
   });
 
   it.concurrent('no key anywhere: exit 2 naming the fix, and nothing is sent', async ({ expect }) => {
-    const r = await runCli(['job', 'keyless'], { env: envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: fx.sandbox.url }) });
+    const r = await runCli(['job', 'keyless'], { env: envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: suite.fx.sandbox.url }) });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('crawl: no API key configured\nhint: run `crawl auth login` or set CRAWL_API_KEY\n');
-    expect(fx.sandbox.requests.filter((q) => q.url.includes('keyless'))).toEqual([]);
+    expect(suite.fx.sandbox.requests.filter((q) => q.url.includes('keyless'))).toEqual([]);
   });
 
   it.concurrent('a key is never taken as a flag', async ({ expect }) => {
-    const r = await runCli(['job', 'demo-small', '--api-key', fx.sandbox.key], { env: envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: fx.sandbox.url }) });
+    const r = await runCli(['job', 'demo-small', '--api-key', suite.fx.sandbox.key], { env: envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: suite.fx.sandbox.url }) });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^crawl: unknown option '--api-key'/);
-    expect(r.stderr).not.toContain(fx.sandbox.key);
+    expect(r.stderr).not.toContain(suite.fx.sandbox.key);
   });
 });
 
@@ -92,10 +81,10 @@ describe('profiles: --profile > CRAWL_PROFILE > "default"', () => {
   let dir: string;
   let workKey: string;
   beforeAll(() => {
-    workKey = fx.sandbox.addKey('work').key;
+    workKey = suite.fx.sandbox.addKey('work').key;
     dir = folders.with({
-      default: { 'base-url': fx.sandbox.url, 'api-key': BAD_KEY },
-      work: { 'base-url': fx.sandbox.url, 'api-key': workKey },
+      default: { 'base-url': suite.fx.sandbox.url, 'api-key': BAD_KEY },
+      work: { 'base-url': suite.fx.sandbox.url, 'api-key': workKey },
     });
   });
 
@@ -114,7 +103,7 @@ describe('profiles: --profile > CRAWL_PROFILE > "default"', () => {
   it.concurrent('without either, the "default" profile', async ({ expect }) => {
     const r = await runCli(['config', 'list'], { env: envOf({ CRAWL_CONFIG_DIR: dir }) });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`profile\tdefault\tdefault\nbase-url\t${fx.sandbox.url}\tconfig\napi-key\t${maskKey(BAD_KEY)}\tconfig\n`);
+    expect(r.stdout).toBe(`profile\tdefault\tdefault\nbase-url\t${suite.fx.sandbox.url}\tconfig\napi-key\t${maskKey(BAD_KEY)}\tconfig\n`);
   });
 
   it.concurrent('a profile name that could escape the file is refused', async ({ expect }) => {
@@ -153,8 +142,8 @@ describe('the config folder', () => {
 // Make sure the tests above never wrote outside their own folders.
 describe('isolation', () => {
   it('the fixture folder is untouched by these tests', () => {
-    mkdirSync(fx.configDir, { recursive: true });
-    expect(readdirSync(fx.configDir)).toEqual([]);
+    mkdirSync(suite.fx.configDir, { recursive: true });
+    expect(readdirSync(suite.fx.configDir)).toEqual([]);
   });
 });
 

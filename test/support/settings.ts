@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { tempDir } from './harness.js';
+import { runCli, tempDir } from './harness.js';
 import { sandboxFixture, type SandboxFixture } from './sandbox.js';
 
 export type Profiles = Record<string, { 'base-url'?: string; 'api-key'?: string }>;
@@ -89,5 +89,11 @@ export function folderWith(root: string, doc: unknown, mode = 0o700): { dir: str
   writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc), { mode: 0o600 });
   chmodSync(file, 0o600);
   return { dir, file };
+}
+
+/** `crawl auth status --json` with only `env`, its document parsed. */
+export async function authStatus(args: string[], env: Record<string, string | undefined>) {
+  const r = await runCli(['auth', 'status', '--json', ...args], { env });
+  return { ...r, json: r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined };
 }
 

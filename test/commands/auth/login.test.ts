@@ -5,13 +5,13 @@
 // terminal, Ctrl-C there, no prompt without a terminal; a plain-http base URL refused first.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { maskKey } from '../../../src/text/mask.js';
 import { runCli, waitFor } from '../../support/harness.js';
 import { refusedUrl } from '../../support/hostile-server.js';
 import { calls } from '../../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
-import { BAD_KEY, configFolders, envOf } from '../../support/settings.js';
+import { authStatus, BAD_KEY, envOf, settingsSuite } from '../../support/settings.js';
 
 let fx: SandboxFixture;
 let n = 0;
@@ -142,21 +142,8 @@ describe('the key is saved with the base URL it was checked against', () => {
 
 describe('reading the key', () => {
 
-  let fx: SandboxFixture;
-  const folders = configFolders();
-
-  beforeAll(async () => {
-    fx = await sandboxFixture();
-  });
-  afterAll(async () => {
-    folders.cleanup();
-    await fx.close();
-  });
-
-  async function authStatus(args: string[], env: Record<string, string | undefined>) {
-    const r = await runCli(['auth', 'status', '--json', ...args], { env });
-    return { ...r, json: r.stdout ? JSON.parse(r.stdout) : undefined };
-  }
+  const suite = settingsSuite();
+  const folders = suite.folders;
 
   describe('auth login', () => {
     it.concurrent('a plain http:// base URL to another host is refused before the key is asked for (exit 2)', async ({ expect }) => {
@@ -172,7 +159,7 @@ describe('reading the key', () => {
 
     it.concurrent('--with-key: a key the service rejects exits 4 and nothing is saved', async ({ expect }) => {
       const dir = folders.fresh();
-      const r = await runCli(['auth', 'login', '--with-key', '--verbose'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }), input: BAD_KEY + '\n' });
+      const r = await runCli(['auth', 'login', '--with-key', '--verbose'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: suite.fx.sandbox.url }), input: BAD_KEY + '\n' });
       expect(r.code).toBe(4);
       expect(r.stderr).toContain(`* Authorization: Bearer ${maskKey(BAD_KEY)}\n`);
       expect(r.stderr).toMatch(/\ncrawl: the service rejected the key \(HTTP 401\); nothing was saved\n/);
@@ -182,21 +169,21 @@ describe('reading the key', () => {
 
     it.concurrent('--with-key: a good key read from stdin is checked, then saved with the base URL (0600)', async ({ expect }) => {
       const dir = folders.fresh();
-      const key = fx.sandbox.addKey('login').key;
-      const r = await runCli(['auth', 'login', '--with-key'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }), input: `  ${key}\n` });
+      const key = suite.fx.sandbox.addKey('login').key;
+      const r = await runCli(['auth', 'login', '--with-key'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: suite.fx.sandbox.url }), input: `  ${key}\n` });
       expect(r.code).toBe(0);
       expect(r.stdout).toBe('');
       // This process has no session bus: no keyring can be reached, so the key goes to the file, and that is said.
       const file = join(dir, 'config.json');
       expect(r.stderr).toBe(
         `crawl: no system keyring is available (no session bus (DBUS_SESSION_BUS_ADDRESS is not set)): the key is stored in plaintext in ${file} (mode 0600)\n` +
-          `Logged in to ${fx.sandbox.url}/ (profile "default", key ${maskKey(key)}): the service accepts the key\n` +
+          `Logged in to ${suite.fx.sandbox.url}/ (profile "default", key ${maskKey(key)}): the service accepts the key\n` +
           `The key is stored in the config file, plaintext: ${file}\n`,
       );
-      expect(folders.read(dir)).toEqual({ profiles: { default: { 'api-key': key, 'base-url': fx.sandbox.url + '/' } } });
+      expect(folders.read(dir)).toEqual({ profiles: { default: { 'api-key': key, 'base-url': suite.fx.sandbox.url + '/' } } });
       expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
       // The check happened against the service with that very key.
-      expect(fx.sandbox.requests.some((q) => q.url === '/api/keys' && q.authorized)).toBe(true);
+      expect(suite.fx.sandbox.requests.some((q) => q.url === '/api/keys' && q.authorized)).toBe(true);
 
       const status = await authStatus([], envOf({ CRAWL_CONFIG_DIR: dir }));
       expect(status.code).toBe(0);
@@ -205,9 +192,9 @@ describe('reading the key', () => {
 
     it('on a terminal: a hidden prompt, the key never echoed', async () => {
       const dir = folders.fresh();
-      const key = fx.sandbox.addKey('typed').key;
+      const key = suite.fx.sandbox.addKey('typed').key;
       const r = await runCli(['auth', 'login'], {
-        env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }),
+        env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: suite.fx.sandbox.url }),
         tty: true,
         // Typed once the prompt is up, as a person would: the terminal echoes nothing by then.
         onSpawn: (child, out) => {
@@ -216,7 +203,7 @@ describe('reading the key', () => {
       });
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('? Paste your API key:');
-      expect(r.stdout).toContain(`Logged in to ${fx.sandbox.url}/`);
+      expect(r.stdout).toContain(`Logged in to ${suite.fx.sandbox.url}/`);
       expect(r.stdout).not.toContain(key);
       expect(folders.read(dir).profiles.default?.['api-key']).toBe(key);
     });
@@ -224,7 +211,7 @@ describe('reading the key', () => {
     it('Ctrl-C at the prompt: exit 130, nothing saved', async () => {
       const dir = folders.fresh();
       const r = await runCli(['auth', 'login'], {
-        env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url }),
+        env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: suite.fx.sandbox.url }),
         tty: true,
         onSpawn: (child, out) => {
           void waitFor(() => out.stdout().includes('Paste your API key'), 10_000, 'the prompt').then(() => child.stdin?.write('crk_half\u0003'));
@@ -236,10 +223,10 @@ describe('reading the key', () => {
     });
 
     it.concurrent('without a terminal or --with-key it cannot prompt: exit 2 naming --with-key', async ({ expect }) => {
-      const env = envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: fx.sandbox.url });
+      const env = envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: suite.fx.sandbox.url });
       const [noInput, piped] = await Promise.all([
         runCli(['auth', 'login', '--no-input'], { env }),
-        runCli(['auth', 'login'], { env, input: fx.sandbox.key + '\n' }),
+        runCli(['auth', 'login'], { env, input: suite.fx.sandbox.key + '\n' }),
       ]);
       for (const r of [noInput, piped]) {
         expect(r.code).toBe(2);
@@ -249,7 +236,7 @@ describe('reading the key', () => {
 
     it.concurrent('--no-input on a terminal does not prompt either', async ({ expect }) => {
       const r = await runCli(['auth', 'login', '--no-input'], {
-        env: envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: fx.sandbox.url }),
+        env: envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: suite.fx.sandbox.url }),
         tty: true,
       });
       expect(r.code).toBe(2);
