@@ -156,6 +156,45 @@ export async function saveProfileKey(settings: Settings, key: string, o: SaveOpt
   return saved;
 }
 
+/**
+ * `config set key-command`: the secret manager becomes the profile's store, and a key kept
+ * elsewhere (plaintext, a keyring entry) is dropped, so no copy lingers, but only once the
+ * command is seen to print that very key: else it would be lost (nothing is changed then).
+ */
+export async function useKeyCommand(settings: Settings, command: string, signal: AbortSignal): Promise<{ droppedFrom?: string; leftBehind?: string }> {
+  const profile = settings.profile().value;
+  const before = settings.keyStore();
+  if (before !== undefined && before.kind !== 'command') {
+    const held = await before.read(signal);
+    if (held !== undefined) {
+      settings.keyOptions.onSecret?.(held);
+      const printed = await commandStore(command, settings.stored()['key-store-command'], settings.keyOptions).read(signal);
+      if (printed !== held) {
+        throw new CrawlError(`the new key-command prints another key than the one profile "${profile}" keeps in the ${before.describe()}; nothing was changed`, ExitCode.failure, {
+          hint: 'put that key in the secret manager first (`crawl auth token` prints it), or forget it with `crawl auth logout`, then set key-command again',
+        });
+      }
+    }
+  }
+  await settings.store.update(profile, (p) => {
+    p['key-command'] = command;
+    p['key-store'] = 'command';
+    delete p['api-key'];
+    delete p['keyring-service'];
+    delete p['keyring-account'];
+  });
+  settings.resetKey();
+  if (before === undefined || before.kind === 'command') return {};
+  const droppedFrom = before.describe();
+  if (before.kind !== 'keyring') return { droppedFrom };
+  try {
+    await before.erase(signal);
+    return { droppedFrom };
+  } catch (error) {
+    return { droppedFrom, leftBehind: `its old entry in the ${droppedFrom} could not be removed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
 export interface ForgetResult {
   profile: string;
   /** The store the key was in, or undefined when the profile had none. */

@@ -135,24 +135,39 @@ export class Settings {
    * command needs the asynchronous read (apiKey(), the client's openClient()).
    */
   localApiKey(): ResolvedKey {
-    const fromEnv = trimKeyText(this.#env.CRAWL_API_KEY ?? '');
-    const store = fromEnv ? undefined : this.keyStore();
+    const fromEnv = this.#envKey();
+    if (fromEnv) return fromEnv;
+    const store = this.keyStore();
     if (store !== undefined && store.kind !== 'file') {
       throw new UsageError(
         `profile "${this.profile().value}" keeps its key in the ${store.describe()}, which is read asynchronously`,
         'create the client with `await openClient(options)` (or pass `apiKey`)',
       );
     }
-    if (fromEnv) {
-      const defect = keyDefect(fromEnv);
-      if (defect) throw new UsageError(`CRAWL_API_KEY ${defect}; refusing to send it`, 'set CRAWL_API_KEY to the key alone, exactly as it was issued');
-      return { value: fromEnv, source: 'env' };
-    }
     const key = this.stored()['api-key'];
-    if (key === undefined) throw new UsageError('no API key configured', `run \`${this.command(['auth', 'login'])}\` or set CRAWL_API_KEY`);
+    if (key === undefined || store === undefined) throw new UsageError('no API key configured', `run \`${this.command(['auth', 'login'])}\` or set CRAWL_API_KEY`);
+    return this.#checked(key, store);
+  }
+
+  /** CRAWL_API_KEY, refused (exit 2) when it cannot be a bearer token; undefined when unset or blank. */
+  #envKey(): ResolvedKey | undefined {
+    const fromEnv = trimKeyText(this.#env.CRAWL_API_KEY ?? '');
+    if (!fromEnv) return undefined;
+    const defect = keyDefect(fromEnv);
+    if (defect) throw new UsageError(`CRAWL_API_KEY ${defect}; refusing to send it`, 'set CRAWL_API_KEY to the key alone, exactly as it was issued');
+    return { value: fromEnv, source: 'env' };
+  }
+
+  /** A store's key, refused (exit 2) when it cannot be a bearer token, naming where it is. */
+  #checked(key: string, store: KeyStore): ResolvedKey {
     const defect = keyDefect(key);
-    if (defect) throw new UsageError(`the API key of profile "${this.profile().value}" in ${this.store.path} ${defect}; refusing to send it`);
-    return { value: key, source: 'config', ...(store ? { store } : {}) };
+    if (defect) {
+      throw new UsageError(
+        `the API key of profile "${this.profile().value}" in ${store.kind === 'file' ? this.store.path : `the ${store.describe()}`} ${defect}; refusing to send it`,
+        `store the key again with \`${withFileOnStdin(this.command(['auth', 'login', '--with-key']), 'keyfile', quotingFor(this.#platform))}\``,
+      );
+    }
+    return { value: key, source: 'config', store };
   }
 
   /** Forgets the key read so far (another was stored since): the next apiKey() reads the store again. */
@@ -161,34 +176,25 @@ export class Settings {
   }
 
   async #readKey(signal: AbortSignal): Promise<ResolvedKey | undefined> {
-    const fromEnv = trimKeyText(this.#env.CRAWL_API_KEY ?? '');
+    const fromEnv = this.#envKey();
     if (fromEnv) {
-      const defect = keyDefect(fromEnv);
-      if (defect) throw new UsageError(`CRAWL_API_KEY ${defect}; refusing to send it`, 'set CRAWL_API_KEY to the key alone, exactly as it was issued');
-      this.#keyOptions.onSecret?.(fromEnv);
-      return { value: fromEnv, source: 'env' };
+      this.#keyOptions.onSecret?.(fromEnv.value);
+      return fromEnv;
     }
-    const profile = this.profile().value;
     const store = this.keyStore();
     if (!store) return undefined;
     const key = await store.read(signal);
-    if (key !== undefined) this.#keyOptions.onSecret?.(key);
     if (key === undefined) {
       if (store.kind === 'file') return undefined;
       throw new UsageError(
-        `profile "${profile}" keeps its key in the ${store.describe()}, which holds no key for it on this machine`,
+        `profile "${this.profile().value}" keeps its key in the ${store.describe()}, which holds no key for it on this machine`,
         `log in here with \`${this.command(['auth', 'login'])}\`, or set CRAWL_API_KEY`,
       );
     }
-    const defect = keyDefect(key);
-    if (defect) {
-      throw new UsageError(
-        `the API key of profile "${profile}" in ${store.kind === 'file' ? this.store.path : `the ${store.describe()}`} ${defect}; refusing to send it`,
-        `store the key again with \`${withFileOnStdin(this.command(['auth', 'login', '--with-key']), 'keyfile', quotingFor(this.#platform))}\``,
-      );
-    }
-    return { value: key, source: 'config', store };
+    this.#keyOptions.onSecret?.(key);
+    return this.#checked(key, store);
   }
+
 
   /**
    * A setting as commands use it (flag > environment > the profile > default, by the table in
