@@ -6,6 +6,7 @@
 // The shell is Node's `shell: true`: /bin/sh -c on POSIX, %ComSpec% (cmd.exe) /d /s /c on
 // Windows, whatever shell crawl itself was started from (platform.ts's commandShell names it).
 import { spawn as nodeSpawn, type ChildProcess, type ChildProcessWithoutNullStreams, type SpawnOptions } from 'node:child_process';
+import { realClock, type Clock } from './clock.js';
 import { hasProcessGroups, hostPlatform, signalProcessGroup } from './host.js';
 import { envWithout, isWindows, type Platform } from './platform.js';
 
@@ -23,6 +24,8 @@ export interface ShellCommandOptions {
   /** Aborting it sends the command SIGTERM (and SIGKILL after `killAfterMs`). */
   signal: AbortSignal;
   killAfterMs?: number;
+  /** What times the wait between SIGTERM and SIGKILL: the real clock by default (a run passes its own). */
+  clock?: Pick<Clock, 'deadline'>;
   /** Variables never passed to the command; CRAWL_API_KEY by default. Matched in any case on Windows. */
   withoutEnv?: readonly string[];
   /** The system it runs on: this process's by default (a test gives another to run its branch). */
@@ -57,14 +60,15 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
   const windows = isWindows(platform);
   return new Promise((resolve) => {
     let settled = false;
+    // Ends the wait for SIGKILL once the command has ended.
+    const ended = new AbortController();
     const finish = (outcome: ShellOutcome): void => {
       if (settled) return;
       settled = true;
       options.signal.removeEventListener('abort', stop);
-      clearTimeout(killTimer);
+      ended.abort();
       resolve(outcome);
     };
-    let killTimer: NodeJS.Timeout | undefined;
     // In a process group of its own (POSIX), so that stopping it stops what the shell started
     // too: a grandchild left running would hold the output pipes open, and the rotation with
     // them. On Windows the tree is ended by taskkill instead; no console window flashes up.
@@ -83,8 +87,11 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
     const stop = (): void => {
       if (windows) return killTree();
       signalAll('SIGTERM');
-      killTimer = setTimeout(() => signalAll('SIGKILL'), options.killAfterMs ?? 5_000);
-      killTimer.unref();
+      // A deadline keeps no process alive by itself: the command being waited for does.
+      (options.clock ?? realClock).deadline(options.killAfterMs ?? 5_000, ended.signal).then(
+        () => signalAll('SIGKILL'),
+        () => undefined,
+      );
     };
     if (options.signal.aborted) stop();
     else options.signal.addEventListener('abort', stop, { once: true });

@@ -125,6 +125,7 @@ export class CommandStore implements KeyStore {
         },
         signal: stop.signal,
         killAfterMs: 1_000,
+        clock: ctx.clock,
       });
     } finally {
       settled.abort();

@@ -1,11 +1,14 @@
 // A key kept by a secret manager: key-command / key-store-command, run for real (small shell
 // scripts standing in for `op`, `vault`, `aws`), in this process against the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../../support/harness.js';
+import { fakeClock } from '../../support/fake-clock.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
-import { realClock } from '../../../src/platform/clock.js';
+import { realClock, type Clock } from '../../../src/platform/clock.js';
 
 let fx: SandboxFixture;
 const tmp = tempDir();
@@ -32,8 +35,18 @@ function profileDir(profile: Record<string, string>): string {
   return dir;
 }
 
-const run = (dir: string, args: string[], env: Record<string, string> = {}) =>
-  runCli(args, { clock: realClock, env: { CRAWL_BASE_URL: undefined, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: dir, ...env } });
+const run = (dir: string, args: string[], env: Record<string, string> = {}, clock: Clock = realClock) =>
+  runCli(args, { clock, env: { CRAWL_BASE_URL: undefined, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: dir, ...env } });
+
+/**
+ * A named pipe the command writes to once it is where the test wants it: reading it resolves
+ * then (the writer cannot go on before it is read), with what the command wrote.
+ */
+function pipe(): { path: string; read: () => Promise<string> } {
+  const path = join(tmp.dir, `fifo-${++n}`);
+  execFileSync('mkfifo', [path]);
+  return { path, read: () => readFile(path, 'utf8') };
+}
 
 describe('key-command', () => {
   it('prints the key: crawl uses it, says where it lives, and never shows it', async () => {
@@ -76,20 +89,31 @@ describe('key-command', () => {
   });
 
   it('hangs: stopped at its bound (CRAWL_KEY_COMMAND_TIMEOUT), exit 1', async () => {
-    const dir = profileDir({ 'key-command': script('exec sleep 600') });
-    const r = await run(dir, ['job', 'status', 'demo-small'], { CRAWL_KEY_COMMAND_TIMEOUT: '0.5' });
+    // The bound is on the run's clock: it passes when the test moves time, once the command runs.
+    const started = pipe();
+    const dir = profileDir({ 'key-command': script(`echo > ${started.path}; exec sleep 600`) });
+    const clock = fakeClock();
+    const running = run(dir, ['job', 'status', 'demo-small'], { CRAWL_KEY_COMMAND_TIMEOUT: '0.5' }, clock);
+    await started.read();
+    await clock.advance(500);
+    const r = await running;
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/crawl: key-command \(cmd-\d+\.sh …\) did not finish within 0\.5 s; it was stopped\n/);
   });
 
   it('a command that ignores SIGTERM at its bound: its whole process group has ended when crawl reports it', async () => {
-    const pidFile = join(tmp.dir, `pid-${++n}`);
-    const dir = profileDir({ 'key-command': script(`trap '' TERM; sleep 600 & echo $! > ${pidFile}; wait`) });
-    const r = await run(dir, ['job', 'status', 'demo-small'], { CRAWL_KEY_COMMAND_TIMEOUT: '0.5' });
+    const started = pipe();
+    const dir = profileDir({ 'key-command': script(`trap '' TERM; sleep 600 & echo $! > ${started.path}; wait`) });
+    const clock = fakeClock();
+    const running = run(dir, ['job', 'status', 'demo-small'], { CRAWL_KEY_COMMAND_TIMEOUT: '0.5' }, clock);
+    const pid = Number(await started.read());
+    expect(pid).toBeGreaterThan(0);
+    // The bound passes (SIGTERM, ignored), then the wait for SIGKILL, both on the run's clock.
+    await clock.advance(500);
+    await clock.advance(1_000);
+    const r = await running;
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/did not finish within 0\.5 s; it was stopped/);
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    expect(pid).toBeGreaterThan(0);
     // Gone, or dead and not yet reaped by whoever inherited it (a zombie): not running.
     const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] : 'gone';
     expect(['gone', 'Z', 'X']).toContain(state);
