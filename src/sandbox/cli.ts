@@ -32,7 +32,23 @@ export interface SandboxCommandOptions {
   keyNote?: string | undefined;
   /** Aborted when the sandbox is to stop (Ctrl-C, SIGTERM). */
   stop: AbortSignal;
+  /**
+   * Bounds the wait for an answer from whatever holds the port: the run's clock's deadline
+   * (`crawl sandbox` passes its own), real time by default. Resolves when `ms` have passed.
+   */
+  deadline?: Deadline;
 }
+
+type Deadline = (ms: number, signal: AbortSignal) => Promise<void>;
+
+/** Real time; a timer that keeps no process alive by itself. */
+const realDeadline: Deadline = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
 
 export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
   const fail = opts.fail ?? ((message: string, exitCode: number, hint?: string) => (opts.stderr.write(`crawl: ${message}\n${hint === undefined ? '' : `hint: ${hint}\n`}`), exitCode));
@@ -49,7 +65,7 @@ export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      const { reason, hint } = await portTaken(opts.port);
+      const { reason, hint } = await portTaken(opts.port, opts.deadline ?? realDeadline);
       return fail(`cannot start the sandbox on 127.0.0.1:${opts.port}: ${reason}`, 1, hint);
     }
     return fail(`cannot start the sandbox on 127.0.0.1:${opts.port}: ${(error as Error).message}`, 1);
@@ -82,9 +98,9 @@ export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
  * stopped); anything else, a port that was free a moment ago. Not --port 0: a port picked at
  * random changes at every start, and so would the base URL a login was saved with.
  */
-async function portTaken(port: number): Promise<{ reason: string; hint: string }> {
+async function portTaken(port: number, deadline: Deadline): Promise<{ reason: string; hint: string }> {
   const base = `http://127.0.0.1:${port}`;
-  if (await isSandbox(base)) {
+  if (await isSandbox(base, deadline)) {
     return {
       reason: 'the port is already in use, by a crawl sandbox',
       hint: `use that one (export CRAWL_BASE_URL=${base} and the key it printed), restore its demo jobs with \`crawl sandbox --reset --port ${port}\`, or stop it (Ctrl-C where it runs) and start again`,
@@ -99,15 +115,27 @@ async function portTaken(port: number): Promise<{ reason: string; hint: string }
   };
 }
 
-/** Whether a crawl sandbox answers at `base` (its control endpoint lists the requests it got). */
-function isSandbox(base: string): Promise<boolean> {
+/**
+ * Whether a crawl sandbox answers at `base` (its control endpoint lists the requests it got)
+ * within 2 s: a program that is no HTTP server may read and never answer.
+ */
+function isSandbox(base: string, deadline: Deadline): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = httpGet(new URL('/__sandbox/requests', base), { timeout: 2_000 }, (res) => {
+    const answered = new AbortController();
+    const settle = (sandbox: boolean): void => {
+      answered.abort();
+      resolve(sandbox);
+    };
+    const req = httpGet(new URL('/__sandbox/requests', base), (res) => {
       res.resume();
-      resolve(res.statusCode === 200 && /json/.test(res.headers['content-type'] ?? ''));
+      settle(res.statusCode === 200 && /json/.test(res.headers['content-type'] ?? ''));
     });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(false));
+    deadline(2_000, answered.signal).then(
+      () => req.destroy(),
+      () => undefined,
+    );
+    req.on('error', () => settle(false));
+    req.on('close', () => settle(false));
   });
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../../src/errors.js';
 import type { TestStreams } from '../../../src/io/test-streams.js';
+import { fakeClock } from '../../support/fake-clock.js';
 import { crawl, type CrawlResult, tempDir, waitFor } from '../../support/harness.js';
 import { sandboxFixture } from '../../support/sandbox.js';
 
@@ -120,12 +121,15 @@ describe('a busy port', () => {
   });
 
   it('held by another program: a free port to start on, and that command works', async () => {
-    // Reads what comes and answers nothing, as a program that is no HTTP server would.
-    const holder = createServer((socket) => socket.on('error', () => undefined).resume());
+    // Reads what comes and answers nothing, as a program that is no HTTP server would: once the
+    // question whether it is a sandbox has reached it, the wait for an answer runs out (2 s on
+    // the run's clock).
+    const clock = fakeClock();
+    const holder = createServer((socket) => socket.on('error', () => undefined).once('data', () => void clock.advance(2_000)).resume());
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const { port } = holder.address() as AddressInfo;
     try {
-      const r = await crawl(['sandbox', '--port', String(port)], { env: {} });
+      const r = await crawl(['sandbox', '--port', String(port)], { env: {}, clock });
       expect(r.code).toBe(1);
       const [message = '', hint = ''] = r.stderr.trim().split('\n');
       expect(message).toBe(`crawl: cannot start the sandbox on 127.0.0.1:${port}: the port is already in use, by another program`);

@@ -36,6 +36,7 @@ export async function sandboxRun(deps: Deps, options: SandboxOptions): Promise<n
     key,
     keyNote,
     stop: deps.signal,
+    deadline: (ms, signal) => deps.clock.deadline(ms, signal),
   });
 }
 
