@@ -1,44 +1,48 @@
-// How a test shows that some work grows linearly with its input, on CPU time rather than the
-// clock: the work for `small` and for ten times that, each the best of several runs. Linear is a
-// ratio of about 10, quadratic about 100.
+// How a test shows that some work on text grows linearly with it: by counting the work, never by
+// timing it. What is counted is every call that reads a string (a character at a place, a search
+// from a place, a piece of it): a loop over text in src/ reads it through one of these each time
+// round, so a matcher that went back over the text for every place it starts from would make
+// more of them with every repeat of its input.
 //
-// CPU time is the process's: files that ran before in the worker may still have collections and
-// sockets going, and a machine under load slows memory. So the runs of the two sizes alternate
-// (whatever weighs on the worker weighs on both), the large size (ten times longer, so less
-// troubled by a stray interruption) is run fewer times than the small, and a ratio over the bound
-// is measured once more before it fails: noise seldom strikes twice in a row, a quadratic cost
-// always does.
+// The input is a pattern repeated: its cost is measured for `size`, twice and three times as many
+// repeats. Linear work is a + b·n, so the repeats added each time cost exactly the same; quadratic
+// work costs more for the second lot than for the first.
 import { expect } from 'vitest';
 
-/** Below this a small run's time is mostly noise: the ratio is taken against it instead. */
-const FLOOR_MS = 0.5;
+/** The methods of String.prototype that read a string: what a loop over text calls each time round. */
+const READS = ['at', 'charAt', 'charCodeAt', 'codePointAt', 'endsWith', 'includes', 'indexOf', 'lastIndexOf', 'slice', 'startsWith', 'substring'] as const;
 
-async function cpuMs(work: () => unknown): Promise<number> {
-  const start = process.cpuUsage();
-  const done = work();
-  // Synchronous work is measured without a turn of the event loop in between.
-  if (done instanceof Promise) await done;
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
+type Method = (this: string, ...args: unknown[]) => unknown;
 
-/** The CPU time of `run(large)` over that of `run(small)`, each the best of its runs. */
-export async function cpuRatio(run: (size: number) => unknown, small: number, large: number): Promise<number> {
-  // The first runs compile and optimise the code: not measured.
-  await run(small);
-  await run(small);
-  let bestSmall = Infinity;
-  let bestLarge = Infinity;
-  for (let i = 0; i < 5; i++) {
-    if (i < 3) bestLarge = Math.min(bestLarge, await cpuMs(() => run(large)));
-    bestSmall = Math.min(bestSmall, await cpuMs(() => run(small)));
+/**
+ * The calls `work` makes to read a string, whatever string (it runs synchronously, so nothing
+ * else is counted with it).
+ */
+export function stringReads(work: () => unknown): number {
+  const proto = String.prototype as unknown as Record<string, Method>;
+  const originals = READS.map((name) => [name, proto[name] as Method] as const);
+  let reads = 0;
+  for (const [name, original] of originals) {
+    proto[name] = function (this: string, ...args: unknown[]) {
+      reads++;
+      return original.apply(this, args);
+    };
   }
-  return bestLarge / Math.max(bestSmall, FLOOR_MS);
+  try {
+    const result = work();
+    if (result instanceof Promise) throw new Error('stringReads counts synchronous work only');
+  } finally {
+    for (const [name, original] of originals) proto[name] = original;
+  }
+  return reads;
 }
 
-/** Fails unless ten times the input costs well under the hundred times a quadratic cost would. */
-export async function expectLinear(run: (size: number) => unknown, small: number, large: number, bound = 60): Promise<void> {
-  const first = await cpuRatio(run, small, large);
-  const ratio = first < bound ? first : Math.min(first, await cpuRatio(run, small, large));
-  expect(ratio, `CPU time for ${large} over that for ${small} (first measure ${first.toFixed(1)})`).toBeLessThan(bound);
+/**
+ * Fails unless `run(n)`'s string reads are a + b·n: the same for each `size` more repeats, and
+ * some (so that the work is counted at all).
+ */
+export function expectLinearReads(run: (repeats: number) => unknown, size: number): void {
+  const [c1, c2, c3] = [size, 2 * size, 3 * size].map((n) => stringReads(() => run(n))) as [number, number, number];
+  expect(c2 - c1, `reads for ${size}, ${2 * size} and ${3 * size} repeats: ${c1}, ${c2}, ${c3}`).toBeGreaterThan(0);
+  expect(c3 - c2, `reads for ${size}, ${2 * size} and ${3 * size} repeats: ${c1}, ${c2}, ${c3}`).toBe(c2 - c1);
 }

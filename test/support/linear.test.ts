@@ -1,0 +1,36 @@
+// The linear-work check of test/support/linear.ts: it tells a scan that reads each character once
+// from one that goes back over the text from every place it starts at.
+import { describe, expect, it } from 'vitest';
+import { expectLinearReads, stringReads } from './linear.js';
+
+/** How many places hold an `a` (one read a place). */
+function linear(text: string): number {
+  let found = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0x61) found++;
+  return found;
+}
+
+/** For every place, how far the run of `a` and `b` from there goes (a read a place of each run). */
+function quadratic(text: string): number {
+  let longest = 0;
+  for (let i = 0; i < text.length; i++) {
+    let j = i;
+    while (j < text.length && 'ab'.includes(text.charAt(j))) j++;
+    longest = Math.max(longest, j - i);
+  }
+  return longest;
+}
+
+describe('expectLinearReads', () => {
+  it('counts the reads of a string, and only while the work runs', () => {
+    const charCodeAt = String.prototype.charCodeAt;
+    expect(stringReads(() => linear('abcabc'))).toBe(6);
+    expect(stringReads(() => undefined)).toBe(0);
+    expect(String.prototype.charCodeAt).toBe(charCodeAt);
+  });
+
+  it('passes work linear in the text, and fails work quadratic in it', () => {
+    expectLinearReads((n) => linear('ab'.repeat(n)), 10);
+    expect(() => expectLinearReads((n) => quadratic('ab'.repeat(n)), 10)).toThrow(/reads for 10, 20 and 30 repeats/);
+  });
+});
