@@ -40,14 +40,15 @@ export default defineConfig({
     sequence: { sequencer: LongFirst },
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Two tiers (ARCHITECTURE.md, Tests): `npm run test:fast` runs the in-process ones alone.
+    // Two tiers and the checks of the source text (ARCHITECTURE.md, Tests): `npm run test:fast`
+    // runs the in-process ones alone.
     projects: [
       {
         extends: true,
         test: {
           name: 'in-process',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/process/**', ...OWN_PROCESS],
+          exclude: ['test/process/**', 'test/lint/**', ...OWN_PROCESS],
           ...(spawnMode ? { globalSetup: ['test/support/fresh-build.ts'] } : {}),
         },
       },
@@ -58,6 +59,14 @@ export default defineConfig({
           include: OWN_PROCESS,
           isolate: true,
           ...(spawnMode ? { globalSetup: ['test/support/fresh-build.ts'] } : {}),
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // What reads the source text (TypeScript's scanner over every file), not the CLI.
+          name: 'lint',
+          include: ['test/lint/**/*.test.ts'],
         },
       },
       {
