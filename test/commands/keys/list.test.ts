@@ -123,11 +123,11 @@ describe('crawl keys list with no keys', () => {
   });
 });
 
-describe('20,000 keys', () => {
-  // `keys list` with 20,000 keys on a terminal: the table used to be laid out in time quadratic in
-  // the rows (about 29 s here). It must finish, whole and aligned; test/io/table.test.ts shows
-  // that the work grows linearly with the rows.
-  const KEYS = 20_000;
+describe('2,000 keys', () => {
+  // `keys list` with thousands of keys on a terminal: the table used to be laid out in time
+  // quadratic in the rows. It must come out whole and aligned; test/io/table.test.ts shows, by
+  // counting the work, that the layout grows linearly with the rows.
+  const KEYS = 2_000;
 
   let fx: SandboxFixture;
   beforeAll(async () => {
@@ -136,9 +136,8 @@ describe('20,000 keys', () => {
   });
   afterAll(() => fx.close());
 
-  // Only against a hang: a generous bound (the linearity itself is shown in test/io/table.test.ts).
   it(`keys list with ${KEYS.toLocaleString('en-US')} keys on a terminal: every key, aligned, the key in use marked`, async () => {
-    const r = await runCli(['keys', 'list', '--no-color'], { env: fx.env, tty: true, timeoutMs: 100_000 });
+    const r = await runCli(['keys', 'list', '--no-color'], { env: fx.env, tty: true });
     expect(r.timedOut).toBe(false);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n').filter((l) => l !== '');
@@ -151,5 +150,5 @@ describe('20,000 keys', () => {
     expect(lines.filter((l) => l.includes('(in use)'))).toHaveLength(1);
     const lastWide = KEYS - 1 - ((KEYS - 1) % 7);
     expect(lines.some((l) => l.includes(`名前-${lastWide} `))).toBe(true);
-  }, 120_000);
+  });
 });
