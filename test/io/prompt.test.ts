@@ -8,7 +8,6 @@ import type { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/string-width.js';
 import type { TestStreams } from '../../src/io/test-streams.js';
-import { startSilentTcp } from '../support/hostile-server.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { clockWatching } from '../support/fake-clock.js';
 import { crawl, interrupt, runCli, tempDir, waitFor } from '../support/harness.js';
@@ -140,25 +139,6 @@ describe('the progress line of `job pages --output` fits the terminal', () => {
     for (const draw of draws) expect(displayWidth(draw), draw).toBeLessThan(columns);
     expect(draws.at(-1)).toMatch(/^Wrote \S*json: 2,500\/2,500 records \(100%\)$/);
     if (columns < 80) expect(draws.at(-1)).toMatch(/^Wrote …/);
-  });
-});
-
-describe('timeouts count the attempts made', () => {
-  it('a read that times out on every attempt says so; a POST tried once does not', async () => {
-    const silent = await startSilentTcp();
-    try {
-      const env = { ...fx.env, CRAWL_BASE_URL: silent.url };
-      const [read, post] = await Promise.all([
-        crawl(['job', 'demo-small', '--timeout', '0.2'], { env }),
-        crawl(['keys', 'create', 'x', '--timeout', '0.2'], { env }),
-      ]);
-      expect(read.code).toBe(5);
-      expect(read.stderr.split('\n')[0]).toBe('crawl: timed out after 0.2 s waiting for GET /api/crawl/demo-small, on each of 4 attempts');
-      expect(post.code).toBe(5);
-      expect(post.stderr.split('\n')[0]).toMatch(/^crawl: timed out after 0\.2 s waiting for POST \/api\/keys(?!, on)/);
-    } finally {
-      await silent.close();
-    }
   });
 });
 
