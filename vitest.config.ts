@@ -18,11 +18,10 @@ class LongFirst extends BaseSequencer {
 }
 
 /**
- * Files that replace what the whole worker shares for a moment (vitest's fake timers, a spy on
- * node:fs): each runs in a process of its own, so that nothing made meanwhile (a fetch's timer
- * wheel keeping a fake timer) outlives it in the files that follow.
+ * Files that replace what the whole worker shares for a moment (a spy on node:fs): each runs in a
+ * process of its own, so that nothing made meanwhile outlives it in the files that follow.
  */
-const OWN_PROCESS = ['test/sandbox/sandbox.test.ts', 'test/io/record-sink.test.ts'];
+const OWN_PROCESS = ['test/io/record-sink.test.ts'];
 
 /** CRAWL_TEST_MODE=spawn runs every test as a process: then every tier needs a current build. */
 const spawnMode = process.env.CRAWL_TEST_MODE === 'spawn';

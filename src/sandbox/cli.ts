@@ -6,7 +6,7 @@ import { postReset } from './control-client.js';
 import { ruleFor, type FaultRule } from './faults.js';
 import { DEMO_JOB_IDS } from './seed.js';
 import { SandboxServer } from './server.js';
-import type { Fault, RequestLogEntry } from './types.js';
+import type { Fault, RequestLogEntry, SandboxClock } from './types.js';
 
 export interface SandboxCommandOptions {
   port: number;
@@ -37,6 +37,8 @@ export interface SandboxCommandOptions {
    * (`crawl sandbox` passes its own), real time by default. Resolves when `ms` have passed.
    */
   deadline?: Deadline;
+  /** What its delays (--latency) wait on: real time by default. */
+  clock?: SandboxClock;
 }
 
 type Deadline = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -59,6 +61,7 @@ export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
   try {
     sandbox = await SandboxServer.launch({
       port: opts.port,
+      ...(opts.clock === undefined ? {} : { clock: opts.clock }),
       key: opts.key,
       ...(opts.log ? { log: (entry: RequestLogEntry) => opts.stderr.write(logLine(entry, new Date())) } : {}),
     });

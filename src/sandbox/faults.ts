@@ -1,7 +1,7 @@
 // Fault injection: which request gets which fault, and how each fault misbehaves on the wire.
 import type { ServerResponse } from 'node:http';
 import { isPlainObject, JSON_TYPE, replyHeaders, send, type Reply, type Target } from './http.js';
-import type { Fault, FaultKind } from './types.js';
+import type { Fault, FaultKind, SandboxClock } from './types.js';
 
 const KINDS: readonly FaultKind[] = [
   'latency', 'status', 'retry-after', 'drop', 'drop-mid-body', 'hang', 'trickle', 'redirect',
@@ -80,33 +80,53 @@ function matcher(fault: Fault): (method: string, target: Target) => boolean {
   };
 }
 
+/** Real time: the sandbox's default clock. */
+export const realSandboxClock: SandboxClock = {
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    }),
+  every(ms, tick) {
+    const timer = setInterval(tick, ms);
+    return () => clearInterval(timer);
+  },
+};
+
 /** Timers owned by the server, so close() can stop latency, trickles and their sockets at once. */
 export class Timers {
   private readonly cancels = new Set<() => void>();
   private stopped = false;
+  private readonly clock: SandboxClock;
+
+  constructor(clock: SandboxClock = realSandboxClock) {
+    this.clock = clock;
+  }
 
   /** Resolves true after ms, or false if the server closed first. */
   sleep(ms: number): Promise<boolean> {
     if (this.stopped) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const cancel = (): void => {
-        clearTimeout(timer);
+    const stop = new AbortController();
+    const cancel = (): void => {
+      this.cancels.delete(cancel);
+      stop.abort();
+    };
+    this.cancels.add(cancel);
+    return this.clock.sleep(ms, stop.signal).then(
+      () => {
         this.cancels.delete(cancel);
-        resolve(false);
-      };
-      const timer = setTimeout(() => {
-        this.cancels.delete(cancel);
-        resolve(true);
-      }, ms);
-      this.cancels.add(cancel);
-    });
+        return true;
+      },
+      () => false,
+    );
   }
 
   every(ms: number, tick: () => void): () => void {
     if (this.stopped) return () => {};
-    const timer = setInterval(tick, ms);
+    const stopTicking = this.clock.every(ms, tick);
     const cancel = (): void => {
-      clearInterval(timer);
+      stopTicking();
       this.cancels.delete(cancel);
     };
     this.cancels.add(cancel);

@@ -10,6 +10,7 @@ export type {
   RequestLogEntry,
   RequestRecord,
   Sandbox,
+  SandboxClock,
   SandboxJob,
   SandboxOptions,
 } from './types.js';

@@ -21,7 +21,7 @@ export class SandboxServer implements Sandbox {
   readonly key: string;
   private readonly jobs = new JobStore();
   private readonly keys = new KeyStore();
-  private readonly timers = new Timers();
+  private readonly timers: Timers;
   private readonly server: Server;
   private readonly log: ((entry: RequestLogEntry) => void) | undefined;
   private closing: Promise<void> | null = null;
@@ -29,6 +29,7 @@ export class SandboxServer implements Sandbox {
 
   private constructor(options: SandboxOptions) {
     this.log = options.log;
+    this.timers = new Timers(options.clock);
     this.key = this.keys.create('bootstrap', options.key).key;
     this.seed = options.seed !== false;
     if (this.seed) for (const spec of demoJobs()) this.jobs.add(spec);

@@ -10,6 +10,19 @@ export interface SandboxOptions {
   seed?: boolean;
   /** Called once each request has been answered (or dropped), for `crawl sandbox --log`. */
   log?: (entry: RequestLogEntry) => void;
+  /** What the sandbox's delays (latency, trickles) wait on: real time by default. */
+  clock?: SandboxClock;
+}
+
+/**
+ * Time as the sandbox's delays see it. A test gives one it moves on itself, to say exactly how
+ * long an answer is held without waiting for it (the CLI's Clock has this shape too).
+ */
+export interface SandboxClock {
+  /** Resolves after `ms`; rejects once `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Calls `tick` every `ms` until the returned function is called. */
+  every(ms: number, tick: () => void): () => void;
 }
 
 /** One request as `crawl sandbox --log` shows it: never a key (see server.ts). */

@@ -1,17 +1,33 @@
 import { request as httpRequest } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runSandbox, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { runSandbox, startSandbox, type Sandbox, type SandboxClock } from '../../src/sandbox/index.js';
+import { realSandboxClock } from '../../src/sandbox/faults.js';
+import { fakeClock, type FakeClock } from '../support/fake-clock.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** A JSON answer of the sandbox, read field by field as a client would. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads any field of any answer; a type per route would only restate the assertions
 type Json = any;
 
+/** While a test runs on a clock of its own (onFakeClock), the sandboxes' delays wait on it. */
+let held: FakeClock | undefined;
+/** How many delays of each length were asked of the held clock. */
+const armedDelays = new Map<number, number>();
+const sandboxClock: SandboxClock = {
+  sleep(ms, signal) {
+    if (held === undefined) return realSandboxClock.sleep(ms, signal);
+    armedDelays.set(ms, (armedDelays.get(ms) ?? 0) + 1);
+    // A deadline on the fake clock: it passes only when the test moves time.
+    return held.deadline(ms, signal);
+  },
+  every: (ms, tick) => (held ?? realSandboxClock).every(ms, tick),
+};
+
 let sb: Sandbox;
 
 beforeAll(async () => {
-  sb = await startSandbox();
+  sb = await startSandbox({ clock: sandboxClock });
 });
 afterAll(async () => {
   await sb.close();
@@ -71,18 +87,19 @@ function rawGet(url: string, key: string = sb.key): Promise<{ status: number | '
 }
 
 /**
- * The sandbox's delays on vitest's fake timers, so a test says exactly how long an answer is held
- * without waiting for it: `armed(ms)` is how many timers of `ms` were set (other code in this
- * process, the fetch of other tests, may set timers of its own), `tick(ms)` moves time on.
+ * The sandbox's delays on a clock of the test's own, so a test says exactly how long an answer is
+ * held without waiting for it: `armed(ms)` is how many delays of `ms` were asked for, `tick(ms)`
+ * moves time on.
  */
-async function onFakeTimers(test: (clock: { armed(ms: number): number; tick(ms: number): Promise<void>; until(check: () => boolean, what: string): Promise<void> }) => Promise<void>): Promise<void> {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-  const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+async function onFakeClock(test: (clock: { armed(ms: number): number; tick(ms: number): Promise<void>; until(check: () => boolean, what: string): Promise<void> }) => Promise<void>): Promise<void> {
+  held = fakeClock();
+  armedDelays.clear();
+  const clock = held;
   try {
     await test({
-      armed: (ms) => setTimeoutSpy.mock.calls.filter((call) => call[1] === ms).length,
-      tick: (ms) => vi.advanceTimersByTimeAsync(ms).then(() => undefined),
-      // Real I/O goes on between turns of the event loop (setImmediate is left real).
+      armed: (ms) => armedDelays.get(ms) ?? 0,
+      tick: (ms) => clock.advance(ms),
+      // Real I/O goes on between turns of the event loop.
       async until(check, what) {
         const started = Date.now();
         while (!check()) {
@@ -92,8 +109,7 @@ async function onFakeTimers(test: (clock: { armed(ms: number): number; tick(ms: 
       },
     });
   } finally {
-    setTimeoutSpy.mockRestore();
-    vi.useRealTimers();
+    held = undefined;
   }
 }
 
@@ -457,7 +473,7 @@ describe('routing', () => {
 
 describe('faults', () => {
   it('latency delays the answer by exactly its time', async () => {
-    await onFakeTimers(async (clock) => {
+    await onFakeClock(async (clock) => {
       sb.inject({ kind: 'latency', ms: 120, path: '/api/keys' });
       let answered = false;
       const answer = rawGet(`${sb.url}/api/keys`).finally(() => (answered = true));
@@ -523,7 +539,7 @@ describe('faults', () => {
   });
 
   it('trickle sends headers, then one byte at a time', async () => {
-    await onFakeTimers(async (clock) => {
+    await onFakeClock(async (clock) => {
       sb.inject({ kind: 'trickle', ms: 15 });
       let text = '';
       let headers: Record<string, unknown> | undefined;
@@ -542,8 +558,10 @@ describe('faults', () => {
       await clock.until(() => text.length === 1, 'the first byte');
       await clock.tick(14);
       expect(text).toBe(' ');
-      await clock.tick(1 + 15);
-      await clock.until(() => text.length === 3, 'two more bytes');
+      await clock.tick(1);
+      await clock.until(() => text.length === 2, 'the second byte');
+      await clock.tick(15);
+      await clock.until(() => text.length === 3, 'the third byte');
       expect(text).toBe('   ');
       req.destroy();
     });
@@ -585,7 +603,7 @@ describe('faults', () => {
   });
 
   it('latency combines with a later fault instead of masking it', async () => {
-    await onFakeTimers(async (clock) => {
+    await onFakeClock(async (clock) => {
       sb.inject({ kind: 'latency', ms: 60 });
       sb.inject({ kind: 'status', status: 418 });
       let answered = false;
@@ -649,7 +667,7 @@ describe('runSandbox', () => {
     const out = collect(stdout);
     const err = collect(stderr);
     const stop = new AbortController();
-    const exit = runSandbox({ port: 0, latency: 20, failEvery: 2, rateLimitEvery: 3, dropEvery: 5, stdout, stderr, key: 'crk_from_env', stop: stop.signal });
+    const exit = runSandbox({ port: 0, latency: 20, failEvery: 2, rateLimitEvery: 3, dropEvery: 5, stdout, stderr, key: 'crk_from_env', stop: stop.signal, clock: sandboxClock });
     await vi.waitFor(() => expect(out()).toMatch(/Bootstrap key: .*\n/));
     const match = /^Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)\nBootstrap key: (crk_from_env)\n$/.exec(out());
     expect(match).not.toBeNull();
@@ -659,9 +677,9 @@ describe('runSandbox', () => {
     expect(err()).toContain('Ctrl-C to stop');
     expect(err()).toContain('every 2nd /api request answers 503');
 
-    // Each answer is held --latency (20 ms) first: on fake timers, exactly that, never on the wall clock.
+    // Each answer is held --latency (20 ms) first: on a fake clock, exactly that, never on the wall clock.
     const outcomes: (number | string)[] = [];
-    await onFakeTimers(async (clock) => {
+    await onFakeClock(async (clock) => {
       for (let i = 0; i < 7; i++) {
         let answered = false;
         const answer = rawGet(`${url}/api/keys`, 'crk_from_env').finally(() => (answered = true));
