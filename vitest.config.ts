@@ -17,12 +17,6 @@ class LongFirst extends BaseSequencer {
   }
 }
 
-/**
- * Files that replace what the whole worker shares for a moment (a spy on node:fs): each runs in a
- * process of its own, so that nothing made meanwhile outlives it in the files that follow.
- */
-const OWN_PROCESS = ['test/io/record-sink.test.ts'];
-
 /** CRAWL_TEST_MODE=spawn runs every test as a process: then every tier needs a current build. */
 const spawnMode = process.env.CRAWL_TEST_MODE === 'spawn';
 
@@ -47,16 +41,7 @@ export default defineConfig({
         test: {
           name: 'in-process',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/process/**', 'test/lint/**', ...OWN_PROCESS],
-          ...(spawnMode ? { globalSetup: ['test/support/fresh-build.ts'] } : {}),
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'in-process:own-process',
-          include: OWN_PROCESS,
-          isolate: true,
+          exclude: ['test/process/**', 'test/lint/**'],
           ...(spawnMode ? { globalSetup: ['test/support/fresh-build.ts'] } : {}),
         },
       },

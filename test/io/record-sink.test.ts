@@ -1,7 +1,9 @@
 // The output file of `job pages` is closed once: a second close of the same number would close
 // whatever the process opened since (in an embedding process, another run's socket or file).
 // Every close of a descriptor is counted (fs.close and fs.closeSync, which the sink and its
-// stream use), so a second close shows whatever the timing, not only when it wins a race.
+// stream use), so a second close shows whatever the timing, not only when it wins a race. The
+// spies are taken off (and node:fs's named exports synced back) before each test ends: nothing of
+// them reaches the files that run after this one in the same worker.
 import fs, { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
