@@ -121,6 +121,7 @@ function getPages(ctx: ApiContext, id: string, search: string): Reply {
       jobId: source.job.id,
       jobUrl: source.job.url,
       shape: source.shape,
+      perBatch: source.perBatch,
       available: source.available,
       offset,
       limit,

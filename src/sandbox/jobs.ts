@@ -10,6 +10,7 @@ export const INLINE_PAGE_LIMIT = 100;
 interface Entry {
   job: SandboxJob;
   shape: Shape;
+  perBatch: number | undefined;
   advance: { perPoll: number; perSecond: number; endStatus: string } | null;
   cancel: { lagPolls: number; response: 'job' | 'message' };
   /** Fraction of a page earned by elapsed time but not yet added. */
@@ -78,11 +79,11 @@ export class JobStore {
   }
 
   /** What the pages endpoint needs: how many pages can be read now, and in which shape. */
-  pageSource(id: string): { job: SandboxJob; shape: Shape; available: number } | undefined {
+  pageSource(id: string): { job: SandboxJob; shape: Shape; perBatch: number | undefined; available: number } | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     sync(entry);
-    return { job: entry.job, shape: entry.shape, available: readable(entry.job) };
+    return { job: entry.job, shape: entry.shape, perBatch: entry.perBatch, available: readable(entry.job) };
   }
 }
 
@@ -128,6 +129,7 @@ function createEntry(spec: JobSpec): Entry {
       next: spec.pagesShape?.next ?? DEFAULT_SHAPE.next,
       link: spec.pagesShape?.link ?? DEFAULT_SHAPE.link,
     },
+    perBatch: spec.pagesPerBatch,
     advance: spec.advance
       ? {
           perPoll: spec.advance.perPoll ?? 0,
@@ -198,6 +200,7 @@ export function jobSpecProblem(value: unknown): string | null {
     if (!oneOf(s.next, ['next', 'nextCursor'])) return "pagesShape.next must be 'next' or 'nextCursor'";
     if (!oneOf(s.link, ['cursor', 'path', 'url'])) return "pagesShape.link must be 'cursor', 'path' or 'url'";
   }
+  if (v.pagesPerBatch !== undefined && !(isCount(v.pagesPerBatch) && v.pagesPerBatch >= 1)) return 'pagesPerBatch must be a positive integer';
   if (v.cancel !== undefined) {
     const c = v.cancel;
     if (!isPlainObject(c)) return 'cancel must be an object';

@@ -46,13 +46,16 @@ export interface BatchRequest {
   /** Number of finished pages readable now. */
   available: number;
   offset: number;
+  /** The limit asked for: its links carry it on. */
   limit: number;
+  /** The most records a batch holds (pagesPerBatch), if fewer than the limit. */
+  perBatch?: number | undefined;
   /** The sandbox's own origin, for link: 'url'. */
   origin: string;
 }
 
 export function renderBatch(batch: BatchRequest): string {
-  const count = Math.max(0, Math.min(batch.limit, batch.available - batch.offset));
+  const count = Math.max(0, Math.min(batch.limit, batch.perBatch ?? Infinity, batch.available - batch.offset));
   const end = batch.offset + count;
   const next = end < batch.available ? nextLink(batch, end) : null;
   return (

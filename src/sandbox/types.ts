@@ -97,6 +97,12 @@ export interface JobSpec {
   advance?: { perPoll?: number; perSecond?: number; endStatus?: string };
   /** Default { records: 'pages', next: 'next', link: 'cursor' }. */
   pagesShape?: PagesShape;
+  /**
+   * The most records one batch of its pages holds, whatever limit the client asks for (a service
+   * that pages in smaller batches than asked); its links still carry the limit asked. Default:
+   * the limit.
+   */
+  pagesPerBatch?: number;
   cancel?: {
     /** The job keeps reporting its status for this many GETs after DELETE. */
     lagPolls?: number;

@@ -362,6 +362,16 @@ describe('pages endpoint', () => {
     expect((await callJson('/api/crawl/demo-huge/pages?limit=5000')).body.pages).toHaveLength(1000);
   });
 
+  it('pagesPerBatch: batches no larger than it, whatever the limit asked, and links that keep the limit', async () => {
+    sb.addJob({ id: 'per-batch', status: 'completed', pagesTotal: 150, pagesShape: { link: 'path' }, pagesPerBatch: 60 });
+    const first = (await callJson('/api/crawl/per-batch/pages?limit=1000')).body;
+    expect(first.pages).toHaveLength(60);
+    expect(first.next).toMatch(/^\/api\/crawl\/per-batch\/pages\?cursor=[^&]+&limit=1000$/);
+    const second = (await callJson(first.next)).body;
+    expect(second.pages.map((p: Json) => p.url)).toEqual(first.pages.map((_: Json, i: number) => `https://example.com/page/${61 + i}`));
+    expect((await callJson('/api/crawl/per-batch/pages?limit=20')).body.pages).toHaveLength(20);
+  });
+
   it('rejects an invalid limit or cursor with 400', async () => {
     for (const query of ['limit=0', 'limit=-1', 'limit=abc', 'limit=1.5', 'cursor=%21%21', 'cursor=bm9wZQ',
       `cursor=${Buffer.from('251').toString('base64url')}`]) {
@@ -647,6 +657,7 @@ describe('control endpoints', () => {
       ['/__sandbox/faults', { kind: 'status', times: -1 }],
       ['/__sandbox/jobs', { status: 'completed' }],
       ['/__sandbox/jobs', { status: 'completed', pagesTotal: 3, pagesShape: { link: 'ftp' } }],
+      ['/__sandbox/jobs', { status: 'completed', pagesTotal: 3, pagesPerBatch: 0 }],
     ] as const) {
       expect((await call(path, { method: 'POST', key: null, body })).status, JSON.stringify(body)).toBe(400);
     }
