@@ -33,6 +33,9 @@ export default defineConfig({
     sequence: { sequencer: LongFirst },
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // Each worker's TypeScript, transformed once and kept on disk (node_modules/, keyed by each
+    // file's content): a run after an edit transforms only what changed.
+    experimental: { fsModuleCache: true },
     // Two tiers and the checks of the source text (ARCHITECTURE.md, Tests): `npm run test:fast`
     // runs the in-process ones alone.
     projects: [
