@@ -24,6 +24,16 @@ export async function sandboxFixture(options: SandboxOptions = {}): Promise<Sand
   };
 }
 
+/** A sandbox that only `fn` talks to, so that "no request was made" can be checked; closed after. */
+export async function withOwnSandbox<T>(fn: (own: SandboxFixture) => Promise<T>): Promise<T> {
+  const own = await sandboxFixture({ seed: false });
+  try {
+    return await fn(own);
+  } finally {
+    await own.close();
+  }
+}
+
 /**
  * Calls `action` once, as the first request that `matches` arrives at the sandbox, before the
  * sandbox reads its body or answers it: what the CLI does after that request sees what `action`
