@@ -5,6 +5,7 @@ import { ExitCode } from '../exit-codes.js';
 import { formatSeconds } from '../text/format.js';
 import { maskKey } from '../text/mask.js';
 import { realClock, type Clock } from '../platform/clock.js';
+import { timeoutSignal } from '../platform/deadline.js';
 import { Redactor } from '../text/redact.js';
 import { looksLikeHtml, serverMessage } from './error-body.js';
 import { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus, isUnknownAuthority } from './errors.js';
@@ -245,12 +246,13 @@ export class HttpClient {
     const interrupt = this.#options.interrupt;
     // Ctrl-C before a request is sent: it is not sent.
     if (interrupt?.aborted) throw interrupt.reason;
-    const deadline = AbortSignal.timeout(this.#options.timeoutMs);
+    // The whole exchange (connect, headers, every byte of the body) within --timeout, on the run's clock.
+    const deadline = timeoutSignal(this.#clock, this.#options.timeoutMs);
     // A request that changes something is not abandoned once sent, Ctrl-C or not: its answer is
     // read to the end (bounded by the deadline), so the caller knows what the service did (a
     // key it created is handed over instead of lost). Reads stop at once.
     const mutation = !isSafeMethod(method);
-    const signal = interrupt && !mutation ? AbortSignal.any([deadline, interrupt]) : deadline;
+    const signal = interrupt && !mutation ? AbortSignal.any([deadline.signal, interrupt]) : deadline.signal;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     // The key is for the service's origin only: never for a redirect target or link elsewhere.
     const withKey = this.#options.apiKey !== undefined && sameOrigin(url, this.baseUrl);
@@ -315,7 +317,7 @@ export class HttpClient {
       if (interrupt?.aborted && !mutation) throw interrupt.reason;
       if (error instanceof CrawlError) throw error;
       const ms = Date.now() - started;
-      if (deadline.aborted) {
+      if (deadline.signal.aborted) {
         this.#trace(`timed out after ${ms} ms`);
         throw new NetworkError(
           `timed out after ${formatSeconds(this.#options.timeoutMs)} waiting for ${method} ${url.pathname}${status ? ` (HTTP ${status}, body incomplete)` : ''}`,
@@ -340,6 +342,7 @@ export class HttpClient {
       this.#trace(`failed after ${ms} ms: ${reason}`);
       throw new NetworkError(`${reason}: ${method} ${displayUrl(url)}`, sent || status !== 0, hint);
     } finally {
+      deadline.stop();
       settled?.();
     }
   }
@@ -355,8 +358,10 @@ export class HttpClient {
         // Through a proxy: the tunnel's TLS to the service, and to an https:// proxy itself.
         requestTls: tlsOptions,
         proxyTls: tlsOptions,
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
+        // The request's deadline bounds the headers and the body: undici's own timers, on real
+        // time, would only race it to the same end with another message.
+        headersTimeout: 0,
+        bodyTimeout: 0,
         keepAliveTimeout: 10_000,
         // Node's default limit, given here so undici need not load node:http to read it (see
         // src/build/patch-undici.ts): a command's start-up pays for every module it loads.

@@ -19,3 +19,19 @@ export async function withinDeadline<T>(clock: Clock, deadline: number | undefin
     settled.abort();
   }
 }
+
+/**
+ * A signal that aborts (with a TimeoutError, as AbortSignal.timeout's) once `ms` have passed on
+ * `clock`; `stop()` ends the wait when the work it bounds is over. On the run's clock, so that a
+ * test's fake clock decides when a hung request times out, as it decides every other wait.
+ */
+export function timeoutSignal(clock: Pick<Clock, 'deadline'>, ms: number): { signal: AbortSignal; stop: () => void } {
+  const expired = new AbortController();
+  const stopped = new AbortController();
+  clock.deadline(ms, stopped.signal).then(
+    () => expired.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    // Stopped: the work ended first.
+    () => undefined,
+  );
+  return { signal: expired.signal, stop: () => stopped.abort() };
+}

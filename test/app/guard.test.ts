@@ -26,12 +26,21 @@ const KEY_LINE = /^crk_[A-Za-z0-9]{20,}\n$/;
 /**
  * Interrupts the run (`signal`: 130 or 143) as the `nth` request `call` arrives at the sandbox,
  * before the sandbox reads or answers it: the interrupt is there, whatever the load, while the
- * request is on the wire. (`from`: the requests before the run, which are not counted.)
+ * request is on the wire; then does `after`, if given. (`from`: the requests before the run,
+ * which are not counted.)
  */
-function signalAt(signal: NodeJS.Signals, call: string, from: number, nth = 1) {
+function signalAt(signal: NodeJS.Signals, call: string, from: number, nth = 1, after?: () => void) {
   expect(fx.sandbox.requests.length).toBe(from);
   let seen = 0;
-  return (child: ChildProcess): void => onArrival(fx.sandbox, (request) => `${request.method} ${request.url}` === call && ++seen === nth, () => child.kill(signal));
+  return (child: ChildProcess): void =>
+    onArrival(
+      fx.sandbox,
+      (request) => `${request.method} ${request.url}` === call && ++seen === nth,
+      () => {
+        child.kill(signal);
+        after?.();
+      },
+    );
 }
 
 /**
@@ -86,10 +95,13 @@ describe('keys create, interrupted while the POST is out', () => {
   });
 
   it('an answer slower than --timeout after the interrupt: exit 130, and it says a key may exist and where to look', async () => {
-    // (--timeout is real time: the HTTP layer's own timers.)
+    // The answer would come after 3 s; the --timeout of 0.3 s passes on the run's clock as the
+    // interrupt comes.
     holdPost(3000);
     const before = fx.sandbox.requests.length;
-    const r = await runCli(['keys', 'create', 'slow', '--timeout', '0.3'], { env: fx.env, onSpawn: signalAt('SIGINT', 'POST /api/keys', before) });
+    const clock = fakeClock();
+    const onSpawn = signalAt('SIGINT', 'POST /api/keys', before, 1, () => void clock.advance(300));
+    const r = await runCli(['keys', 'create', 'slow', '--timeout', '0.3'], { env: fx.env, clock, onSpawn });
     expect(r.code).toBe(130);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^crawl: interrupted while creating the key, and its answer was lost: timed out after 0\.3 s waiting for POST \/api\/keys; a key may have been created\nhint: check with `crawl keys list`/);

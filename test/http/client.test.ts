@@ -3,8 +3,11 @@
 import { createServer, type IncomingHttpHeaders, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
+import { realClock } from '../../src/platform/clock.js';
 import { maskKey } from '../../src/text/mask.js';
+import { fakeClock } from '../support/fake-clock.js';
 import { runCli } from '../support/harness.js';
+import { startSilentTcp } from '../support/hostile-server.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
 let fx: SandboxFixture;
@@ -149,15 +152,35 @@ describe('failures and retries', () => {
   });
 
   it.concurrent('a server that never answers: exit 5 after --timeout, in bounded time', async ({ expect }) => {
-    fx.sandbox.addJob({ id: 'hangs', status: 'completed', pagesTotal: 1 });
-    fx.sandbox.inject({ path: '/api/crawl/hangs', kind: 'hang' });
-    const r = await runCli(['job', 'hangs', '--timeout', '0.3'], { env: fx.env });
-    expect(r.timedOut).toBe(false);
-    expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/^crawl: timed out after 0\.3 s waiting for GET \/api\/crawl\/hangs, on each of 4 attempts\nhint: .*--timeout/);
-    // Four attempts of 0.3 s (real time, the --timeout) and, on the clock, only the backoff between them.
-    expect(hits('/api/crawl/hangs')).toBe(4);
-    expectBackoff(expect, r.clock?.sleeps, 3);
+    // The --timeout is on the run's clock: each attempt hangs until the server has it, then lasts
+    // its 0.3 s there.
+    const clock = fakeClock();
+    const silent = await startSilentTcp({ onHold: () => void clock.untilNextDeadline() });
+    try {
+      const r = await runCli(['job', 'hangs', '--timeout', '0.3', '--base-url', silent.url], { env: fx.env, clock });
+      expect(r.timedOut).toBe(false);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toMatch(/^crawl: timed out after 0\.3 s waiting for GET \/api\/crawl\/hangs, on each of 4 attempts\nhint: .*--timeout/);
+      // Four attempts of 0.3 s each and, between them, only the backoff.
+      expect(silent.requests()).toBe(4);
+      expectBackoff(expect, clock.sleeps, 3);
+      expect(clock.elapsed() - clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBe(4 * 300);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it.concurrent('on real time too: a request that hangs ends at its --timeout', async ({ expect }) => {
+    // The one case on the real clock (the smallest bound that shows it): what a user's run waits.
+    const silent = await startSilentTcp();
+    try {
+      const r = await runCli(['keys', 'create', 'x', '--timeout', '0.2', '--base-url', silent.url], { env: fx.env, clock: realClock });
+      expect(r.code).toBe(5);
+      expect(r.stderr).toMatch(/^crawl: timed out after 0\.2 s waiting for POST \/api\/keys; a key may have been created/);
+      expect(silent.requests()).toBe(1);
+    } finally {
+      await silent.close();
+    }
   });
 
   it.concurrent('connection refused exits 5', async ({ expect }) => {
@@ -297,5 +320,30 @@ describe('--verbose', () => {
     expect(quiet.stderr).not.toMatch(/\n\s+at /);
     expect(loud.stderr).toMatch(/\n\s+at /);
     expect(loud.stderr).not.toContain(fx.sandbox.key);
+  });
+});
+
+describe('timeouts count the attempts made', () => {
+  it('a read that times out on every attempt says so; a POST tried once does not', async () => {
+    // Each run on a server and a clock of its own: its --timeout passes once the server holds its request.
+    const hung = async () => {
+      const clock = fakeClock();
+      const server = await startSilentTcp({ onHold: () => void clock.untilNextDeadline() });
+      return { clock, server, env: { ...fx.env, CRAWL_BASE_URL: server.url } };
+    };
+    const [reads, posts] = await Promise.all([hung(), hung()]);
+    try {
+      const [read, post] = await Promise.all([
+        runCli(['job', 'demo-small', '--timeout', '0.2'], { env: reads.env, clock: reads.clock }),
+        runCli(['keys', 'create', 'x', '--timeout', '0.2'], { env: posts.env, clock: posts.clock }),
+      ]);
+      expect(read.code).toBe(5);
+      expect(read.stderr.split('\n')[0]).toBe('crawl: timed out after 0.2 s waiting for GET /api/crawl/demo-small, on each of 4 attempts');
+      expect(post.code).toBe(5);
+      expect(post.stderr.split('\n')[0]).toMatch(/^crawl: timed out after 0\.2 s waiting for POST \/api\/keys(?!, on)/);
+      expect([reads.server.requests(), posts.server.requests()]).toEqual([4, 1]);
+    } finally {
+      await Promise.all([reads.server.close(), posts.server.close()]);
+    }
   });
 });

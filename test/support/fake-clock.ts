@@ -10,6 +10,12 @@ export interface FakeClock extends Clock {
   elapsed(): number;
   /** Moves time on by `ms`: deadlines and ticks due by then fire. */
   advance(ms: number): Promise<void>;
+  /**
+   * Moves time on to the earliest pending deadline and fires it (with whatever else is due then):
+   * what real time does to a request that hangs, which ends at its --timeout or at a --max-wait
+   * that comes first. Nothing pending: time stays.
+   */
+  untilNextDeadline(): Promise<void>;
 }
 
 interface Timer {
@@ -93,6 +99,11 @@ export function fakeClock(start: number = Date.now()): FakeClock {
     },
     async advance(ms) {
       moveTo(now + ms);
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+    async untilNextDeadline() {
+      const next = timers.filter((t) => t.kind === 'deadline').sort((a, b) => a.at - b.at)[0];
+      if (next !== undefined) moveTo(next.at);
       await new Promise((resolve) => setImmediate(resolve));
     },
   };

@@ -68,6 +68,12 @@ export interface HostileOptions {
   rules?: Rule[];
   /** Stamps `at` with this clock (a run's fake clock: when, in its virtual time, a request came). */
   clock?: { now(): number };
+  /**
+   * Called each time a fault starts to hold a request without ending it (silent, slow headers, a
+   * trickle once its first bytes are out): the moment a test on a fake clock lets the client's
+   * --timeout pass.
+   */
+  onHold?: () => void;
 }
 
 function matches(rule: { method?: string; path?: string | RegExp }, method: string, url: string): boolean {
@@ -97,7 +103,7 @@ export async function startHostile(options: HostileOptions = {}): Promise<Hostil
       picked.used++;
       // The request body is never needed; reading it keeps the connection's state simple.
       req.resume();
-      misbehave(picked.rule.fault, req, res, later);
+      misbehave(picked.rule.fault, req, res, later, options.onHold ?? (() => undefined));
     } else if (options.upstream) {
       forward(options.upstream, req, res);
     } else {
@@ -122,7 +128,7 @@ function bodyOf(body: Body | undefined, req: IncomingMessage): Buffer {
   return Buffer.isBuffer(value) ? value : Buffer.from(value, 'utf8');
 }
 
-function misbehave(fault: Fault, req: IncomingMessage, res: ServerResponse, later: (ms: number, fn: () => void, repeat?: boolean) => void): void {
+function misbehave(fault: Fault, req: IncomingMessage, res: ServerResponse, later: (ms: number, fn: () => void, repeat?: boolean) => void, onHold: () => void): void {
   const socket = req.socket;
   switch (fault.kind) {
     case 'reset':
@@ -135,18 +141,28 @@ function misbehave(fault: Fault, req: IncomingMessage, res: ServerResponse, late
       return;
     }
     case 'silent':
+      onHold();
       return;
     case 'slow-headers':
       later(fault.ms, () => {
         const body = bodyOf(fault.body ?? '{"success":true}', req);
         res.writeHead(fault.status ?? 200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
       });
+      onHold();
       return;
-    case 'trickle':
+    case 'trickle': {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{');
-      later(fault.ms ?? 50, () => void (res.destroyed || res.write(' ')), true);
+      // Held once a few bytes have gone out: a body still arriving does not put off the deadline.
+      let sent = 0;
+      const drip = (): void => {
+        if (res.destroyed) return;
+        res.write(' ');
+        if (++sent === 2) onHold();
+      };
+      later(fault.ms ?? 50, drip, true);
       return;
+    }
     case 'respond': {
       const body = bodyOf(fault.body, req);
       const headers = typeof fault.headers === 'function' ? fault.headers(req) : fault.headers;
@@ -193,7 +209,9 @@ function forward(upstream: string, req: IncomingMessage, res: ServerResponse): v
 }
 
 /** A TCP server that accepts connections, takes what is sent and never writes a byte. */
-export async function startSilentTcp(): Promise<{ url: string; requests: () => number; firstAt: () => number | undefined; close(): Promise<void> }> {
+export async function startSilentTcp(
+  options: { onHold?: () => void } = {},
+): Promise<{ url: string; requests: () => number; firstAt: () => number | undefined; close(): Promise<void> }> {
   let requests = 0;
   let firstAt: number | undefined;
   const server = createNetServer((socket) => {
@@ -202,6 +220,7 @@ export async function startSilentTcp(): Promise<{ url: string; requests: () => n
     socket.once('data', () => {
       requests++;
       firstAt ??= Date.now();
+      options.onHold?.();
     });
     socket.on('error', () => undefined);
   });
@@ -239,7 +258,7 @@ export interface HostileProxy {
  * A forward proxy that misbehaves: answers CONNECT with `status` (407 asks for credentials),
  * or accepts the tunnel and then relays nothing (`hang`).
  */
-export async function startHostileProxy(behaviour: { status: number } | 'hang'): Promise<HostileProxy> {
+export async function startHostileProxy(behaviour: { status: number } | 'hang', options: { onHold?: () => void } = {}): Promise<HostileProxy> {
   const seen: HostileProxy['seen'] = [];
   let tunnelled = 0;
   const server = createServer((req, res) => {
@@ -252,7 +271,10 @@ export async function startHostileProxy(behaviour: { status: number } | 'hang'):
     socket.on('error', () => undefined);
     if (behaviour === 'hang') {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      socket.once('data', () => tunnelled++);
+      socket.once('data', () => {
+        tunnelled++;
+        options.onHold?.();
+      });
       return;
     }
     const reason = behaviour.status === 407 ? 'Proxy Authentication Required' : 'Refused';

@@ -159,8 +159,9 @@ describe('an error body: read up to 1 MiB, past that the status stands alone', (
 });
 
 describe('--wait --max-wait counts from the start', () => {
-  // The hung request never ends by itself (the 30 s --timeout is real time): once the server has
-  // it, the test moves the fake clock on to --max-wait, and the run must end there.
+  // The hung request never ends by itself (its 30 s --timeout is on the run's fake clock too, and
+  // later than --max-wait): once the server has it, the test moves the clock on to --max-wait, and
+  // the run must end there.
   const requestsOf = (url: string): number => svc.seen.filter((s) => s.url === url).length;
 
   it.concurrent('the first answer never comes: exit 7 at --max-wait, not after --timeout and its retries', async ({ expect }) => {
