@@ -3,39 +3,30 @@
 // memory terminals.
 import { join } from 'node:path';
 import type { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestStreams } from '../../src/io/test-streams.js';
-import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
-import { crawl, runCli, tempDir, waitFor } from '../support/harness.js';
+import { sandboxSuite } from '../support/sandbox.js';
+import { crawl, runCli, waitFor } from '../support/harness.js';
 
-let fx: SandboxFixture;
-let tmp: { dir: string; cleanup: () => void };
-beforeAll(async () => {
-  fx = await sandboxFixture();
-  tmp = tempDir('crawl-prompt-');
-});
-afterAll(async () => {
-  tmp.cleanup();
-  await fx.close();
-});
+const suite = sandboxSuite();
 
 describe('Ctrl-C and Ctrl-D at a prompt end the prompt line', () => {
   it('keys revoke, Ctrl-C at the confirmation: exit 130, the line ended, nothing revoked', async () => {
-    const key = fx.sandbox.addKey('prompt-victim');
+    const key = suite.fx.sandbox.addKey('prompt-victim');
     const r = await runCli(['keys', 'revoke', key.id], {
-      env: fx.env,
+      env: suite.fx.env,
       tty: true,
       onSpawn: (child, out) => void waitFor(() => out.stdout().includes('[y/N] '), 10_000, 'the prompt').then(() => child.kill('SIGINT')),
     });
     expect(r.code).toBe(130);
     expect(r.stdout.endsWith('[y/N] \n')).toBe(true);
-    expect(fx.sandbox.requests.some((q) => q.method === 'DELETE' && q.url.endsWith(key.id))).toBe(false);
+    expect(suite.fx.sandbox.requests.some((q) => q.method === 'DELETE' && q.url.endsWith(key.id))).toBe(false);
   });
 
   it('Ctrl-D (the end of input) at the confirmation: the refusal starts a line of its own', async () => {
-    const key = fx.sandbox.addKey('prompt-eof');
+    const key = suite.fx.sandbox.addKey('prompt-eof');
     let streams!: TestStreams;
-    const run = crawl(['keys', 'revoke', key.id], { env: fx.env, tty: true, columns: 120, onStreams: (s) => (streams = s) });
+    const run = crawl(['keys', 'revoke', key.id], { env: suite.fx.env, tty: true, columns: 120, onStreams: (s) => (streams = s) });
     await waitFor(() => streams.outputText().includes('[y/N] '), 10_000, 'the prompt');
     // What the terminal turns Ctrl-D into: the end of the input.
     (streams.stdin as PassThrough).end();
@@ -45,7 +36,7 @@ describe('Ctrl-C and Ctrl-D at a prompt end the prompt line', () => {
 
   it('the hidden key prompt, ^C typed: exit 130, the line ended once', async () => {
     const r = await runCli(['auth', 'login'], {
-      env: { ...fx.env, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: join(tmp.dir, 'hidden') },
+      env: { ...suite.fx.env, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: join(suite.dir, 'hidden') },
       tty: true,
       onSpawn: (child, out) => void waitFor(() => out.stdout().includes('Paste your API key: '), 10_000, 'the prompt').then(() => child.stdin?.write('crk_half\u0003')),
     });

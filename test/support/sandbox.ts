@@ -1,4 +1,5 @@
 // A sandbox per test file (or test), and the environment that points the CLI at it.
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type RequestRecord, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { tempDir } from './harness.js';
 
@@ -20,6 +21,35 @@ export async function sandboxFixture(options: SandboxOptions = {}): Promise<Sand
     async close() {
       await sandbox.close();
       cleanup();
+    },
+  };
+}
+
+/**
+ * A test file's sandbox and a folder of its own for what its runs write (exports, config folders):
+ * started before its tests, both removed after them. `fx` and `dir` are there from the first hook on.
+ */
+export function sandboxSuite(options: SandboxOptions = {}): { readonly fx: SandboxFixture; readonly dir: string } {
+  let fx: SandboxFixture | undefined;
+  let files: { dir: string; cleanup: () => void } | undefined;
+  beforeAll(async () => {
+    fx = await sandboxFixture(options);
+    files = tempDir('crawl-files-');
+  });
+  afterAll(async () => {
+    files?.cleanup();
+    await fx?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the sandbox starts in beforeAll: use the suite inside a test or hook');
+    return value;
+  };
+  return {
+    get fx(): SandboxFixture {
+      return started(fx);
+    },
+    get dir(): string {
+      return started(files).dir;
     },
   };
 }
