@@ -2,6 +2,8 @@ import type { Deps } from '../../../deps.js';
 import { CrawlError, UsageError } from '../../../errors.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
 import { writeJson } from '../../../io/json.js';
+import { crawlLauncher } from '../../../platform/platform.js';
+import { programWords, quotingFor } from '../../../text/shell.js';
 
 export interface SandboxOptions {
   port: number;
@@ -36,6 +38,9 @@ export async function sandboxRun(deps: Deps, options: SandboxOptions): Promise<n
     key,
     keyNote,
     stop: deps.signal,
+    // The lines to run in another shell start crawl as this run was started: a clone's
+    // `node bin/crawl.js` has no `crawl` on PATH until `npm link`.
+    crawl: programWords(crawlLauncher(deps.platform, deps.env), quotingFor(deps.platform)),
   });
 }
 
