@@ -92,3 +92,13 @@ export function crawlLauncher(platform: Pick<Platform, 'os' | 'script'>, env: En
   if (envValue(env, 'npm_command', platform) === 'exec') return ['npx', 'crawl'];
   return pathsOf(platform).basename(script) === 'crawl' ? ['crawl'] : ['node', script];
 }
+
+/**
+ * The command that removes what is at `path` (a folder with all it holds, or a file), as words for
+ * the system's usual shells: `rm` (`rm -r`) on POSIX; on Windows `del`, and for a folder cmd's
+ * `rmdir /s /q` through `cmd /c`, which PowerShell runs as it is too.
+ */
+export function removeCommand(platform: Pick<Platform, 'os'>, path: string, folder: boolean): string[] {
+  if (isWindows(platform)) return folder ? ['cmd', '/c', 'rmdir', '/s', '/q', path] : ['del', path];
+  return folder ? ['rm', '-r', path] : ['rm', path];
+}
