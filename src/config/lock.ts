@@ -1,11 +1,12 @@
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, realpathSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
-import { isProcessRunning, processId } from '../platform/host.js';
+import { hostPlatform, isProcessRunning, processId } from '../platform/host.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { realClock, type Clock } from '../platform/clock.js';
-import { shellQuote } from '../text/shell.js';
+import { removeCommand, type Platform } from '../platform/platform.js';
+import { programWords, quotingFor } from '../text/shell.js';
 
 // How long a lock may sit before it counts as abandoned, and how long a writer waits for one.
 // A write holds the lock for milliseconds, so every bound below is far above a real write.
@@ -120,6 +121,8 @@ export interface LockOptions {
   /** Ends a wait early (the sleep rejects with its reason). */
   signal?: AbortSignal;
   fs?: LockFs;
+  /** The system whose shell a hint's command is written for (`rm` or `del`); this one by default. */
+  platform?: Pick<Platform, 'os'>;
 }
 
 interface Holder {
@@ -159,6 +162,16 @@ export class ConfigLock {
   }
 
   static async acquire(configPath: string, options: LockOptions = {}): Promise<ConfigLock> {
+    try {
+      return await ConfigLock.#acquire(configPath, options);
+    } catch (error) {
+      // Found where the lock is read, which knows no platform: told here, in the user's shell's words.
+      if (error instanceof NotALock) throw notALock(error.path, error.kind, options.platform ?? hostPlatform());
+      throw error;
+    }
+  }
+
+  static async #acquire(configPath: string, options: LockOptions): Promise<ConfigLock> {
     const clock = options.clock ?? realClock;
     const fs = options.fs ?? nodeLockFs;
     const path = lockPathFor(configPath);
@@ -363,13 +376,13 @@ function readLockFile(path: string): LockFile | undefined {
     if (code === 'ELOOP' || code === 'EMLINK') {
       const stats = lstatSync(path, { throwIfNoEntry: false });
       if (stats === undefined) return undefined;
-      if (stats.isSymbolicLink()) throw notALock(path, 'a symbolic link');
+      if (stats.isSymbolicLink()) throw new NotALock(path, 'a symbolic link');
     }
     throw error;
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw notALock(path, kindOf(stats));
+    if (!stats.isFile()) throw new NotALock(path, kindOf(stats));
     const buffer = Buffer.alloc(MAX_LOCK_BYTES);
     const length = readSync(fd, buffer, 0, MAX_LOCK_BYTES, 0);
     const file: LockFile = { text: buffer.subarray(0, length).toString('utf8'), ino: stats.ino, mtimeMs: stats.mtimeMs };
@@ -392,8 +405,18 @@ function kindOf(stats: Stats): string {
   return 'something other than a file';
 }
 
-function notALock(path: string, kind: string): CrawlError {
-  const remove = kind === 'a folder' ? `rm -r ${shellQuote(path)}` : `rm ${shellQuote(path)}`;
+/** Something at the lock's path that crawl did not make (what it is: `kind`). */
+class NotALock extends Error {
+  constructor(
+    readonly path: string,
+    readonly kind: string,
+  ) {
+    super(`the config lock ${path} is ${kind}`);
+  }
+}
+
+function notALock(path: string, kind: string, platform: Pick<Platform, 'os'>): CrawlError {
+  const remove = programWords(removeCommand(platform, path, kind === 'a folder'), quotingFor(platform));
   return new CrawlError(`the config lock ${path} is ${kind}, not a lock file crawl made; nothing was changed`, ExitCode.failure, {
     hint: `remove it (\`${remove}\`) and try again`,
   });

@@ -51,7 +51,7 @@ export class Settings {
     this.#flags = flags;
     this.#platform = platform;
     const config = locateConfig(env, platform);
-    this.store = new ConfigStore(config.path, storeOptions);
+    this.store = new ConfigStore(config.path, { platform, ...storeOptions });
     const moved = movedNotice(config);
     if (moved !== undefined) storeOptions.notice?.(moved);
     this.#keyOptions = { env, command: (words) => this.command(words), ...keyOptions };

@@ -52,5 +52,5 @@ export function hostPlatform(): Platform {
   } catch {
     // No home known (a user without one in the password database): nothing is kept there.
   }
-  return { os: process.platform, home };
+  return { os: process.platform, home, script: process.argv[1] };
 }

@@ -10,6 +10,11 @@ export interface Platform {
   readonly os: NodeJS.Platform;
   /** os.homedir(): the user's home (their profile folder on Windows); '' where none is known. */
   readonly home: string;
+  /**
+   * The script the process was started with (process.argv[1]: `/usr/local/bin/crawl`, or
+   * `…/bin/crawl.js` when run by node from a clone); none known: crawl is named `crawl`.
+   */
+  readonly script?: string | undefined;
 }
 
 export function isWindows(platform: Pick<Platform, 'os'>): boolean {
@@ -73,4 +78,27 @@ export function endOfInputKeys(platform: Pick<Platform, 'os'>): string {
  */
 export function terminatingSignals(platform: Pick<Platform, 'os'>): NodeJS.Signals[] {
   return isWindows(platform) ? ['SIGTERM', 'SIGHUP', 'SIGBREAK'] : ['SIGTERM', 'SIGHUP'];
+}
+
+/**
+ * The words that start crawl again as this run was started, for a command crawl prints to be run
+ * as printed in another shell: `crawl` when the script has that name (found on PATH: an install,
+ * `npm link`); `npx crawl` when npx started it; else node and the script's path, since a clone run
+ * as `node bin/crawl.js` may have no `crawl` on PATH.
+ */
+export function crawlLauncher(platform: Pick<Platform, 'os' | 'script'>, env: Env): string[] {
+  const script = platform.script;
+  if (script === undefined || script === '') return ['crawl'];
+  if (envValue(env, 'npm_command', platform) === 'exec') return ['npx', 'crawl'];
+  return pathsOf(platform).basename(script) === 'crawl' ? ['crawl'] : ['node', script];
+}
+
+/**
+ * The command that removes what is at `path` (a folder with all it holds, or a file), as words for
+ * the system's usual shells: `rm` (`rm -r`) on POSIX; on Windows `del`, and for a folder cmd's
+ * `rmdir /s /q` through `cmd /c`, which PowerShell runs as it is too.
+ */
+export function removeCommand(platform: Pick<Platform, 'os'>, path: string, folder: boolean): string[] {
+  if (isWindows(platform)) return folder ? ['cmd', '/c', 'rmdir', '/s', '/q', path] : ['del', path];
+  return folder ? ['rm', '-r', path] : ['rm', path];
 }

@@ -39,6 +39,8 @@ export interface SandboxCommandOptions {
   deadline?: Deadline;
   /** What its delays (--latency) wait on: real time by default. */
   clock?: SandboxClock;
+  /** crawl as the lines to run name it, typed as this one was started (`node bin/crawl.js`); `crawl` by default. */
+  crawl?: string;
 }
 
 type Deadline = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -192,6 +194,7 @@ function periodicFaults(opts: SandboxCommandOptions): FaultRule | null {
 }
 
 function hint(url: string, key: string, opts: SandboxCommandOptions): string {
+  const crawl = opts.crawl ?? 'crawl';
   const faults = [
     opts.latency ? `${opts.latency} ms latency on every request` : '',
     opts.failEvery ? `${every(opts.failEvery)} /api request answers 503` : '',
@@ -202,10 +205,10 @@ function hint(url: string, key: string, opts: SandboxCommandOptions): string {
     '',
     'Use it from another shell:',
     `  export CRAWL_BASE_URL=${url} CRAWL_API_KEY=${key}`,
-    '  crawl job demo-running',
+    `  ${crawl} job demo-running`,
     ...(opts.keyNote === undefined ? [] : [opts.keyNote]),
     `Demo jobs: ${DEMO_JOB_IDS.join(' ')}`,
-    'Back to how they started: crawl sandbox --reset (from another shell, with the same CRAWL_BASE_URL)',
+    `Back to how they started: ${crawl} sandbox --reset (from another shell, with the same CRAWL_BASE_URL)`,
     ...(faults.length ? [`Faults: ${faults.join('; ')}`] : []),
     'Ctrl-C to stop.',
     '',

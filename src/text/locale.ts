@@ -3,9 +3,15 @@
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The system's own locale, as Intl has it from the OS (Windows sets no LANG: its region settings). */
+let system: string | undefined;
+
+/**
+ * The system's own locale, as Intl has it from the OS (Windows sets no LANG: its region settings).
+ * Read once: it is the process's, and asking Intl makes a formatter each time.
+ */
 export function systemLocale(): string {
-  return new Intl.NumberFormat().resolvedOptions().locale;
+  system ??= new Intl.NumberFormat().resolvedOptions().locale;
+  return system;
 }
 
 /**

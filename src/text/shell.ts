@@ -69,6 +69,15 @@ export function commandLine({ command, operands = [], flags = [], operandName = 
   return words.map(shellQuote).join(' ');
 }
 
+/**
+ * A program's words (crawl as it was started: `node <path of bin/crawl.js>`) as typed in the
+ * user's shells: POSIX single quotes; for cmd and PowerShell, double quotes around a word that
+ * needs them, which no Windows path can itself contain.
+ */
+export function programWords(words: readonly string[], quoting: Quoting = 'posix'): string {
+  return words.map((word) => (quoting === 'windows' ? (windowsWord(word) ?? `"${word}"`) : shellQuote(word))).join(' ');
+}
+
 /** What the word at `i` is, for a placeholder: the value of the flag before it, or a value. */
 function valueName(words: readonly string[], i: number): string {
   const before = words[i - 1];

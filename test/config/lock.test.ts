@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envOf, folderWith as privateFolderWith } from '../support/settings.js';
 import { ConfigLock, type LockFs, lockPathFor, nodeLockFs } from '../../src/config/lock.js';
 import { CrawlError } from '../../src/errors.js';
+import { ConfigStore } from '../../src/config/store.js';
 import { runCli, tempDir } from '../support/harness.js';
 import { clockWatching, fakeClock as sharedFakeClock, type FakeClock } from '../support/fake-clock.js';
 import { configProfile, expectNoRotatedKeyLost } from '../support/keys.js';
@@ -734,6 +735,23 @@ describe('a lock that is not a file crawl made', () => {
         expect(r.stdout).toBe('');
         expect(r.stderr).toBe(`crawl: the config lock ${lock} is ${kind}, not a lock file crawl made; nothing was changed\nhint: remove it (\`${rm} ${lock}\`) and try again\n`);
       }
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect(lstatSync(lock, { throwIfNoEntry: false })).toBeDefined();
+    });
+
+    it.concurrent.for([
+      ['a FIFO', (lock: string) => execFileSync('mkfifo', [lock]), 'a FIFO', 'del'],
+      ['a folder', (lock: string) => mkdirSync(lock), 'a folder', 'cmd /c rmdir /s /q'],
+    ] as Array<[string, (lock: string) => void, string, string]>)('%s, on Windows (the platform given to the store): the hint removes it in words cmd and PowerShell take', async ([, make, kind, remove], { expect }) => {
+      const { file, lock } = setUp();
+      make(lock);
+      const before = readFileSync(file);
+      // A Windows path would be no path here: the store is given this file, and the platform's words.
+      const store = new ConfigStore(file, { platform: { os: 'win32' } });
+      const error = await store.update('default', (profile) => void (profile['base-url'] = 'https://new.example')).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(CrawlError);
+      expect((error as CrawlError).message).toBe(`the config lock ${lock} is ${kind}, not a lock file crawl made; nothing was changed`);
+      expect((error as CrawlError).hint).toBe(`remove it (\`${remove} ${lock}\`) and try again`);
       expect(readFileSync(file).equals(before)).toBe(true);
       expect(lstatSync(lock, { throwIfNoEntry: false })).toBeDefined();
     });

@@ -1,12 +1,13 @@
 // The config file's place (src/config/paths.ts): where this version keeps it, or where an earlier
 // one did when a config is still there, with the notice that says so once.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFile, locateConfig, movedNotice } from '../../src/config/paths.js';
 import { Settings } from '../../src/config/settings.js';
 import type { Platform } from '../../src/platform/platform.js';
-import { tempDir } from '../support/harness.js';
+import { runCli, tempDir } from '../support/harness.js';
+import { envOf } from '../support/settings.js';
 
 const windows: Platform = { os: 'win32', home: 'C:\\Users\\ada' };
 const env = { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming', HOME: 'H:\\' };
@@ -53,4 +54,35 @@ describe('the notice for a config found in an earlier place', () => {
     );
     expect(movedNotice({ path: '/x/config.json' })).toBeUndefined();
   });
+});
+
+describe('XDG_CONFIG_HOME', () => {
+  let n = 0;
+  // The working folder is this process's: a relative XDG_CONFIG_HOME would resolve against it.
+  it.concurrent.for(['relative', './relative', 'relative/sub', '.'])('relative (%s) is ignored, as the XDG spec says: ~/.config/crawl, nothing in the working folder', async (xdg, { expect }) => {
+    const home = join(tmp.dir, `home-${++n}`);
+    mkdirSync(home, { mode: 0o700 });
+    const cwd = process.cwd();
+    const before = readdirSync(cwd).sort();
+    const env = envOf({ HOME: home, XDG_CONFIG_HOME: xdg, CRAWL_CONFIG_DIR: undefined });
+    const path = await runCli(['config', 'path'], { env });
+    expect(path.stdout).toBe(join(home, '.config', 'crawl', 'config.json') + '\n');
+    const set = await runCli(['config', 'set', 'base-url', 'https://a.example'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(existsSync(resolve(cwd, xdg, 'crawl'))).toBe(false);
+    expect(readdirSync(cwd).sort()).toEqual(before);
+    expect(JSON.parse(readFileSync(join(home, '.config', 'crawl', 'config.json'), 'utf8')).profiles.default['base-url']).toBe('https://a.example');
+  });
+
+  it.concurrent('absolute is used; empty falls back to ~/.config', async ({ expect }) => {
+    const home = join(tmp.dir, `home-${++n}`);
+    const xdg = join(tmp.dir, `xdg-${n}`);
+    const [absolute, empty] = await Promise.all([
+      runCli(['config', 'path'], { env: envOf({ HOME: home, XDG_CONFIG_HOME: xdg, CRAWL_CONFIG_DIR: undefined }) }),
+      runCli(['config', 'path'], { env: envOf({ HOME: home, XDG_CONFIG_HOME: '', CRAWL_CONFIG_DIR: undefined }) }),
+    ]);
+    expect(absolute.stdout).toBe(join(xdg, 'crawl', 'config.json') + '\n');
+    expect(empty.stdout).toBe(join(home, '.config', 'crawl', 'config.json') + '\n');
+  });
+
 });

@@ -1,13 +1,15 @@
 // Where settings come from (flag > env > config profile > default), which profile, and which
-// config folder, as every command sees them. The config and auth commands are tested in
-// test/commands/config/ and test/commands/auth/.
-import { mkdirSync, readdirSync } from 'node:fs';
+// config folder, as every command sees them; a key that cannot be sent, refused before any
+// request. The config and auth commands are tested in test/commands/config/ and test/commands/auth/.
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskKey } from '../../src/text/mask.js';
 import { crawl, runCli, tempDir } from '../support/harness.js';
+import { brokenKey, expectNoBrokenKeyIn, KEY_DEFECTS, STORED_KEY_DEFECTS } from '../support/key-forms.js';
 import { configFolderWith } from '../support/local-faults.js';
-import { authStatus, BAD_KEY, deadBaseUrl, envOf, settingsSuite } from '../support/settings.js';
+import { withOwnSandbox } from '../support/sandbox.js';
+import { authStatus, BAD_KEY, deadBaseUrl, envOf, fiveProfiles, settingsSuite } from '../support/settings.js';
 
 const suite = settingsSuite();
 const folders = suite.folders;
@@ -185,4 +187,135 @@ describe('a mistyped profile', () => {
       expect(r.stderr).not.toContain('did you mean');
     });
   });
+
+  describe('with the five profiles of fiveProfiles()', () => {
+    let config: { dir: string; file: string };
+    beforeAll(async () => {
+      config = await fiveProfiles(suite.fx.sandbox, folders.fresh());
+    });
+    /** The config file only: no CRAWL_* from the fixture. */
+    const fromConfig = (extra: Record<string, string> = {}): Record<string, string> => ({ CRAWL_CONFIG_DIR: config.dir, ...extra });
+
+    describe('a profile the config file does not have is unknown, not empty', () => {
+      it.each([
+        [['--profile', 'cii', 'keys', 'list'], {}, '--profile'],
+        [['keys', 'list'], { CRAWL_PROFILE: 'cii' }, 'CRAWL_PROFILE'],
+        [['config', 'list', '--profile', 'cii'], {}, '--profile'],
+        [['auth', 'logout', '--profile', 'cii'], {}, '--profile'],
+      ])('crawl %j', async (argv, env, from) => {
+        const r = await crawl(argv, { env: fromConfig(env) });
+        expect(r.code).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toBe(
+          `crawl: unknown profile "cii" (from ${from}): the profiles in ${config.file} are "default", "ci", "nokey", "stale", "nourl"\n` +
+            `hint: did you mean "ci" (${from === '--profile' ? '--profile ci' : 'CRAWL_PROFILE=ci'})? To create "cii": \`crawl --profile cii config set base-url <url>\`, then \`crawl --profile cii auth login\`\n`,
+        );
+      });
+
+      it('is not needed when the environment gives the base URL and the key; a new profile can be created', async () => {
+        const [envOnly, set] = await Promise.all([
+          crawl(['--profile', 'cii', 'job', 'demo-small'], { env: fromConfig({ CRAWL_BASE_URL: suite.fx.sandbox.url, CRAWL_API_KEY: suite.fx.sandbox.key }) }),
+          crawl(['--profile', 'fresh', 'config', 'set', 'base-url', suite.fx.sandbox.url], { env: fromConfig() }),
+        ]);
+        expect(envOnly.code).toBe(0);
+        expect(set.code).toBe(0);
+        const login = await crawl(['--profile', 'fresh', 'auth', 'login', '--with-key'], { env: fromConfig(), input: suite.fx.sandbox.key });
+        expect(login.code).toBe(0);
+        const used = await crawl(['--profile', 'fresh', 'job', 'demo-small'], { env: fromConfig() });
+        expect(used.code).toBe(0);
+      });
+    });
+  });
+});
+
+describe('a key that cannot be sent', () => {
+  // A key that cannot be a bearer token, from CRAWL_API_KEY or the config file: refused at once
+  // with one line naming where it came from and the character, no request made, the file as it was.
+  const ENV_HINT = 'hint: set CRAWL_API_KEY to the key alone, exactly as it was issued\n';
+
+  it.concurrent.for(KEY_DEFECTS)('in CRAWL_API_KEY, %s: exit 2 naming CRAWL_API_KEY and the character, no request', async ([, inside, says], { expect }) => {
+    await withOwnSandbox(async (own) => {
+      const r = await runCli(['job', 'status', 'some-job'], { env: envOf({ CRAWL_CONFIG_DIR: folders.holding({}).dir, CRAWL_BASE_URL: own.sandbox.url, CRAWL_API_KEY: brokenKey(inside) }) });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`crawl: CRAWL_API_KEY contains ${says}; refusing to send it\n${ENV_HINT}`);
+      expectNoBrokenKeyIn(r.stderr);
+      expect(own.sandbox.requests).toEqual([]);
+    });
+  });
+
+  it.concurrent.for(STORED_KEY_DEFECTS)('in the config file, %s: exit 2 naming the file and the profile, no request', async ([, inside, says], { expect }) => {
+    await withOwnSandbox(async (own) => {
+      const { dir, file } = folders.holding({ profiles: { default: { 'base-url': own.sandbox.url, 'api-key': brokenKey(inside) } } });
+      const before = readFileSync(file);
+      const r = await runCli(['job', 'status', 'some-job'], { env: envOf({ CRAWL_CONFIG_DIR: dir }) });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `crawl: the API key of profile "default" in ${file} contains ${says}; refusing to send it\n` +
+          'hint: store the key again with `crawl auth login --with-key < keyfile`\n',
+      );
+      expectNoBrokenKeyIn(r.stderr);
+      expect(own.sandbox.requests).toEqual([]);
+      expect(readFileSync(file).equals(before)).toBe(true);
+    });
+  });
+
+  it.concurrent('every command that uses the key refuses it the same way, before any request', async ({ expect }) => {
+    await withOwnSandbox(async (own) => {
+      const { dir, file } = folders.holding({
+        profiles: { work: { 'base-url': own.sandbox.url, 'api-key': brokenKey('\r\nX-Injected: 1') } },
+      });
+      const env = envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_PROFILE: 'work' });
+      const commands = [
+        ['job', 'status', 'x'],
+        ['job', 'watch', 'x'],
+        ['job', 'pages', 'x'],
+        ['job', 'cancel', 'x'],
+        ['keys', 'list'],
+        ['keys', 'create', 'n'],
+        ['keys', 'revoke', 'key_1', '--yes'],
+        ['keys', 'rotate', '--yes'],
+        ['auth', 'token'],
+        ['auth', 'status'],
+      ];
+      const results = await Promise.all(commands.map((args) => runCli(args, { env })));
+      for (const [i, r] of results.entries()) {
+        expect([commands[i], r.code]).toEqual([commands[i], 2]);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toBe(
+          `crawl: the API key of profile "work" in ${file} contains a line break (CR, U+000D); refusing to send it\n` +
+            'hint: store the key again with `crawl --profile work auth login --with-key < keyfile`\n',
+        );
+      }
+      expect(own.sandbox.requests).toEqual([]);
+    });
+  });
+
+  it.concurrent('spaces, tabs and line breaks around CRAWL_API_KEY are dropped; other characters around it are not', async ({ expect }) => {
+    const env = (key: string) => envOf({ CRAWL_CONFIG_DIR: folders.holding({}).dir, CRAWL_BASE_URL: suite.fx.sandbox.url, CRAWL_API_KEY: key });
+    const around = [`${suite.fx.sandbox.key}\n`, `${suite.fx.sandbox.key}\r\n`, ` \t${suite.fx.sandbox.key}  `, `\n\n${suite.fx.sandbox.key}\r`];
+    const kept = await Promise.all(around.map((key) => runCli(['keys', 'list', '--json'], { env: env(key) })));
+    for (const r of kept) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ success: true });
+    }
+    const [nbsp, bom] = await Promise.all([
+      runCli(['keys', 'list'], { env: env(`\u00a0${suite.fx.sandbox.key}`) }),
+      runCli(['keys', 'list'], { env: env(`\ufeff${suite.fx.sandbox.key}`) }),
+    ]);
+    expect([nbsp.code, bom.code]).toEqual([2, 2]);
+    expect(nbsp.stderr).toMatch(/^crawl: CRAWL_API_KEY contains white space \(U\+00A0\); refusing to send it\n/);
+    expect(bom.stderr).toMatch(/^crawl: CRAWL_API_KEY contains an invisible character \(U\+FEFF\); refusing to send it\n/);
+    for (const r of [nbsp, bom]) expect(r.stderr).not.toContain(suite.fx.sandbox.key);
+  });
+
+  it.concurrent('a bad key in CRAWL_API_KEY is refused even when the config holds a good one (no silent fallback)', async ({ expect }) => {
+    const { dir } = folders.holding({ profiles: { default: { 'base-url': suite.fx.sandbox.url, 'api-key': suite.fx.sandbox.key } } });
+    const r = await runCli(['auth', 'token'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_API_KEY: brokenKey('\n') }) });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^crawl: CRAWL_API_KEY contains a line break/);
+  });
+
 });

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
+import { runCli } from '../support/harness.js';
+import { findKey } from '../support/key-forms.js';
+import { envOf, settingsSuite } from '../support/settings.js';
 import { buildUrl, checkPathSegment, checkTransport, displayUrl, isLoopbackHost, parseBaseUrl, pathSegmentProblem, sameOrigin } from '../../src/http/url.js';
 
 describe('parseBaseUrl', () => {
@@ -111,4 +114,32 @@ describe('path segments', () => {
       expect(decodeURIComponent(url.pathname.split('/')[4] ?? '')).toBe(good);
     }
   });
+});
+
+describe('a base URL holding a key', () => {
+  const suite = settingsSuite();
+
+  it.concurrent('a key pasted into the base URL is shown nowhere: not in the message, not in the hint, in whatever way the URL came', async ({ expect }) => {
+    const host = new URL(suite.fx.sandbox.url).host;
+    const other = 'crk_' + 'PastedNotConfigured0123456789abcdef';
+    const dir = suite.folders.fresh();
+    const cases: Array<{ key: string; argv: string[]; env: Record<string, string | undefined> }> = [
+      // The configured key, as user:password and as the user alone; another key; a port that makes it no URL at all.
+      { key: suite.fx.sandbox.key, argv: ['job', 'demo', '--base-url', `http://user:${suite.fx.sandbox.key}@${host}`], env: { CRAWL_API_KEY: suite.fx.sandbox.key } },
+      { key: suite.fx.sandbox.key, argv: ['job', 'demo', '--json', '--base-url', `http://${suite.fx.sandbox.key}@${host}`], env: { CRAWL_API_KEY: suite.fx.sandbox.key } },
+      { key: other, argv: ['job', 'demo', '--base-url', `http://user:${other}@${host}`], env: { CRAWL_API_KEY: suite.fx.sandbox.key } },
+      { key: other, argv: ['job', 'demo', '--base-url', `http://user:${other}@${host}:99999`], env: { CRAWL_API_KEY: suite.fx.sandbox.key } },
+      { key: other, argv: ['job', 'demo'], env: { CRAWL_BASE_URL: `http://user:${other}@${host}`, CRAWL_API_KEY: suite.fx.sandbox.key } },
+      { key: other, argv: ['keys', 'list', '--profile', 'p'], env: { CRAWL_BASE_URL: `http://user:${other}@${host}`, CRAWL_API_KEY: suite.fx.sandbox.key } },
+    ];
+    const results = await Promise.all(cases.map(({ argv, env }) => runCli(argv, { env: envOf({ CRAWL_CONFIG_DIR: dir, ...env }) })));
+    for (const [i, r] of results.entries()) {
+      expect(r.code, `case ${i}`).toBe(2);
+      expect(findKey(r.stdout + r.stderr, cases[i]?.key ?? ''), `case ${i}: ${r.stderr}`).toBeUndefined();
+      expect(r.stderr, `case ${i}`).toMatch(/base URL/);
+    }
+    // The hint still names the service, without the user and password.
+    expect(results[0]?.stderr).toContain(`hint: store the key with \`crawl --base-url http://${host}/ auth login\``);
+  });
+
 });

@@ -1,6 +1,6 @@
 // Each system's branch of src/platform/platform.ts, decided here on Linux with the platform given.
 import { describe, expect, it } from 'vitest';
-import { commandShell, endOfInputKeys, envValue, envWithout, pathsOf, pipeBufferSize, terminatingSignals, type Platform } from '../../src/platform/platform.js';
+import { commandShell, crawlLauncher, endOfInputKeys, removeCommand, envValue, envWithout, pathsOf, pipeBufferSize, terminatingSignals, type Platform } from '../../src/platform/platform.js';
 
 const SYSTEMS: NodeJS.Platform[] = ['linux', 'darwin', 'win32', 'freebsd', 'android'];
 const on = (os: NodeJS.Platform): Platform => ({ os, home: '' });
@@ -52,5 +52,32 @@ describe('typing, signals, paths', () => {
     // SIGTERM never arrives on Windows, but Ctrl-Break and closing the console do.
     expect(terminatingSignals(on(os))).toEqual(windows ? ['SIGTERM', 'SIGHUP', 'SIGBREAK'] : ['SIGTERM', 'SIGHUP']);
     expect(pathsOf(on(os)).sep).toBe(windows ? '\\' : '/');
+  });
+});
+
+describe('crawl as this run was started (crawlLauncher)', () => {
+  const started = (os: NodeJS.Platform, script: string | undefined): Platform => ({ os, home: '', script });
+
+  it.each([
+    ['linux', undefined, {}, ['crawl']],
+    ['linux', '/usr/local/bin/crawl', {}, ['crawl']],
+    ['linux', '/home/ada/src/crawl/node_modules/.bin/crawl', { npm_command: 'exec' }, ['npx', 'crawl']],
+    ['linux', '/home/ada/src/crawl/bin/crawl.js', {}, ['node', '/home/ada/src/crawl/bin/crawl.js']],
+    ['darwin', '/Users/ada/crawl clone/bin/crawl.js', { npm_command: 'run-script' }, ['node', '/Users/ada/crawl clone/bin/crawl.js']],
+    ['win32', 'C:\\Users\\ada\\crawl\\bin\\crawl.js', {}, ['node', 'C:\\Users\\ada\\crawl\\bin\\crawl.js']],
+    ['win32', 'C:\\Users\\ada\\AppData\\Roaming\\npm\\node_modules\\.bin\\crawl', { NPM_COMMAND: 'exec' }, ['npx', 'crawl']],
+  ] as Array<[NodeJS.Platform, string | undefined, Record<string, string>, string[]]>)('%s, started as %s (%j): %j', (os, script, env, words) => {
+    expect(crawlLauncher(started(os, script), env)).toEqual(words);
+  });
+});
+
+describe('the command that removes a file or a folder', () => {
+  it.each([
+    ['linux', false, ['rm', '/x/config.json.lock']],
+    ['darwin', true, ['rm', '-r', '/x/config.json.lock']],
+    ['win32', false, ['del', '/x/config.json.lock']],
+    ['win32', true, ['cmd', '/c', 'rmdir', '/s', '/q', '/x/config.json.lock']],
+  ] as Array<[NodeJS.Platform, boolean, string[]]>)('%s, a folder: %s', (os, folder, words) => {
+    expect(removeCommand(on(os), '/x/config.json.lock', folder)).toEqual(words);
   });
 });

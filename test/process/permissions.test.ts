@@ -4,7 +4,7 @@
 // or enter, an --output file and an --output-file folder it may not write, and a config file that
 // another user owns. Faults a root user can cause (a corrupt file, a folder in the file's place,
 // FIFOs, symlinks, modes the trust check refuses, a file root gave away) run in this process:
-// test/config/store-faults.test.ts, test/config/trust.test.ts, test/io/output-faults.test.ts.
+// test/config/store-faults.test.ts, test/config/file-trust.test.ts, test/io/output-faults.test.ts.
 import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -93,7 +93,7 @@ describe('the config', () => {
   });
 
   // Needs root to give a file away: as `nobody`, a file of another user (uid 1) is refused, one of
-  // root's (0644, in a 0755 folder) is read. (As root, a file given to another user: test/config/trust.test.ts.)
+  // root's (0644, in a 0755 folder) is read. (As root, a file given to another user: test/config/file-trust.test.ts.)
   it.concurrent('a config file owned by another user: refused, exit 1, the chown to run; one owned by root is fine', async ({ expect }) => {
     if (!isRoot) {
       // Not root: a file of root's is what stays to check.

@@ -1,7 +1,9 @@
 // The ways a hostile server can echo a key back so that a naive search misses it, and the check
 // that no decodable form of a key is left in some output. The check decodes independently of
 // src/text/redact.ts: JSON-unescape, HTML-unescape, percent-decode and strip invisible characters,
-// in rounds, searching after every step.
+// in rounds, searching after every step. And keys broken by one defect, for the refusals of a key
+// that cannot be sent.
+import { expect } from 'vitest';
 
 /** A JSON string's content (between the quotes) for each form of `key`; JSON.parse gives what a reader sees. */
 export function jsonForms(key: string): Record<string, string> {
@@ -124,4 +126,32 @@ export function randomKey(prefix = 'crk_', length = 20): string {
   let out = prefix;
   for (let i = 0; i < length; i++) out += BASE62[Math.floor(Math.random() * BASE62.length)];
   return out;
+}
+
+/** A key as the service issues them, split by one defect: `BROKEN_HEAD + inside + BROKEN_TAIL`. */
+export const BROKEN_HEAD = 'crk_HeadOfTheKey';
+export const BROKEN_TAIL = 'TailOfTheKey0123';
+export const brokenKey = (inside: string): string => BROKEN_HEAD + inside + BROKEN_TAIL;
+
+/** Each defect that makes a key unsendable: its name, the text put inside the key, how crawl names it. */
+export const KEY_DEFECTS: ReadonlyArray<[string, string, string]> = [
+  ['LF', '\n', 'a line break (LF, U+000A)'],
+  ['CR', '\r', 'a line break (CR, U+000D)'],
+  ['CRLF and a header', '\r\nX-Injected: 1', 'a line break (CR, U+000D)'],
+  ['a tab', '\t', 'a tab (U+0009)'],
+  ['ESC (a colour escape)', '\u001b[31m', 'a control character (U+001B)'],
+  ['a space', ' ', 'a space (U+0020)'],
+  ['DEL', '\u007f', 'a control character (U+007F)'],
+  ['NEL (U+0085)', '\u0085', 'a control character (U+0085)'],
+  ['a zero-width space', '\u200b', 'an invisible character (U+200B)'],
+  ['a no-break space', '\u00a0', 'white space (U+00A0)'],
+  ['a letter that is not ASCII', 'é', 'a character that is not plain ASCII (U+00E9)'],
+];
+// NUL cannot be passed through the environment (C strings end there), only stored in the file.
+export const STORED_KEY_DEFECTS: ReadonlyArray<[string, string, string]> = [...KEY_DEFECTS, ['NUL', '\u0000', 'a control character (U+0000)']];
+
+/** Nothing of a brokenKey() in `text`: neither of its halves. */
+export function expectNoBrokenKeyIn(text: string): void {
+  expect(text).not.toContain(BROKEN_HEAD);
+  expect(text).not.toContain(BROKEN_TAIL);
 }

@@ -1,4 +1,5 @@
 // A sandbox per test file (or test), and the environment that points the CLI at it.
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type RequestRecord, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { tempDir } from './harness.js';
 
@@ -22,6 +23,45 @@ export async function sandboxFixture(options: SandboxOptions = {}): Promise<Sand
       cleanup();
     },
   };
+}
+
+/**
+ * A test file's sandbox and a folder of its own for what its runs write (exports, config folders):
+ * started before its tests, both removed after them. `fx` and `dir` are there from the first hook on.
+ */
+export function sandboxSuite(options: SandboxOptions = {}): { readonly fx: SandboxFixture; readonly dir: string } {
+  let fx: SandboxFixture | undefined;
+  let files: { dir: string; cleanup: () => void } | undefined;
+  beforeAll(async () => {
+    fx = await sandboxFixture(options);
+    files = tempDir('crawl-files-');
+  });
+  afterAll(async () => {
+    files?.cleanup();
+    await fx?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the sandbox starts in beforeAll: use the suite inside a test or hook');
+    return value;
+  };
+  return {
+    get fx(): SandboxFixture {
+      return started(fx);
+    },
+    get dir(): string {
+      return started(files).dir;
+    },
+  };
+}
+
+/** A sandbox that only `fn` talks to, so that "no request was made" can be checked; closed after. */
+export async function withOwnSandbox<T>(fn: (own: SandboxFixture) => Promise<T>): Promise<T> {
+  const own = await sandboxFixture({ seed: false });
+  try {
+    return await fn(own);
+  } finally {
+    await own.close();
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { runCli, tempDir } from './harness.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandboxFixture, type SandboxFixture } from './sandbox.js';
 
 export type Profiles = Record<string, { 'base-url'?: string; 'api-key'?: string }>;
@@ -14,6 +15,8 @@ export interface ConfigFolders {
   fresh(): string;
   /** A new folder whose config.json (0600) holds `profiles`. */
   with(profiles: Profiles): string;
+  /** A new folder (mode `mode`, 0700 by default) whose config.json (0600) holds `doc`, any JSON or text. */
+  holding(doc: unknown, mode?: number): { dir: string; file: string };
   /** The config.json of `dir`, parsed. */
   read(dir: string): { profiles: Profiles };
   /** Removes every folder made. */
@@ -34,6 +37,7 @@ export function configFolders(prefix = 'crawl-settings-'): ConfigFolders {
       writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
       return dir;
     },
+    holding: (doc, mode) => folderWith(fresh(), doc, mode),
     read: (dir) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')),
     cleanup: () => made.splice(0).forEach((cleanup) => cleanup()),
   };
@@ -97,3 +101,22 @@ export async function authStatus(args: string[], env: Record<string, string | un
   return { ...r, json: r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined };
 }
 
+/**
+ * A config of five profiles, for the hints and errors that name one: "default" and "ci" hold
+ * `sandbox` and its working key, "nokey" only the base URL, "stale" a key the sandbox has revoked,
+ * "nourl" nothing. In a new folder under `root`.
+ */
+export async function fiveProfiles(sandbox: Sandbox, root: string): Promise<{ dir: string; file: string }> {
+  const gone = sandbox.addKey('gone');
+  const res = await fetch(`${sandbox.url}/api/keys/${gone.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${sandbox.key}` } });
+  if (res.status !== 200) throw new Error(`revoking the stale profile's key: HTTP ${res.status}`);
+  return folderWith(root, {
+    profiles: {
+      default: { 'base-url': sandbox.url, 'api-key': sandbox.key },
+      ci: { 'base-url': sandbox.url, 'api-key': sandbox.key },
+      nokey: { 'base-url': sandbox.url },
+      stale: { 'base-url': sandbox.url, 'api-key': gone.key },
+      nourl: {},
+    },
+  });
+}

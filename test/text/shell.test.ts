@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commandLine, shellQuote } from '../../src/text/shell.js';
+import { commandLine, programWords, shellQuote } from '../../src/text/shell.js';
 import { anyString } from '../support/arbitraries.js';
 import { wordsOf, wordsOfEach } from '../support/shell-words.js';
 
@@ -96,5 +96,19 @@ describe('read back by bash', () => {
       expect(out.status).toBe(0);
       expect(out.stdout.split('\0').slice(0, -1)).toEqual(values);
     });
+  });
+});
+
+describe('programWords', () => {
+  it('POSIX: each word quoted as it must be, and read back by bash as itself', () => {
+    const words = ['node', "/home/ada/it's here/bin/crawl.js"];
+    const line = programWords(words);
+    expect(line).toBe("node '/home/ada/it'\\''s here/bin/crawl.js'");
+    expect(wordsOf(line)).toEqual(words);
+  });
+
+  it('Windows: a path with a space in double quotes, a plain word bare', () => {
+    expect(programWords(['node', 'C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js'], 'windows')).toBe('node "C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js"');
+    expect(programWords(['npx', 'crawl'], 'windows')).toBe('npx crawl');
   });
 });

@@ -7,10 +7,11 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { maskKey } from '../../../src/text/mask.js';
-import { runCli, waitFor } from '../../support/harness.js';
+import { crawl, runCli, waitFor } from '../../support/harness.js';
 import { refusedUrl } from '../../support/hostile-server.js';
 import { calls } from '../../support/keys.js';
-import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { sandboxFixture, withOwnSandbox, type SandboxFixture } from '../../support/sandbox.js';
+import { brokenKey, expectNoBrokenKeyIn } from '../../support/key-forms.js';
 import { authStatus, BAD_KEY, envOf, settingsSuite } from '../../support/settings.js';
 
 let fx: SandboxFixture;
@@ -241,6 +242,43 @@ describe('reading the key', () => {
       });
       expect(r.code).toBe(2);
       expect(r.stdout).not.toContain('Paste your API key');
+    });
+  });
+
+  describe('a key that cannot be sent', () => {
+    it.concurrent.for([
+      ['ESC', '\u001b'],
+      ['DEL', '\u007f'],
+      ['NEL', '\u0085'],
+      ['a zero-width space', '\u200b'],
+    ] as Array<[string, string]>)('auth login --with-key, a key holding %s: exit 2, no request, nothing saved', async ([, inside], { expect }) => {
+      await withOwnSandbox(async (own) => {
+        const dir = join(folders.fresh(), 'crawl');
+        const r = await runCli(['auth', 'login', '--with-key'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: own.sandbox.url }), input: brokenKey(inside) + '\n' });
+        expect(r.code).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(/^crawl: the API key contains .*; refusing to send it, and nothing was saved\n/);
+        expectNoBrokenKeyIn(r.stderr);
+        expect(own.sandbox.requests).toEqual([]);
+        expect(existsSync(join(dir, 'config.json'))).toBe(false);
+      });
+    });
+  });
+
+  describe('`auth login --with-key` on a terminal says it reads standard input', () => {
+    it('on a terminal: the notice; in a pipe: none', async () => {
+      const env = { ...fx.env, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: configDir() };
+      // A terminal's input ends only when the user says so: the notice is what shows meanwhile.
+      const typed = await runCli(['auth', 'login', '--with-key'], {
+        env,
+        tty: true,
+        onSpawn: (child, out) => void waitFor(() => out.stdout().includes('Reading the key'), 10_000, 'the notice').then(() => child.kill('SIGINT')),
+      });
+      expect(typed.code).toBe(130);
+      expect(typed.stdout).toBe('Reading the key from standard input: paste it, press Enter, then Ctrl-D. It shows as you type; `crawl auth login` alone asks for it without showing it.\n\n');
+      const piped = await crawl(['auth', 'login', '--with-key'], { env: { ...env, CRAWL_CONFIG_DIR: configDir() }, input: fx.sandbox.key });
+      expect(piped.code).toBe(0);
+      expect(piped.stderr).not.toContain('Reading the key');
     });
   });
 });

@@ -1,9 +1,10 @@
 // `config get` and `config list`: the key masked, an unset setting.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskKey } from '../../../src/text/mask.js';
 import { crawl, runCli, tempDir } from '../../support/harness.js';
+import { brokenKey, expectNoBrokenKeyIn } from '../../support/key-forms.js';
 import { envOf, settingsSuite } from '../../support/settings.js';
 
 const suite = settingsSuite();
@@ -99,4 +100,42 @@ describe('overridden in this run', () => {
       expect(JSON.parse(plain.stdout)).toMatchObject({ overriddenBy: null });
     });
   });
+});
+
+describe('a stored key that cannot be sent', () => {
+  it.concurrent('a bad stored key is shown as unusable by config get/list (nothing of it printed) and can be replaced or removed', async ({ expect }) => {
+    const { dir, file } = folders.holding({
+      profiles: {
+        default: { 'base-url': suite.fx.sandbox.url, 'api-key': brokenKey('\u001b]0;pwned\u0007') },
+        other: { 'base-url': suite.fx.sandbox.url, 'api-key': brokenKey('\n') },
+      },
+    });
+    const env = envOf({ CRAWL_CONFIG_DIR: dir });
+    const [get, list, listJson] = await Promise.all([
+      runCli(['config', 'get', 'api-key'], { env }),
+      runCli(['config', 'list'], { env, tty: true }),
+      runCli(['config', 'list', '--json'], { env }),
+    ]);
+    expect(get.code).toBe(0);
+    expect(get.stdout).toBe('(unusable: it contains a control character (U+001B))\n');
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/api-key\s+\(unusable: it contains a control character \(U\+001B\)\)/);
+    expect(JSON.parse(listJson.stdout)['api-key']).toBe('(unusable: it contains a control character (U+001B))');
+    for (const r of [get, list, listJson]) {
+      expectNoBrokenKeyIn(r.stdout + r.stderr);
+      expect(r.stdout).not.toContain('\u001b');
+    }
+    // Replaced by a good key through login, and removed by logout: neither needs the bad key.
+    const login = await runCli(['auth', 'login', '--with-key'], { env, input: suite.fx.sandbox.key + '\n' });
+    expect(login.code, login.stderr).toBe(0);
+    const logout = await runCli(['auth', 'logout', '--profile', 'other'], { env });
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles).toEqual({
+      default: { 'base-url': suite.fx.sandbox.url, 'api-key': suite.fx.sandbox.key },
+      other: { 'base-url': suite.fx.sandbox.url },
+    });
+    const status = await runCli(['job', 'status', 'nope'], { env });
+    expect(status.code).toBe(3);
+  });
+
 });

@@ -1,9 +1,9 @@
-// `config set`: what it writes (a private 0600 file, atomically), what it refuses, and a
-// config file that is not JSON.
+// `config set`: what it writes (a private 0600 file, atomically), what it refuses, a config file
+// that is not JSON, and a base URL that `config get` answers as it was set.
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'vitest';
-import { runCli } from '../../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { crawl, runCli } from '../../support/harness.js';
 import { BAD_KEY, envOf, settingsSuite } from '../../support/settings.js';
 
 const suite = settingsSuite();
@@ -65,5 +65,88 @@ describe('config set', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`crawl: config file ${join(dir, 'config.json')} is not valid JSON\nhint: fix it by hand or move it aside`);
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe('{"profiles": {');
+  });
+});
+
+describe('config set base-url: get answers what set stored', () => {
+  it.concurrent.for([
+    'https://crawl.example.com',
+    'https://crawl.example.com/',
+    'https://crawl.example.com/api/v1',
+    'https://crawl.example.com/api/v1/',
+    'http://127.0.0.1:8787',
+    'https://[::1]:8443/x',
+  ])('%s comes back unchanged, in plain and --json output', async (value, { expect }) => {
+    const { dir, file } = folders.holding({});
+    const env = envOf({ CRAWL_CONFIG_DIR: dir });
+    const set = await runCli(['config', 'set', 'base-url', value, '--json'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ profile: 'default', key: 'base-url', value });
+    const [get, getJson] = await Promise.all([runCli(['config', 'get', 'base-url'], { env }), runCli(['config', 'get', 'base-url', '--json'], { env })]);
+    expect(get.stdout).toBe(value + '\n');
+    expect(JSON.parse(getJson.stdout).value).toBe(value);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default['base-url']).toBe(value);
+  });
+
+  it.concurrent('white space around the value is trimmed', async ({ expect }) => {
+    const { dir } = folders.holding({});
+    const env = envOf({ CRAWL_CONFIG_DIR: dir });
+    const set = await runCli(['config', 'set', 'base-url', '  https://crawl.example.com/x \n'], { env });
+    expect(set.stderr).toBe('Set base-url of profile "default" to https://crawl.example.com/x\n');
+    expect((await runCli(['config', 'get', 'base-url'], { env })).stdout).toBe('https://crawl.example.com/x\n');
+  });
+
+  it.concurrent('is still validated first: not a URL, another scheme, credentials: exit 2, the file untouched', async ({ expect }) => {
+    const { dir, file } = folders.holding({ profiles: { default: { 'base-url': 'https://kept.example' } } });
+    const before = readFileSync(file);
+    const env = envOf({ CRAWL_CONFIG_DIR: dir });
+    const results = await Promise.all(
+      ['crawl.example.com', 'ftp://crawl.example.com', 'https://user:pw@crawl.example.com', ''].map((v) => runCli(['config', 'set', 'base-url', v], { env })),
+    );
+    for (const r of results) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^crawl: (invalid base URL|the base URL must not contain credentials)/);
+    }
+    expect(results[2]?.stderr).not.toContain('pw@');
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it.concurrent('normalised where it is used: with or without a trailing slash, and as older versions stored it', async ({ expect }) => {
+    suite.fx.sandbox.addJob({ id: 'as-set', status: 'completed', pagesTotal: 1 });
+    for (const value of [suite.fx.sandbox.url, suite.fx.sandbox.url + '/']) {
+      const { dir } = folders.holding({});
+      const env = envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_API_KEY: suite.fx.sandbox.key });
+      expect((await runCli(['config', 'set', 'base-url', value], { env })).code).toBe(0);
+      const status = await runCli(['job', 'status', 'as-set'], { env });
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toContain('id\tas-set\n');
+      const auth = await runCli(['auth', 'status', '--json'], { env });
+      expect(JSON.parse(auth.stdout).baseUrl).toBe(suite.fx.sandbox.url + '/');
+    }
+  });
+});
+
+describe('`config set base-url` to plain http:// on another host warns at once', () => {
+  it.each([
+    ['http://crawl.internal.example:8080', true],
+    ['https://crawl.example.com', false],
+    ['http://127.0.0.1:8787', false],
+    ['http://localhost:8787', false],
+  ])('%s', async (url, warns) => {
+    const env = { CRAWL_CONFIG_DIR: join(folders.fresh(), 'crawl') };
+    const [plain, json] = await Promise.all([
+      crawl(['config', 'set', 'base-url', url], { env }),
+      crawl(['config', 'set', 'base-url', url, '--json'], { env: { CRAWL_CONFIG_DIR: join(folders.fresh(), 'crawl') } }),
+    ]);
+    expect(plain.code).toBe(0);
+    expect(json.code).toBe(0);
+    const warning = `commands will refuse to send the API key over plain http:// to ${new URL(url).host} unless given --allow-http: the key would cross the network in clear; use https:// if the service has it`;
+    if (warns) {
+      expect(plain.stderr).toContain(`crawl: warning: ${warning}\n`);
+      expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', key: 'base-url', value: url, warning });
+    } else {
+      expect(plain.stderr).not.toContain('warning');
+      expect(JSON.parse(json.stdout)).not.toHaveProperty('warning');
+    }
   });
 });

@@ -1,43 +1,61 @@
-// Help and usage errors as a newcomer meets them: bare commands show their help on
-// stdout (exit 0, as gh does); a mistyped command gets one line and a hint naming the whole
-// command; help topics and descriptions wrap to the terminal (80 columns off one). In this process.
+// `crawl help` (src/commands/help/help.ts): the topics (exit codes, the environment), a command's
+// help the same as its --help, and help that wraps to the terminal (80 columns off one). In this
+// process. A bare command's help and the usage errors of the parser: test/app/program.test.ts.
 import { describe, expect, it } from 'vitest';
 import { exitCodeTable } from '../../../src/exit-codes.js';
-import { crawl } from '../../support/harness.js';
+import { crawl, runCli } from '../../support/harness.js';
+
+describe('help topics', () => {
+  it('`crawl help exit-codes` lists every code with its meaning', async () => {
+    const r = await runCli(['help', 'exit-codes']);
+    expect(r.code).toBe(0);
+    // A meaning too long for the 80 columns goes on under itself: one entry a code.
+    // The table; after a blank line, the rule for several jobs.
+    const entries = (r.stdout.split('\n\n')[0] ?? '').replace(/\n +/g, ' ').split('\n').slice(1).filter(Boolean);
+    const codes = entries.map((line) => Number(line.split(/\s+/)[0]));
+    expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 130, 143]);
+    for (const [code, meaning] of exitCodeTable) expect(entries).toContainEqual(expect.stringMatching(new RegExp(`^${code}\\s+${escape(meaning)}$`)));
+    // Then the rules the table does not show: several jobs, cancelling an ended job, and a --jq filter's own halt.
+    const rules = r.stdout.split('\n\n').slice(1).map((rule) => rule.replace(/\n/g, ' ').trim());
+    expect(rules).toEqual([expect.stringMatching(/^With several ids, /), expect.stringMatching(/^`job cancel` of a job already cancelled /), expect.stringMatching(/^A `--jq` filter that calls `halt_error\(N\)` ends crawl with N /)]);
+  });
+
+  it('`crawl help environment` lists the variables', async () => {
+    const r = await runCli(['help', 'environment']);
+    expect(r.code).toBe(0);
+    for (const name of ['CRAWL_BASE_URL', 'CRAWL_API_KEY', 'CRAWL_PROFILE', 'CRAWL_CONFIG_DIR', 'XDG_CONFIG_HOME', 'NO_COLOR', 'FORCE_COLOR', 'HTTPS_PROXY', 'NO_PROXY']) {
+      expect(r.stdout).toMatch(new RegExp(`^${name}\\b`, 'm'));
+    }
+  });
+
+  it('help on a command, --help, --version; an unknown topic is a usage error', async () => {
+    const [cmd, flag, version, unknown] = await Promise.all([
+      runCli(['help', 'job', 'watch']),
+      runCli(['job', 'watch', '--help']),
+      runCli(['--version']),
+      runCli(['help', 'nonsense']),
+    ]);
+    expect(cmd.code).toBe(0);
+    expect(cmd.stdout).toContain('--max-wait <seconds>');
+    expect(flag.code).toBe(0);
+    expect(flag.stdout).toContain('--interval <seconds>');
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect([unknown.code, unknown.stdout]).toEqual([2, '']);
+    expect(unknown.stderr).toBe('crawl: unknown help topic "nonsense"\nhint: topics: exit-codes, environment, or a command name\n');
+    const json = await runCli(['help', 'nonsense', '--json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { message: 'unknown help topic "nonsense"', exitCode: 2 } });
+  });
+
+  it('`crawl help environment`: a relative XDG_CONFIG_HOME is ignored, spaces and line breaks around CRAWL_API_KEY too', async () => {
+    const r = await runCli(['help', 'environment']);
+    expect(r.stdout.replace(/\n +/g, ' ')).toMatch(/XDG_CONFIG_HOME\s+base of the default config folder; ignored unless an absolute path/);
+    expect(r.stdout.replace(/\n +/g, ' ')).toMatch(/CRAWL_API_KEY\s+.*spaces and line breaks around it are ignored/);
+  });
+});
 
 const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
-
-describe('a bare command shows its help on stdout, exit 0', () => {
-  it.each([[[]], [['keys']], [['job']], [['config']], [['--no-color']]])('crawl %j', async (argv) => {
-    const r = await crawl(argv, { env: {} });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^Usage: crawl/);
-    expect(r.stdout).toMatch(/\nCommands:\n/);
-  });
-
-  it('`crawl job` with flags of its own still runs `job status` and says the id is missing', async () => {
-    const r = await crawl(['job', '--exit-status'], { env: {} });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe("crawl: missing required argument 'id'\nhint: run `crawl job status --help` for usage\n");
-  });
-});
-
-describe('a mistyped command or flag: one line, and a hint with the whole command', () => {
-  it.each([
-    [['jbo'], "crawl: unknown command 'jbo'\nhint: did you mean `crawl job`?\n"],
-    [['keys', 'lst'], "crawl: unknown command 'lst'\nhint: did you mean `crawl keys list`?\n"],
-    // The suggestion carries the profile, as every suggested command does.
-    [['--profile', 'ci', 'auth', 'stauts'], "crawl: unknown command 'stauts'\nhint: did you mean `crawl --profile ci auth status`?\n"],
-    [['--jsn', 'keys', 'list'], "crawl: unknown option '--jsn'\nhint: did you mean --json?\n"],
-    [['bogus'], "crawl: unknown command 'bogus'\nhint: run `crawl --help` for usage\n"],
-  ])('crawl %j', async (argv, stderr) => {
-    const r = await crawl(argv, { env: {} });
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(stderr);
-  });
-});
 
 describe('help that fits', () => {
   it.each([50, 64, 100, 160])('`crawl help exit-codes` and `environment` on a terminal %i columns wide', async (columns) => {
@@ -68,26 +86,6 @@ describe('help that fits', () => {
       expect(r.code).toBe(0);
       for (const line of lines(r.stdout)) expect(line.length, line).toBeLessThanOrEqual(50);
     }
-  });
-});
-
-describe('examples in command help', () => {
-  it('comments wrapped and command lines broken at spaces outside quotes: each pastes back to the same command', async () => {
-    const { formatExamples } = await import('../../../src/commands/shared/examples.js');
-    const line = "crawl keys rotate --yes --keep-old --to-command 'vault kv put secret/crawl api-key=-'";
-    for (const width of [40, 50, 80, 120]) {
-      const text = formatExamples([['keys rolled over a window: the old one stays active until keys revoke retires it', line]], width);
-      // Only a word longer than a line (a quoted argument is one) may stick out, alone on its row.
-      for (const row of text.split('\n')) expect(row.length <= width || /^ {6}\S.*\S$/.test(row) && !/ \\$/.test(row), row).toBe(true);
-      const command = text.slice(text.indexOf('  $ ') + 4).trimEnd().replace(/ \\\n {6}/g, ' ');
-      expect(command).toBe(line);
-    }
-  });
-
-  it('keys rotate --help shows the CI form first', async () => {
-    const r = await crawl(['keys', 'rotate', '--help'], { env: {} });
-    const examples = r.stdout.slice(r.stdout.indexOf('Examples:'));
-    expect(examples.split('\n').find((row) => row.startsWith('  $ '))).toBe("  $ crawl keys rotate --yes --to-command 'gh secret set CRAWL_API_KEY'");
   });
 });
 
@@ -141,3 +139,7 @@ describe('every command help', () => {
     }
   });
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,10 +1,13 @@
 // `job pages`: inline vs paginated, exact counts and order across batch boundaries, --limit
 // (and no batch fetched beyond it), failures midway (records kept, count in the message),
-// retried batches, a closed stdout, --output, and jobs still running (with and without --wait).
+// retried batches, a closed stdout, --output (its progress line within the terminal's width), and
+// jobs still running (with and without --wait, and Ctrl-C while it waits).
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawl, ndjson, runCli, tempDir, waitFor } from '../../support/harness.js';
+import { displayWidth } from '../../../src/io/string-width.js';
+import { clockWatching } from '../../support/fake-clock.js';
+import { crawl, interrupt, ndjson, runCli, tempDir, waitFor } from '../../support/harness.js';
 import { type PagesServer, records, type ScriptedJob, startPagesServer } from '../../support/pages-server.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 
@@ -270,6 +273,23 @@ describe('--output', () => {
   });
 });
 
+describe('the progress line of `job pages --output` fits the terminal', () => {
+  beforeAll(() => {
+    fx.sandbox.addJob({ id: 'thousands', status: 'completed', pagesTotal: 2_500 });
+  });
+
+  it.each([40, 60, 100])('%i columns, a long file name: every redraw within the width', async (columns) => {
+    const file = join(out.dir, `a-rather-long-folder-name-for-exports-${columns}`, '..', `records-of-the-thousands-job-${columns}.ndjson`);
+    const r = await crawl(['job', 'pages', 'thousands', '--output', file], { env: { ...fx.env, LANG: 'en_US.UTF-8' }, tty: true, columns });
+    expect(r.code).toBe(0);
+    const draws = r.stderr.split('\r\u001b[2K').slice(1).map((d) => d.replace(/\r$/, '').replace(/\n?\u001b\[\?25h$/, ''));
+    expect(draws.length).toBeGreaterThan(0);
+    for (const draw of draws) expect(displayWidth(draw), draw).toBeLessThan(columns);
+    expect(draws.at(-1)).toMatch(/^Wrote \S*json: 2,500\/2,500 records \(100%\)$/);
+    if (columns < 80) expect(draws.at(-1)).toMatch(/^Wrote …/);
+  });
+});
+
 describe('jobs not finished', () => {
   it.concurrent('running or pending without --wait: exit 2 with a hint, nothing read', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'still-running', status: 'running', pagesTotal: 300, pagesFinished: 120 });
@@ -327,6 +347,21 @@ describe('jobs not finished', () => {
     const r = await runCli(['job', 'pages', 'demo-small', '--max-wait', '3'], { env: fx.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--max-wait works with --wait only/);
+  });
+
+  it('Ctrl-C while --wait --output waits for the job: says that nothing was written, exit 130, no file left', async () => {
+    fx.sandbox.addJob({ id: 'waited-running', status: 'running', pagesTotal: 10, pagesFinished: 2 });
+    const file = join(out.dir, 'waited.ndjson');
+    const controller = new AbortController();
+    const r = await crawl(['job', 'pages', 'waited-running', '--wait', '--output', file], {
+      env: fx.env,
+      tty: true,
+      signal: controller.signal,
+      clock: clockWatching(() => interrupt(controller)),
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr.endsWith(`crawl: interrupted before the export began: nothing was written to ${file}\n`)).toBe(true);
+    expect(existsSync(file)).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 // `job status`: what it prints for people (TTY), for scripts (plain, --json) and on failure,
 // colour switches, unknown statuses and fields, escape sequences from the server, --exit-status,
-// and several ids at once.
+// several ids at once, and numbers in the locale's grouping.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -391,5 +391,33 @@ describe('the hint on a narrow terminal', () => {
       for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(40);
       expect(pasted(lines)).toBe('Cancellation requested; the job is still running. Follow it with: crawl job watch lagging-job');
     });
+  });
+});
+
+describe('numbers for people use the locale grouping on a terminal; plain and JSON keep the digits', () => {
+  beforeAll(() => {
+    fx.sandbox.addJob({ id: 'big', status: 'completed', pagesTotal: 1_000_000, creditsUsed: 1_234_567 });
+  });
+
+  it.each([
+    ['en_US.UTF-8', '1,000,000/1,000,000 pages (100%)', '1,234,567'],
+    ['de_DE.UTF-8', '1.000.000/1.000.000 pages (100%)', '1.234.567'],
+    ['C', '1,000,000/1,000,000 pages (100%)', '1,234,567'],
+  ])('LANG=%s', async (lang, progress, credits) => {
+    const r = await crawl(['job', 'big'], { env: { ...fx.env, LANG: lang, NO_COLOR: '1' }, tty: true });
+    expect(r.stdout).toMatch(new RegExp(`^Progress +${progress.replace(/[.()]/g, '\\$&')}$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^Credits +${credits.replace(/\./g, '\\.')}$`, 'm'));
+  });
+
+  it('LC_ALL wins over LANG; plain rows and --json keep the raw numbers', async () => {
+    const [all, plain, json] = await Promise.all([
+      crawl(['job', 'big'], { env: { ...fx.env, LANG: 'en_US.UTF-8', LC_ALL: 'de_DE.UTF-8', NO_COLOR: '1' }, tty: true }),
+      crawl(['job', 'big'], { env: { ...fx.env, LANG: 'en_US.UTF-8' } }),
+      crawl(['job', 'big', '--json'], { env: { ...fx.env, LANG: 'en_US.UTF-8' }, tty: true }),
+    ]);
+    expect(all.stdout).toContain('1.000.000/1.000.000');
+    expect(plain.stdout).toContain('pagesTotal\t1000000\n');
+    expect(plain.stdout).toContain('creditsUsed\t1234567\n');
+    expect(JSON.parse(json.stdout).job).toMatchObject({ pagesTotal: 1000000, creditsUsed: 1234567 });
   });
 });

@@ -5,12 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import { crawl } from '../../support/harness.js';
+import { configFolders } from '../../support/settings.js';
 
 let fx: SandboxFixture;
+const folders = configFolders('crawl-job-typo-');
 beforeAll(async () => {
   fx = await sandboxFixture();
 });
 afterAll(async () => {
+  folders.cleanup();
   await fx.close();
 });
 
@@ -57,6 +60,44 @@ describe('a mistyped job command: a hint in every form, and no request', () => {
     expect(named.code).toBe(0);
     const typo = await crawl(['job', 'status', 'stauts'], { env: fx.env });
     expect(typo.code).toBe(3);
+  });
+});
+
+describe('`crawl job <word>` alone: a job id that looks like a mistyped command', () => {
+  // Refused before any request (exit 2); the forms with ids and flags are above.
+  it.each([
+    ['stauts', 'did you mean `crawl job status`? (for a job with this id: `crawl job status stauts`)'],
+    ['wtach', 'did you mean `crawl job watch`? (for a job with this id: `crawl job status wtach`)'],
+    ['page', 'did you mean `crawl job pages`? (for a job with this id: `crawl job status page`)'],
+    ['delete', 'did you mean `crawl job cancel`? (for a job with this id: `crawl job status delete`)'],
+    ['list', '`crawl job` has no list command; its commands are status, watch, pages, cancel (for a job with this id: `crawl job status list`)'],
+  ])('crawl job %s: a usage error, and a hint', async (word, hint) => {
+    const before = fx.sandbox.requests.length;
+    const r = await crawl(['job', word], { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`crawl: unknown command '${word}' for \`crawl job\`\nhint: ${hint}\n`);
+    expect(fx.sandbox.requests.length).toBe(before);
+  });
+
+  it('no hint for a word like no command, nor for `crawl job status <typo>`; a job of a command-like name by `job status`', async () => {
+    fx.sandbox.addJob({ id: 'stats', status: 'completed', pagesTotal: 1 });
+    const [other, named, real] = await Promise.all([
+      crawl(['job', 'demo-nope'], { env: fx.env }),
+      crawl(['job', 'status', 'stauts'], { env: fx.env }),
+      crawl(['job', 'status', 'stats'], { env: fx.env }),
+    ]);
+    for (const r of [other, named]) {
+      expect(r.code).toBe(3);
+      expect(r.stderr).not.toContain('hint:');
+    }
+    expect(real.code).toBe(0);
+  });
+
+  it('the suggested command carries the profile', async () => {
+    const r = await crawl(['--profile', 'ci', 'job', 'stauts'], { env: { CRAWL_CONFIG_DIR: folders.with({ ci: { 'base-url': fx.sandbox.url, 'api-key': fx.sandbox.key } }) } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('hint: did you mean `crawl --profile ci job status`?');
   });
 });
 

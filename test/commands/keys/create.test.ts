@@ -1,10 +1,13 @@
 
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawl, runCli, tempDir } from '../../support/harness.js';
 import { onArrival, sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { startHostile } from '../../support/hostile-server.js';
+import { BROKEN_HEAD, brokenKey } from '../../support/key-forms.js';
 import { activeKeys, calls, fullKeysIn, keyStatus } from '../../support/keys.js';
+import { envOf, folderWith } from '../../support/settings.js';
 
 let fx: SandboxFixture;
 let files: { dir: string; cleanup: () => void };
@@ -219,5 +222,34 @@ describe('--jq', () => {
       expect(r.stdout).toMatch(/^crk_\S+\n$/);
       expect(r.stderr).toBe('["DEBUG:","[redacted]"]\n');
     });
+  });
+});
+
+describe('a key that cannot be sent is never stored', () => {
+  // A service that hands out such a key (keys create --save): the config keeps what it had.
+  it.concurrent.for([
+    ['LF', '\n'],
+    ['ESC', '\u001b[2J'],
+    ['a space', ' '],
+    ['a zero-width space', '\u200b'],
+  ] as Array<[string, string]>)('keys create --save, the service\'s key holding %s: nothing stored, exit 1 saying why', async ([, inside], { expect }) => {
+    const made = brokenKey(inside);
+    const hostile = await startHostile({
+      upstream: fx.sandbox.url,
+      rules: [{ method: 'POST', path: '/api/keys', fault: { kind: 'respond', status: 201, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ success: true, key: made, prefix: BROKEN_HEAD, name: 'odd', warning: 'keep it' }) } }],
+    });
+    try {
+      const { dir, file } = folderWith(files.dir, { profiles: { default: { 'base-url': hostile.url } } });
+      const before = readFileSync(file);
+      const r = await runCli(['keys', 'create', 'odd', '--save'], { env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_API_KEY: fx.sandbox.key }) });
+      expect(r.code).toBe(1);
+      // Refused where the service's answer is read, before any attempt to store it.
+      expect(r.stderr).toContain('the service returned an unusable key named "odd"');
+      expect(r.stderr).not.toContain(made);
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect(readdirSync(dir)).toEqual(['config.json']);
+    } finally {
+      await hostile.close();
+    }
   });
 });

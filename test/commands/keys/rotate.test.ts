@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, waitFor } from '../../support/harness.js';
+import { crawl, runCli, waitFor } from '../../support/harness.js';
 import { activeKeys, calls, configKeySetup, type ConfigKeySetup, fullKeysIn, keyStatus, storedKey } from '../../support/keys.js';
 import { onArrival, type SandboxFixture } from '../../support/sandbox.js';
 
@@ -315,5 +315,13 @@ describe('crawl keys rotate, interrupted', () => {
     expect(r.stderr).toContain(`Stored the new key in ${out}`);
     expect(await keyStatus(fx.sandbox, readFileSync(out, 'utf8').trim())).toBe(200);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
+  });
+});
+
+describe('crawl keys rotate --help', () => {
+  it('keys rotate --help shows the CI form first', async () => {
+    const r = await crawl(['keys', 'rotate', '--help'], { env: {} });
+    const examples = r.stdout.slice(r.stdout.indexOf('Examples:'));
+    expect(examples.split('\n').find((row) => row.startsWith('  $ '))).toBe("  $ crawl keys rotate --yes --to-command 'gh secret set CRAWL_API_KEY'");
   });
 });

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../../src/errors.js';
 import type { TestStreams } from '../../../src/io/test-streams.js';
+import type { Platform } from '../../../src/platform/platform.js';
 import { fakeClock } from '../../support/fake-clock.js';
-import { crawl, type CrawlResult, tempDir, waitFor } from '../../support/harness.js';
+import { crawl, type CrawlResult, TEST_HOME, tempDir, waitFor } from '../../support/harness.js';
 import { sandboxFixture } from '../../support/sandbox.js';
 
 let tmp: { dir: string; cleanup: () => void };
@@ -34,11 +35,11 @@ interface Started {
   stop(): Promise<CrawlResult>;
 }
 
-/** Starts `crawl sandbox <args>` and resolves once it printed its URL and key. */
-async function start(args: string[], env: Record<string, string>): Promise<Started> {
+/** Starts `crawl sandbox <args>` (on `platform`, this system by default) and resolves once it printed its URL and key. */
+async function start(args: string[], env: Record<string, string>, platform?: Platform): Promise<Started> {
   const controller = new AbortController();
   let streams: TestStreams | undefined;
-  const done = crawl(['sandbox', ...args], { env, signal: controller.signal, onStreams: (s) => void (streams = s) });
+  const done = crawl(['sandbox', ...args], { env, signal: controller.signal, onStreams: (s) => void (streams = s), ...(platform === undefined ? {} : { platform }) });
   await waitFor(() => /Bootstrap key: \S+\n/.test(streams?.stdoutText() ?? ''), 10_000, 'the start-up lines');
   const out = streams?.stdoutText() ?? '';
   return {
@@ -143,5 +144,20 @@ describe('a busy port', () => {
     } finally {
       await new Promise<void>((resolve) => holder.close(() => resolve()));
     }
+  });
+});
+
+describe('the lines to run in another shell start crawl as this sandbox was started', () => {
+  // A clone run as `node bin/crawl.js` has no `crawl` on PATH: the lines name what ran this one.
+  it.each([
+    ['linux', '/usr/local/bin/crawl', {}, 'crawl'],
+    ['linux', '/home/ada/src/crawl/node_modules/.bin/crawl', { npm_command: 'exec' }, 'npx crawl'],
+    ['linux', "/home/ada/ada's crawl/bin/crawl.js", {}, "node '/home/ada/ada'\\''s crawl/bin/crawl.js'"],
+    ['win32', 'C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js', {}, 'node "C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js"'],
+  ] as Array<[NodeJS.Platform, string, Record<string, string>, string]>)('%s, started as %s %j: %s', async (os, script, env, named) => {
+    const s = await start(['--port', '0'], env, { os, home: TEST_HOME, script });
+    const r = await s.stop();
+    expect(r.stderr).toContain(`\nUse it from another shell:\n  export CRAWL_BASE_URL=${s.url} CRAWL_API_KEY=${s.key}\n  ${named} job demo-running\n`);
+    expect(r.stderr).toContain(`\nBack to how they started: ${named} sandbox --reset (from another shell, with the same CRAWL_BASE_URL)\n`);
   });
 });

@@ -2,6 +2,8 @@ import type { Deps } from '../../../deps.js';
 import { CrawlError, UsageError } from '../../../errors.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
 import { writeJson } from '../../../io/json.js';
+import { crawlLauncher } from '../../../platform/platform.js';
+import { programWords, quotingFor } from '../../../text/shell.js';
 
 export interface SandboxOptions {
   port: number;
@@ -37,6 +39,9 @@ export async function sandboxRun(deps: Deps, options: SandboxOptions): Promise<n
     keyNote,
     stop: deps.signal,
     deadline: (ms, signal) => deps.clock.deadline(ms, signal),
+    // The lines to run in another shell start crawl as this run was started: a clone's
+    // `node bin/crawl.js` has no `crawl` on PATH until `npm link`.
+    crawl: programWords(crawlLauncher(deps.platform, deps.env), quotingFor(deps.platform)),
   });
 }
 
