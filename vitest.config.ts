@@ -30,6 +30,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 3,
     isolate: false,
+    // A larger young generation for the workers: the tests make short-lived objects by the
+    // million (bodies, records, streams), and fewer, larger scavenges cost less CPU.
+    execArgv: ['--max-semi-space-size=64'],
     sequence: { sequencer: LongFirst },
     testTimeout: 20_000,
     hookTimeout: 20_000,
