@@ -138,7 +138,7 @@ describe('a config file that other users could change (as ssh refuses its own)',
 
   // Needs root to give a file away (reported as skipped when not root). As another user
   // (`nobody`): test/process/permissions.test.ts.
-  it.runIf(isRoot).concurrent('a file or folder owned by another user: refused, exit 1, the chown to run', async ({ expect }) => {
+  it.runIf(isRoot).concurrent('a file or folder owned by another user: refused, exit 1, the chown to run', async () => {
     const { dir, file } = folders.holding(doc);
     chownSync(file, 65534, 65534);
     await expectRefused(dir, file, 'it is owned by another user (uid 65534, mode 0600)', `hint: make it yours with \`chown 0 ${file}\`, or set CRAWL_CONFIG_DIR to a folder of your own\n`);
