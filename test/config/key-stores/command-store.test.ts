@@ -2,10 +2,10 @@
 // scripts standing in for `op`, `vault`, `aws`), in this process against the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runCli, tempDir } from '../../support/harness.js';
+import { runCli, tempDir, type RunResult } from '../../support/harness.js';
 import { fakeClock } from '../../support/fake-clock.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import { realClock, type Clock } from '../../../src/platform/clock.js';
@@ -40,12 +40,30 @@ const run = (dir: string, args: string[], env: Record<string, string> = {}, cloc
 
 /**
  * A named pipe the command writes to once it is where the test wants it: reading it resolves
- * then (the writer cannot go on before it is read), with what the command wrote.
+ * then (the writer cannot go on before it is read), with what the command wrote. A run that ends
+ * first (its command never started) fails the read instead, and lets the waiting reader go.
  */
-function pipe(): { path: string; read: () => Promise<string> } {
+function pipe(): { path: string; read: (running: Promise<RunResult>) => Promise<string> } {
   const path = join(tmp.dir, `fifo-${++n}`);
   execFileSync('mkfifo', [path]);
-  return { path, read: () => readFile(path, 'utf8') };
+  return {
+    path,
+    read(running) {
+      let read = false;
+      const reading = readFile(path, 'utf8').finally(() => (read = true));
+      const endedFirst = running.then((r): Promise<never> => {
+        if (read) return new Promise<never>(() => undefined);
+        try {
+          // A writer that opens and closes at once: the waiting reader sees the pipe end.
+          closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+        } catch {
+          // No reader yet: nothing waits.
+        }
+        throw new Error(`crawl ended (exit ${r.code}) before its command wrote to the pipe: ${r.stderr}`);
+      });
+      return Promise.race([reading, endedFirst]);
+    },
+  };
 }
 
 describe('key-command', () => {
@@ -94,7 +112,7 @@ describe('key-command', () => {
     const dir = profileDir({ 'key-command': script(`echo > ${started.path}; exec sleep 600`) });
     const clock = fakeClock();
     const running = run(dir, ['job', 'status', 'demo-small'], { CRAWL_KEY_COMMAND_TIMEOUT: '0.5' }, clock);
-    await started.read();
+    await started.read(running);
     await clock.advance(500);
     const r = await running;
     expect(r.code).toBe(1);
@@ -106,7 +124,7 @@ describe('key-command', () => {
     const dir = profileDir({ 'key-command': script(`trap '' TERM; sleep 600 & echo $! > ${started.path}; wait`) });
     const clock = fakeClock();
     const running = run(dir, ['job', 'status', 'demo-small'], { CRAWL_KEY_COMMAND_TIMEOUT: '0.5' }, clock);
-    const pid = Number(await started.read());
+    const pid = Number(await started.read(running));
     expect(pid).toBeGreaterThan(0);
     // The bound passes (SIGTERM, ignored), then the wait for SIGKILL, both on the run's clock.
     await clock.advance(500);
