@@ -95,10 +95,11 @@ export function crawlLauncher(platform: Pick<Platform, 'os' | 'script'>, env: En
 
 /**
  * The command that removes what is at `path` (a folder with all it holds, or a file), as words for
- * the system's usual shells: `rm` (`rm -r`) on POSIX; on Windows `del`, and for a folder cmd's
- * `rmdir /s /q` through `cmd /c`, which PowerShell runs as it is too.
+ * the system's usual shells: `rm` (`rm -r`) on POSIX; on Windows cmd's `del` and `rmdir /s /q`
+ * through `cmd /c`, which PowerShell runs as it is too (PowerShell's own `del` is Remove-Item,
+ * which reads `[` and `]` in a path as wildcards: it could remove another file).
  */
 export function removeCommand(platform: Pick<Platform, 'os'>, path: string, folder: boolean): string[] {
-  if (isWindows(platform)) return folder ? ['cmd', '/c', 'rmdir', '/s', '/q', path] : ['del', path];
+  if (isWindows(platform)) return folder ? ['cmd', '/c', 'rmdir', '/s', '/q', path] : ['cmd', '/c', 'del', path];
   return folder ? ['rm', '-r', path] : ['rm', path];
 }

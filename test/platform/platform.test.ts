@@ -75,7 +75,8 @@ describe('the command that removes a file or a folder', () => {
   it.each([
     ['linux', false, ['rm', '/x/config.json.lock']],
     ['darwin', true, ['rm', '-r', '/x/config.json.lock']],
-    ['win32', false, ['del', '/x/config.json.lock']],
+    // cmd's del: PowerShell's own `del` (Remove-Item) reads `[` and `]` in a path as wildcards.
+    ['win32', false, ['cmd', '/c', 'del', '/x/config.json.lock']],
     ['win32', true, ['cmd', '/c', 'rmdir', '/s', '/q', '/x/config.json.lock']],
   ] as Array<[NodeJS.Platform, boolean, string[]]>)('%s, a folder: %s', (os, folder, words) => {
     expect(removeCommand(on(os), '/x/config.json.lock', folder)).toEqual(words);
