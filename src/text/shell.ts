@@ -151,3 +151,13 @@ export function withFileOnStdin(command: string, file: string, quoting: Quoting 
   return quoting === 'windows' ? `Get-Content ${file} | ${command}` : `${command} < ${file}`;
 }
 
+/**
+ * The line that sets environment variables for the commands typed after it in the same shell:
+ * `export NAME=value ...` for POSIX shells; for Windows, PowerShell's `$env:NAME = 'value'`
+ * (single quotes: nothing in them expands), the shell its hints are written for
+ * (withFileOnStdin above), since no one line sets a variable in both cmd and PowerShell.
+ */
+export function environmentLine(variables: ReadonlyArray<readonly [name: string, value: string]>, quoting: Quoting = 'posix'): string {
+  if (quoting === 'windows') return variables.map(([name, value]) => `$env:${name} = '${value.replace(/['‘’‚‛]/g, (q) => q + q)}'`).join('; ');
+  return `export ${variables.map(([name, value]) => `${name}=${shellQuote(value)}`).join(' ')}`;
+}

@@ -1,7 +1,7 @@
 // Hints on Windows (src/text/shell.ts): no quoting means the same in cmd and PowerShell, so only
 // words safe bare in both are spliced into a command; anything else is named, never pasted.
 import { describe, expect, it } from 'vitest';
-import { commandLine, programWords, quotingFor, shellQuote, windowsWord, withFileOnStdin, withSuggestionFlags } from '../../src/text/shell.js';
+import { commandLine, environmentLine, programWords, quotingFor, shellQuote, windowsWord, withFileOnStdin, withSuggestionFlags } from '../../src/text/shell.js';
 
 const HOSTILE = ['x&calc', 'a|b', 'a>b', 'a<b', '%PATH%', 'a^b', "it's", 'a"b', 'two words', '$(calc)', '`calc`', 'a;b', 'a,b', '@args', '{x}', '(x)', 'a=b', 'x\ny'];
 
@@ -92,5 +92,18 @@ describe('a program\'s words for Windows (crawl as it was started, the command t
     expect(programWords(['node', 'C:\\ad$min\\bin\\crawl.js'], 'windows', (i) => `word ${i}`)).toBe('node <word 1>');
     expect(programWords(['node', 'C:\\ad$min\\bin\\crawl.js'], 'windows')).toBe('node <value>');
     expect(programWords(['rm', '/home/ad$min/config.json.lock'])).toBe(`rm ${shellQuote('/home/ad$min/config.json.lock')}`);
+  });
+});
+
+describe('the line that sets variables, for Windows', () => {
+  it('PowerShell\'s $env: with single-quoted values, one statement a variable', () => {
+    expect(environmentLine([['CRAWL_BASE_URL', 'http://127.0.0.1:8787'], ['CRAWL_API_KEY', 'crk_abc']], 'windows')).toBe(
+      "$env:CRAWL_BASE_URL = 'http://127.0.0.1:8787'; $env:CRAWL_API_KEY = 'crk_abc'",
+    );
+  });
+
+  it('a quote in a value is doubled, so the value stays one literal string (typographic ones too: PowerShell reads them as \')', () => {
+    expect(environmentLine([['X', "it's $HOME"]], 'windows')).toBe("$env:X = 'it''s $HOME'");
+    expect(environmentLine([['X', 'a\u2019b']], 'windows')).toBe("$env:X = 'a\u2019\u2019b'");
   });
 });
