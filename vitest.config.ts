@@ -2,12 +2,12 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Files that take long on the clock whatever their size: spawned processes (test/process/) and
- * the network batteries (real --timeout waits). Vitest starts the files it timed longest first,
- * but it keeps those times in node_modules/.vite: in a fresh clone (CI) it starts the largest
- * files first instead, and these ran last, after the rest had finished.
+ * Files that take long on the clock whatever their size: spawned processes (test/process/).
+ * Vitest starts the files it timed longest first, but it keeps those times in node_modules/.vite:
+ * in a fresh clone (CI) it starts the largest files first instead, and these ran last, after the
+ * rest had finished.
  */
-const LONG_ON_THE_CLOCK = /\/test\/(process\/|http\/network-)/;
+const LONG_ON_THE_CLOCK = /\/test\/process\//;
 
 class LongFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

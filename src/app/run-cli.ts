@@ -39,7 +39,8 @@ export interface System {
 export async function runCli(argv: readonly string[], system: System): Promise<number> {
   const { streams, env } = system;
   const platform = system.platform ?? hostPlatform();
-  const guard = system.guard ?? new Guard();
+  // Its deadlines are the HTTP layer's, on the run's clock.
+  const guard = system.guard ?? new Guard(() => system.clock.now());
   // stdout failing (the reader went away, a full disk) ends the run as an interrupt would.
   const outputGone = new AbortController();
   const signal = system.signal ? AbortSignal.any([system.signal, outputGone.signal]) : outputGone.signal;

@@ -125,6 +125,8 @@ export class HttpClient {
   #dispatcher: Dispatcher | undefined;
   #tlsContext: SecureContext | undefined;
   #widened = false;
+  /** Aborted by close(): a request given up on (by --max-wait) ends there, and is not tried again. */
+  readonly #closed = new AbortController();
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
@@ -178,7 +180,7 @@ export class HttpClient {
         delay = retryAfter ?? backoffDelay(attempt);
       } catch (error) {
         if (error instanceof NetworkError && error.timedOut) timeouts++;
-        if (!(error instanceof NetworkError) || !retryable || attempt >= MAX_ATTEMPTS) throw attempt > 1 ? countedTimeout(error, attempt, timeouts) : error;
+        if (!(error instanceof NetworkError) || !retryable || attempt >= MAX_ATTEMPTS || this.#closed.signal.aborted) throw attempt > 1 ? countedTimeout(error, attempt, timeouts) : error;
         failure = error;
         delay = backoffDelay(attempt);
       }
@@ -199,7 +201,9 @@ export class HttpClient {
     return this.#clock.sleep(ms, this.#options.interrupt);
   }
 
+  /** Ends every request still out (one a caller stopped waiting for) and the connections. */
   async close(): Promise<void> {
+    this.#closed.abort();
     await this.#dispatcher?.destroy().catch(() => undefined);
   }
 
@@ -246,13 +250,14 @@ export class HttpClient {
     const interrupt = this.#options.interrupt;
     // Ctrl-C before a request is sent: it is not sent.
     if (interrupt?.aborted) throw interrupt.reason;
-    // The whole exchange (connect, headers, every byte of the body) within --timeout, on the run's clock.
+    // The whole exchange (connect, headers, every byte of the body) within --timeout, on the run's
+    // clock. (Connecting has its own, shorter bound too: undici's, on real time; see the dispatcher.)
     const deadline = timeoutSignal(this.#clock, this.#options.timeoutMs);
     // A request that changes something is not abandoned once sent, Ctrl-C or not: its answer is
     // read to the end (bounded by the deadline), so the caller knows what the service did (a
     // key it created is handed over instead of lost). Reads stop at once.
     const mutation = !isSafeMethod(method);
-    const signal = interrupt && !mutation ? AbortSignal.any([deadline.signal, interrupt]) : deadline.signal;
+    const signal = AbortSignal.any(interrupt && !mutation ? [deadline.signal, this.#closed.signal, interrupt] : [deadline.signal, this.#closed.signal]);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     // The key is for the service's origin only: never for a redirect target or link elsewhere.
     const withKey = this.#options.apiKey !== undefined && sameOrigin(url, this.baseUrl);
@@ -275,7 +280,8 @@ export class HttpClient {
     // Date.now, not performance.now: the latter loads perf_hooks' internals, for a trace in ms.
     const started = Date.now();
     let status = 0;
-    let settled = mutation ? this.#options.onMutation?.(started + this.#options.timeoutMs) : undefined;
+    // Due when its deadline passes, on the same clock.
+    let settled = mutation ? this.#options.onMutation?.(this.#clock.now() + this.#options.timeoutMs) : undefined;
     try {
       const response = await undici.request.call(this.#getDispatcher(undici), {
         origin: url.origin,
@@ -354,6 +360,8 @@ export class HttpClient {
       // EnvHttpProxyAgent is a plain keep-alive Agent unless HTTP(S)_PROXY is set, and honours NO_PROXY.
       this.#dispatcher = new undici.EnvHttpProxyAgent({
         ...this.#options.proxy,
+        // Connecting (a black-holed address) is given up within 10 s even under a longer --timeout:
+        // undici's own bound, on real time.
         connect: { timeout: Math.min(timeout, 10_000), ...tlsOptions },
         // Through a proxy: the tunnel's TLS to the service, and to an https:// proxy itself.
         requestTls: tlsOptions,

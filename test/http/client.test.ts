@@ -177,7 +177,8 @@ describe('failures and retries', () => {
       const r = await runCli(['keys', 'create', 'x', '--timeout', '0.2', '--base-url', silent.url], { env: fx.env, clock: realClock });
       expect(r.code).toBe(5);
       expect(r.stderr).toMatch(/^crawl: timed out after 0\.2 s waiting for POST \/api\/keys; a key may have been created/);
-      expect(silent.requests()).toBe(1);
+      // Never tried again. (On real time a starved machine may time out before the request is out.)
+      expect(silent.requests()).toBeLessThanOrEqual(1);
     } finally {
       await silent.close();
     }

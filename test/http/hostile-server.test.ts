@@ -168,7 +168,8 @@ describe.concurrent('bodies larger than any real one (the size caps)', () => {
     const id = identity(fx.sandbox);
     const fault: Fault = { kind: 'respond', status: 200, headers: { 'content-length': String(200 * 1024 * 1024) }, body: '{"pages":[' };
     await withHostile(id, [{ method: 'GET', path: cmd.path(id), fault }], async (url) => {
-      // Waiting for the 200 MiB it was promised would end in a timeout after SAFE_TIMEOUT_S, not this message.
+      // Waiting for the 200 MiB it was promised would never end here (the --timeout passes only when
+      // the test lets it): the run's hang guard would fail it, as `timedOut`.
       const r = await runCommand(cmd, id, url);
       checkOutcome(expect, r, { code: 1, message: /larger than 32 MiB; refusing to read it/, withinMs: 0 }, [id.key]);
     });

@@ -203,6 +203,8 @@ function checkWaits(expect: ExpectStatic, r: Run, want: Waits, context: string):
   }
   if (want.gaveUpAtMs !== undefined) expect(r.clock.elapsed(), waited).toBe(want.gaveUpAtMs);
   if (want.hungMs !== undefined) expect(r.clock.elapsed() - sleeps.reduce((sum, ms) => sum + ms, 0), waited).toBe(want.hungMs);
+  // Every deadline the run set (a request's --timeout, --max-wait) was called off or passed.
+  expect(r.clock.pendingDeadlines(), `deadlines left set\n${context}`).toBe(0);
 }
 
 /**

@@ -16,6 +16,8 @@ export interface FakeClock extends Clock {
    * that comes first. Nothing pending: time stays.
    */
   untilNextDeadline(): Promise<void>;
+  /** Deadlines set and neither passed nor called off: once a run is over, any left is a leak. */
+  pendingDeadlines(): number;
 }
 
 interface Timer {
@@ -101,6 +103,7 @@ export function fakeClock(start: number = Date.now()): FakeClock {
       moveTo(now + ms);
       await new Promise((resolve) => setImmediate(resolve));
     },
+    pendingDeadlines: () => timers.filter((t) => t.kind === 'deadline').length,
     async untilNextDeadline() {
       const next = timers.filter((t) => t.kind === 'deadline').sort((a, b) => a.at - b.at)[0];
       if (next !== undefined) moveTo(next.at);

@@ -71,7 +71,7 @@ export interface HostileOptions {
   /**
    * Called each time a fault starts to hold a request without ending it (silent, slow headers, a
    * trickle once its first bytes are out): the moment a test on a fake clock lets the client's
-   * --timeout pass.
+   * --timeout pass. A test that gives it means its slow headers to be slower than the --timeout.
    */
   onHold?: () => void;
 }
