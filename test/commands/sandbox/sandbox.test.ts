@@ -195,9 +195,12 @@ describe('the lines to run in another shell start crawl as this sandbox was star
     ['a clone in a folder whose name PowerShell would expand in double quotes', () => ({ script: 'C:\\Users\\ad$min\\crawl\\bin\\crawl.js', env: {}, named: 'node <path of bin\\crawl.js>' })],
   ] as Array<[string, () => { script: string; env: Record<string, string>; named: string }]>)('Windows, %s: PowerShell\'s lines', async (_, layout) => {
     const { script, env, named } = layout();
-    const s = await start(['--port', '0'], env, { os: 'win32', home: TEST_HOME, script });
+    // A key of the user's in the environment: only the sandbox's own key is shown.
+    const theirs = `crk_${'U'.repeat(40)}`;
+    const s = await start(['--port', '0'], { ...env, CRAWL_API_KEY: theirs }, { os: 'win32', home: TEST_HOME, script });
     const r = await s.stop();
     expect(r.stderr).toContain(windowsLines(s.url, s.key, named));
+    expect(`${r.stdout}${r.stderr}`).not.toContain(theirs);
     expect(r.stderr).toContain(`\nBack to how they started: ${named} sandbox --reset (from another shell, with the same CRAWL_BASE_URL)\n`);
     expect(r.stderr).not.toContain('export ');
   });
