@@ -416,7 +416,7 @@ class NotALock extends Error {
 }
 
 function notALock(path: string, kind: string, platform: Pick<Platform, 'os'>): CrawlError {
-  const remove = programWords(removeCommand(platform, path, kind === 'a folder'), quotingFor(platform));
+  const remove = programWords(removeCommand(platform, path, kind === 'a folder'), quotingFor(platform), () => 'path');
   return new CrawlError(`the config lock ${path} is ${kind}, not a lock file crawl made; nothing was changed`, ExitCode.failure, {
     hint: `remove it (\`${remove}\`) and try again`,
   });

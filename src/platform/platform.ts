@@ -82,23 +82,35 @@ export function terminatingSignals(platform: Pick<Platform, 'os'>): NodeJS.Signa
 
 /**
  * The words that start crawl again as this run was started, for a command crawl prints to be run
- * as printed in another shell: `crawl` when the script has that name (found on PATH: an install,
- * `npm link`); `npx crawl` when npx started it; else node and the script's path, since a clone run
- * as `node bin/crawl.js` may have no `crawl` on PATH.
+ * as printed in another shell. `crawl` when the `crawl` found on PATH is this very crawl
+ * (`thisCrawlOnPath`, which platform/crawl-on-path.ts looks up: a global install, `npm link`);
+ * else, for a script inside a `node_modules` folder (a project's install run by its npm script,
+ * npx's cache, a global install whose folder is not on PATH), `npx @webcrawl/cli`, which runs this
+ * package's one bin and finds a project's own install first (never `npx crawl`: without a local
+ * install, npx fetches whatever package has that name); else (a clone) node and the script's path.
  */
-export function crawlLauncher(platform: Pick<Platform, 'os' | 'script'>, env: Env): string[] {
+export function crawlLauncher(platform: Pick<Platform, 'os' | 'script'>, thisCrawlOnPath: boolean): string[] {
   const script = platform.script;
-  if (script === undefined || script === '') return ['crawl'];
-  if (envValue(env, 'npm_command', platform) === 'exec') return ['npx', 'crawl'];
-  return pathsOf(platform).basename(script) === 'crawl' ? ['crawl'] : ['node', script];
+  if (script === undefined || script === '' || thisCrawlOnPath) return ['crawl'];
+  return isInstalledScript(platform, script) ? ['npx', PACKAGE_NAME] : ['node', script];
+}
+
+/** The package's name, as npx takes it. */
+export const PACKAGE_NAME = '@webcrawl/cli';
+
+/** Whether `path` is inside a `node_modules` folder (any case on Windows): a package npm installed. */
+export function isInstalledScript(platform: Pick<Platform, 'os'>, path: string): boolean {
+  const windows = isWindows(platform);
+  return path.split(windows ? /[\\/]/ : '/').some((part) => (windows ? part.toLowerCase() : part) === 'node_modules');
 }
 
 /**
  * The command that removes what is at `path` (a folder with all it holds, or a file), as words for
- * the system's usual shells: `rm` (`rm -r`) on POSIX; on Windows `del`, and for a folder cmd's
- * `rmdir /s /q` through `cmd /c`, which PowerShell runs as it is too.
+ * the system's usual shells: `rm` (`rm -r`) on POSIX; on Windows cmd's `del` and `rmdir /s /q`
+ * through `cmd /c`, which PowerShell runs as it is too (PowerShell's own `del` is Remove-Item,
+ * which reads `[` and `]` in a path as wildcards: it could remove another file).
  */
 export function removeCommand(platform: Pick<Platform, 'os'>, path: string, folder: boolean): string[] {
-  if (isWindows(platform)) return folder ? ['cmd', '/c', 'rmdir', '/s', '/q', path] : ['del', path];
+  if (isWindows(platform)) return folder ? ['cmd', '/c', 'rmdir', '/s', '/q', path] : ['cmd', '/c', 'del', path];
   return folder ? ['rm', '-r', path] : ['rm', path];
 }

@@ -39,8 +39,10 @@ export interface SandboxCommandOptions {
   deadline?: Deadline;
   /** What its delays (--latency) wait on: real time by default. */
   clock?: SandboxClock;
-  /** crawl as the lines to run name it, typed as this one was started (`node bin/crawl.js`); `crawl` by default. */
-  crawl?: string;
+  /** crawl as the lines to run name it, typed as this one was started (`node bin/crawl.js`); `crawl` by default. Asked only when a line is printed. */
+  crawl?: () => string;
+  /** The line that sets these variables in the user's shell; POSIX's `export NAME=value ...` by default. */
+  setVariables?: (variables: ReadonlyArray<readonly [string, string]>) => string;
 }
 
 type Deadline = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -70,7 +72,7 @@ export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      const { reason, hint } = await portTaken(opts.port, opts.deadline ?? realDeadline);
+      const { reason, hint } = await portTaken(opts.port, opts);
       return fail(`cannot start the sandbox on 127.0.0.1:${opts.port}: ${reason}`, 1, hint);
     }
     return fail(`cannot start the sandbox on 127.0.0.1:${opts.port}: ${(error as Error).message}`, 1);
@@ -103,12 +105,12 @@ export async function runSandbox(opts: SandboxCommandOptions): Promise<number> {
  * stopped); anything else, a port that was free a moment ago. Not --port 0: a port picked at
  * random changes at every start, and so would the base URL a login was saved with.
  */
-async function portTaken(port: number, deadline: Deadline): Promise<{ reason: string; hint: string }> {
+async function portTaken(port: number, opts: SandboxCommandOptions): Promise<{ reason: string; hint: string }> {
   const base = `http://127.0.0.1:${port}`;
-  if (await isSandbox(base, deadline)) {
+  if (await isSandbox(base, opts.deadline ?? realDeadline)) {
     return {
       reason: 'the port is already in use, by a crawl sandbox',
-      hint: `use that one (export CRAWL_BASE_URL=${base} and the key it printed), restore its demo jobs with \`crawl sandbox --reset --port ${port}\`, or stop it (Ctrl-C where it runs) and start again`,
+      hint: `use that one (${setVariables(opts, [['CRAWL_BASE_URL', base]])} and the key it printed), restore its demo jobs with \`${crawlWords(opts)} sandbox --reset --port ${port}\`, or stop it (Ctrl-C where it runs) and start again`,
     };
   }
   const free = await freePortNear(port);
@@ -116,8 +118,16 @@ async function portTaken(port: number, deadline: Deadline): Promise<{ reason: st
     reason: 'the port is already in use, by another program',
     hint: free === undefined
       ? 'stop the program that holds it, or start on another port with --port <n>'
-      : `start on a free port: \`crawl sandbox --port ${free}\`, then export CRAWL_BASE_URL=http://127.0.0.1:${free}; or stop the program that holds ${port}`,
+      : `start on a free port: \`${crawlWords(opts)} sandbox --port ${free}\`, then ${setVariables(opts, [['CRAWL_BASE_URL', `http://127.0.0.1:${free}`]])}; or stop the program that holds ${port}`,
   };
+}
+
+function crawlWords(opts: SandboxCommandOptions): string {
+  return opts.crawl?.() ?? 'crawl';
+}
+
+function setVariables(opts: SandboxCommandOptions, variables: ReadonlyArray<readonly [string, string]>): string {
+  return opts.setVariables?.(variables) ?? `export ${variables.map(([name, value]) => `${name}=${value}`).join(' ')}`;
 }
 
 /**
@@ -194,7 +204,7 @@ function periodicFaults(opts: SandboxCommandOptions): FaultRule | null {
 }
 
 function hint(url: string, key: string, opts: SandboxCommandOptions): string {
-  const crawl = opts.crawl ?? 'crawl';
+  const crawl = crawlWords(opts);
   const faults = [
     opts.latency ? `${opts.latency} ms latency on every request` : '',
     opts.failEvery ? `${every(opts.failEvery)} /api request answers 503` : '',
@@ -204,7 +214,7 @@ function hint(url: string, key: string, opts: SandboxCommandOptions): string {
   return [
     '',
     'Use it from another shell:',
-    `  export CRAWL_BASE_URL=${url} CRAWL_API_KEY=${key}`,
+    `  ${setVariables(opts, [['CRAWL_BASE_URL', url], ['CRAWL_API_KEY', key]])}`,
     `  ${crawl} job demo-running`,
     ...(opts.keyNote === undefined ? [] : [opts.keyNote]),
     `Demo jobs: ${DEMO_JOB_IDS.join(' ')}`,

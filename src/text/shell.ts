@@ -70,12 +70,27 @@ export function commandLine({ command, operands = [], flags = [], operandName = 
 }
 
 /**
- * A program's words (crawl as it was started: `node <path of bin/crawl.js>`) as typed in the
- * user's shells: POSIX single quotes; for cmd and PowerShell, double quotes around a word that
- * needs them, which no Windows path can itself contain.
+ * Characters that mean nothing inside double quotes to cmd or PowerShell, nor, once PowerShell has
+ * taken the quotes off and passes the word on (quoted again only if it holds a space), to cmd or a
+ * .cmd shim reading it bare: no `"`, `%` (cmd expands `%VAR%` even in quotes), `!`, `$` or backtick
+ * (PowerShell expands them in double quotes), no `&|<>^()` or `,;=` (cmd would read them in the
+ * bare word PowerShell hands on), no `*?` and no typographic quotes (PowerShell reads them as `"`).
  */
-export function programWords(words: readonly string[], quoting: Quoting = 'posix'): string {
-  return words.map((word) => (quoting === 'windows' ? (windowsWord(word) ?? `"${word}"`) : shellQuote(word))).join(' ');
+const QUOTABLE_WINDOWS_WORD = /^[A-Za-z0-9_.:\\/+\- '#~@[\]{}]+$/;
+
+/**
+ * A program's words (crawl as it was started: `node <path of bin/crawl.js>`, a command that
+ * removes a file) as typed in the user's shells. POSIX: single quotes where needed. cmd and
+ * PowerShell: a word safe bare stays bare; one that double quotes keep literal in both shells (a
+ * path with a space, say) is written in double quotes; anything else is named by `placeholder`
+ * (`<path>`) for the user to fill in, never spliced (see the top of this file). A word ending in
+ * `\` is named too: `\"` would escape the closing quote for the program that reads its command
+ * line. The first word is the program, always a plain name here (`node`, `cmd`): PowerShell would
+ * take a quoted one for a string, not a command.
+ */
+export function programWords(words: readonly string[], quoting: Quoting = 'posix', placeholder: (i: number) => string = () => 'value'): string {
+  if (quoting === 'posix') return words.map(shellQuote).join(' ');
+  return words.map((word, i) => windowsWord(word) ?? (QUOTABLE_WINDOWS_WORD.test(word) && !word.endsWith('\\') ? `"${word}"` : `<${placeholder(i)}>`)).join(' ');
 }
 
 /** What the word at `i` is, for a placeholder: the value of the flag before it, or a value. */
@@ -134,4 +149,15 @@ export function withSuggestionFlags(text: string, flags: readonly string[], quot
  */
 export function withFileOnStdin(command: string, file: string, quoting: Quoting = 'posix'): string {
   return quoting === 'windows' ? `Get-Content ${file} | ${command}` : `${command} < ${file}`;
+}
+
+/**
+ * The line that sets environment variables for the commands typed after it in the same shell:
+ * `export NAME=value ...` for POSIX shells; for Windows, PowerShell's `$env:NAME = 'value'`
+ * (single quotes: nothing in them expands), the shell its hints are written for
+ * (withFileOnStdin above), since no one line sets a variable in both cmd and PowerShell.
+ */
+export function environmentLine(variables: ReadonlyArray<readonly [name: string, value: string]>, quoting: Quoting = 'posix'): string {
+  if (quoting === 'windows') return variables.map(([name, value]) => `$env:${name} = '${value.replace(/['‘’‚‛]/g, (q) => q + q)}'`).join('; ');
+  return `export ${variables.map(([name, value]) => `${name}=${shellQuote(value)}`).join(' ')}`;
 }

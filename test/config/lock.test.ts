@@ -740,7 +740,7 @@ describe('a lock that is not a file crawl made', () => {
     });
 
     it.concurrent.for([
-      ['a FIFO', (lock: string) => execFileSync('mkfifo', [lock]), 'a FIFO', 'del'],
+      ['a FIFO', (lock: string) => execFileSync('mkfifo', [lock]), 'a FIFO', 'cmd /c del'],
       ['a folder', (lock: string) => mkdirSync(lock), 'a folder', 'cmd /c rmdir /s /q'],
     ] as Array<[string, (lock: string) => void, string, string]>)('%s, on Windows (the platform given to the store): the hint removes it in words cmd and PowerShell take', async ([, make, kind, remove], { expect }) => {
       const { file, lock } = setUp();
@@ -754,6 +754,23 @@ describe('a lock that is not a file crawl made', () => {
       expect((error as CrawlError).hint).toBe(`remove it (\`${remove} ${lock}\`) and try again`);
       expect(readFileSync(file).equals(before)).toBe(true);
       expect(lstatSync(lock, { throwIfNoEntry: false })).toBeDefined();
+    });
+
+    it.concurrent.for([
+      ['ad$min [1]', 'cmd /c del <path>'],
+      ['Ada Lovelace [1]', 'cmd /c del "{lock}"'],
+    ] as Array<[string, string]>)('on Windows, a lock in a folder named %j: the path is spliced only where cmd and PowerShell read it alike (%s)', async ([name, remove], { expect }) => {
+      // `$min` would expand in PowerShell's double quotes, and PowerShell's own `del` reads `[1]` as a wildcard.
+      const parent = join(tmp.dir, `${name} ${++n}`);
+      mkdirSync(parent, { mode: 0o700 });
+      const { file } = privateFolderWith(parent, { profiles: { default: { 'base-url': 'https://kept.example' } } });
+      const lock = `${file}.lock`;
+      execFileSync('mkfifo', [lock]);
+      const store = new ConfigStore(file, { platform: { os: 'win32' } });
+      const error = await store.update('default', (profile) => void (profile['base-url'] = 'https://new.example')).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(CrawlError);
+      expect((error as CrawlError).message).toBe(`the config lock ${lock} is a FIFO, not a lock file crawl made; nothing was changed`);
+      expect((error as CrawlError).hint).toBe(`remove it (\`${remove.replace('{lock}', lock)}\`) and try again`);
     });
 
     it.concurrent('a FIFO lock while a key is stored: keys create --save still hands the key over, exit 1', async ({ expect }) => {

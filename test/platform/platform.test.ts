@@ -59,15 +59,31 @@ describe('crawl as this run was started (crawlLauncher)', () => {
   const started = (os: NodeJS.Platform, script: string | undefined): Platform => ({ os, home: '', script });
 
   it.each([
-    ['linux', undefined, {}, ['crawl']],
-    ['linux', '/usr/local/bin/crawl', {}, ['crawl']],
-    ['linux', '/home/ada/src/crawl/node_modules/.bin/crawl', { npm_command: 'exec' }, ['npx', 'crawl']],
-    ['linux', '/home/ada/src/crawl/bin/crawl.js', {}, ['node', '/home/ada/src/crawl/bin/crawl.js']],
-    ['darwin', '/Users/ada/crawl clone/bin/crawl.js', { npm_command: 'run-script' }, ['node', '/Users/ada/crawl clone/bin/crawl.js']],
-    ['win32', 'C:\\Users\\ada\\crawl\\bin\\crawl.js', {}, ['node', 'C:\\Users\\ada\\crawl\\bin\\crawl.js']],
-    ['win32', 'C:\\Users\\ada\\AppData\\Roaming\\npm\\node_modules\\.bin\\crawl', { NPM_COMMAND: 'exec' }, ['npx', 'crawl']],
-  ] as Array<[NodeJS.Platform, string | undefined, Record<string, string>, string[]]>)('%s, started as %s (%j): %j', (os, script, env, words) => {
-    expect(crawlLauncher(started(os, script), env)).toEqual(words);
+    ['linux', undefined, false, ['crawl']],
+    ['linux', '/usr/local/bin/crawl', true, ['crawl']],
+    // A project's npm script (`"sandbox": "crawl sandbox"`) and npx both start node_modules/.bin/crawl.
+    ['linux', '/home/ada/proj/node_modules/.bin/crawl', false, ['npx', '@webcrawl/cli']],
+    ['linux', '/home/ada/.npm/_npx/1f2e/node_modules/.bin/crawl', false, ['npx', '@webcrawl/cli']],
+    ['linux', '/usr/local/lib/node_modules/@webcrawl/cli/bin/crawl.js', false, ['npx', '@webcrawl/cli']],
+    ['linux', '/home/ada/src/crawl/bin/crawl.js', false, ['node', '/home/ada/src/crawl/bin/crawl.js']],
+    ['linux', '/home/ada/src/crawl/bin/crawl.js', true, ['crawl']],
+    ['linux', '/home/ada/src/crawl/bin/crawl', false, ['node', '/home/ada/src/crawl/bin/crawl']],
+    ['darwin', '/Users/ada/crawl clone/bin/crawl.js', false, ['node', '/Users/ada/crawl clone/bin/crawl.js']],
+    ['win32', 'C:\\Users\\ada\\crawl\\bin\\crawl.js', false, ['node', 'C:\\Users\\ada\\crawl\\bin\\crawl.js']],
+    // npm's .cmd and .ps1 shims start node with the package's script.
+    ['win32', 'C:\\Users\\ada\\AppData\\Roaming\\npm\\node_modules\\@webcrawl\\cli\\bin\\crawl.js', true, ['crawl']],
+    ['win32', 'C:\\Users\\ada\\AppData\\Roaming\\npm\\node_modules\\@webcrawl\\cli\\bin\\crawl.js', false, ['npx', '@webcrawl/cli']],
+    ['win32', 'C:\\proj\\Node_Modules\\@webcrawl\\cli\\bin\\crawl.js', false, ['npx', '@webcrawl/cli']],
+  ] as Array<[NodeJS.Platform, string | undefined, boolean, string[]]>)('%s, started as %s, this crawl on PATH: %s: %j', (os, script, onPath, words) => {
+    expect(crawlLauncher(started(os, script), onPath)).toEqual(words);
+  });
+
+  it('never `npx crawl`, which runs whatever package has that name', () => {
+    for (const os of SYSTEMS) {
+      for (const script of ['/p/node_modules/.bin/crawl', 'C:\\p\\node_modules\\.bin\\crawl', '/p/bin/crawl.js', undefined]) {
+        for (const onPath of [true, false]) expect(crawlLauncher(started(os, script), onPath).join(' ')).not.toBe('npx crawl');
+      }
+    }
   });
 });
 
@@ -75,7 +91,8 @@ describe('the command that removes a file or a folder', () => {
   it.each([
     ['linux', false, ['rm', '/x/config.json.lock']],
     ['darwin', true, ['rm', '-r', '/x/config.json.lock']],
-    ['win32', false, ['del', '/x/config.json.lock']],
+    // cmd's del: PowerShell's own `del` (Remove-Item) reads `[` and `]` in a path as wildcards.
+    ['win32', false, ['cmd', '/c', 'del', '/x/config.json.lock']],
     ['win32', true, ['cmd', '/c', 'rmdir', '/s', '/q', '/x/config.json.lock']],
   ] as Array<[NodeJS.Platform, boolean, string[]]>)('%s, a folder: %s', (os, folder, words) => {
     expect(removeCommand(on(os), '/x/config.json.lock', folder)).toEqual(words);

@@ -1,7 +1,7 @@
 // Hints on Windows (src/text/shell.ts): no quoting means the same in cmd and PowerShell, so only
 // words safe bare in both are spliced into a command; anything else is named, never pasted.
 import { describe, expect, it } from 'vitest';
-import { commandLine, quotingFor, shellQuote, windowsWord, withFileOnStdin, withSuggestionFlags } from '../../src/text/shell.js';
+import { commandLine, environmentLine, programWords, quotingFor, shellQuote, windowsWord, withFileOnStdin, withSuggestionFlags } from '../../src/text/shell.js';
 
 const HOSTILE = ['x&calc', 'a|b', 'a>b', 'a<b', '%PATH%', 'a^b', "it's", 'a"b', 'two words', '$(calc)', '`calc`', 'a;b', 'a,b', '@args', '{x}', '(x)', 'a=b', 'x\ny'];
 
@@ -58,5 +58,52 @@ describe('a file on standard input', () => {
     ['freebsd', 'posix'],
   ] as const)('%s quotes for %s', (os, quoting) => {
     expect(quotingFor({ os })).toBe(quoting);
+  });
+});
+
+describe('a program\'s words for Windows (crawl as it was started, the command that removes a lock)', () => {
+  it('a word safe bare stays bare; a path with a space, brackets or an apostrophe goes in double quotes, literal in both shells', () => {
+    expect(programWords(['npx', '@webcrawl/cli'], 'windows')).toBe('npx "@webcrawl/cli"');
+    expect(programWords(['node', 'C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js'], 'windows')).toBe('node "C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js"');
+    expect(programWords(['cmd', '/c', 'del', "C:\\Users\\O'Brien [1]\\config.json.lock"], 'windows')).toBe(`cmd /c del "C:\\Users\\O'Brien [1]\\config.json.lock"`);
+    expect(programWords(['node', 'C:\\crawl\\bin\\crawl.js'], 'windows')).toBe('node C:\\crawl\\bin\\crawl.js');
+  });
+
+  // `$min` and backticks expand in PowerShell's double quotes, `%VAR%` and `!VAR!` in cmd's; cmd
+  // reads `&` and the like in the bare word PowerShell passes on when there is no space to quote.
+  it.each([
+    'C:\\Users\\ad$min\\AppData\\Roaming\\crawl\\config.json.lock',
+    'C:\\Users\\%USERNAME%\\config.json.lock',
+    'C:\\a`b\\config.json.lock',
+    'C:\\Users\\x&calc\\config.json.lock',
+    'C:\\Users\\a!b!\\config.json.lock',
+    'C:\\Users\\a"b\\config.json.lock',
+    'C:\\Users\\a\u201cb\\config.json.lock',
+    'C:\\Users\\a(1)\\config.json.lock',
+    'C:\\Users\\a,b;c=d\\config.json.lock',
+    'C:\\a b\\',
+    'C:\\a\nb',
+  ])('%j is named, never spliced', (path) => {
+    const line = programWords(['cmd', '/c', 'del', path], 'windows', () => 'path');
+    expect(line).toBe('cmd /c del <path>');
+  });
+
+  it('a placeholder says what the word is; POSIX quoting is unchanged', () => {
+    expect(programWords(['node', 'C:\\ad$min\\bin\\crawl.js'], 'windows', (i) => `word ${i}`)).toBe('node <word 1>');
+    expect(programWords(['node', 'C:\\ad$min\\bin\\crawl.js'], 'windows')).toBe('node <value>');
+    expect(programWords(['rm', '/home/ad$min/config.json.lock'])).toBe(`rm ${shellQuote('/home/ad$min/config.json.lock')}`);
+  });
+});
+
+describe('the line that sets variables, for Windows', () => {
+  it('PowerShell\'s $env: with single-quoted values, one statement a variable', () => {
+    expect(environmentLine([['CRAWL_BASE_URL', 'http://127.0.0.1:8787'], ['CRAWL_API_KEY', 'crk_abc']], 'windows')).toBe(
+      "$env:CRAWL_BASE_URL = 'http://127.0.0.1:8787'; $env:CRAWL_API_KEY = 'crk_abc'",
+    );
+  });
+
+  it('a quote in a value is doubled, so the value stays one literal string (typographic ones too: PowerShell reads them as \')', () => {
+    expect(environmentLine([['X', "it's $HOME"]], 'windows')).toBe("$env:X = 'it''s $HOME'");
+    expect(environmentLine([['X', 'a\u2019b']], 'windows')).toBe("$env:X = 'a\u2019\u2019b'");
   });
 });

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commandLine, programWords, shellQuote } from '../../src/text/shell.js';
+import { commandLine, environmentLine, programWords, shellQuote } from '../../src/text/shell.js';
 import { anyString } from '../support/arbitraries.js';
 import { wordsOf, wordsOfEach } from '../support/shell-words.js';
 
@@ -110,5 +110,15 @@ describe('programWords', () => {
   it('Windows: a path with a space in double quotes, a plain word bare', () => {
     expect(programWords(['node', 'C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js'], 'windows')).toBe('node "C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js"');
     expect(programWords(['npx', 'crawl'], 'windows')).toBe('npx crawl');
+  });
+});
+
+describe('environmentLine', () => {
+  it('POSIX: `export NAME=value ...`, and bash sets each variable to exactly its value', () => {
+    const variables = [['CRAWL_BASE_URL', 'http://127.0.0.1:8787'], ['CRAWL_API_KEY', 'crk_abc'], ['ODD', "it's $(id) `id`"]] as const;
+    const line = environmentLine(variables);
+    expect(line.startsWith('export CRAWL_BASE_URL=http://127.0.0.1:8787 CRAWL_API_KEY=crk_abc ODD=')).toBe(true);
+    const r = spawnSync('bash', ['-c', `${line}\nprintf '%s\\0' "$CRAWL_BASE_URL" "$CRAWL_API_KEY" "$ODD"`], { encoding: 'utf8', env: {} });
+    expect(r.stdout.split('\0').slice(0, 3)).toEqual(variables.map(([, value]) => value));
   });
 });

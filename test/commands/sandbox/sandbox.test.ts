@@ -2,7 +2,7 @@
 // saved login keeps working), is new for --port 0, and is CRAWL_SANDBOX_KEY's when that is set;
 // a busy port says what holds it and a fix that works. In this process: each sandbox stops on
 // the run's interrupt, as Ctrl-C stops it.
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,9 @@ import type { TestStreams } from '../../../src/io/test-streams.js';
 import type { Platform } from '../../../src/platform/platform.js';
 import { fakeClock } from '../../support/fake-clock.js';
 import { crawl, type CrawlResult, TEST_HOME, tempDir, waitFor } from '../../support/harness.js';
+import { posixGlobal, projectInstall, scriptFile, windowsGlobal } from '../../support/installs.js';
 import { sandboxFixture } from '../../support/sandbox.js';
+import { shellQuote } from '../../../src/text/shell.js';
 
 let tmp: { dir: string; cleanup: () => void };
 beforeAll(() => {
@@ -148,16 +150,96 @@ describe('a busy port', () => {
 });
 
 describe('the lines to run in another shell start crawl as this sandbox was started', () => {
-  // A clone run as `node bin/crawl.js` has no `crawl` on PATH: the lines name what ran this one.
+  // Each case is a real layout on disk and a PATH of real folders: what a shell elsewhere finds.
+  let n = 0;
+  const folder = (name: string): string => {
+    const dir = join(tmp.dir, `layout-${++n}`, name);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+  const posixLines = (url: string, key: string, named: string) => `\nUse it from another shell:\n  export CRAWL_BASE_URL=${url} CRAWL_API_KEY=${key}\n  ${named} job demo-running\n`;
+  const windowsLines = (url: string, key: string, named: string) => `\nUse it from another shell:\n  $env:CRAWL_BASE_URL = '${url}'; $env:CRAWL_API_KEY = '${key}'\n  ${named} job demo-running\n`;
+
   it.each([
-    ['linux', '/usr/local/bin/crawl', {}, 'crawl'],
-    ['linux', '/home/ada/src/crawl/node_modules/.bin/crawl', { npm_command: 'exec' }, 'npx crawl'],
-    ['linux', "/home/ada/ada's crawl/bin/crawl.js", {}, "node '/home/ada/ada'\\''s crawl/bin/crawl.js'"],
-    ['win32', 'C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js', {}, 'node "C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js"'],
-  ] as Array<[NodeJS.Platform, string, Record<string, string>, string]>)('%s, started as %s %j: %s', async (os, script, env, named) => {
+    ['a global install, its link on PATH', () => {
+      const { bin, link } = posixGlobal(folder('usr'));
+      return { os: 'linux', script: link, env: { PATH: `${bin}:/usr/bin:/bin` }, named: 'crawl' };
+    }],
+    ['a project\'s npm script (node_modules/.bin on the run\'s PATH only)', () => {
+      const { dotBin, link } = projectInstall(folder('proj'));
+      return { os: 'linux', script: link, env: { PATH: `${dotBin}:/usr/bin:/bin`, npm_command: 'run-script' }, named: 'npx @webcrawl/cli' };
+    }],
+    ['npx @webcrawl/cli (npm_command=exec), from npx\'s cache', () => {
+      const { dotBin, link } = projectInstall(folder('_npx'));
+      return { os: 'linux', script: link, env: { PATH: `${dotBin}:/usr/bin:/bin`, npm_command: 'exec' }, named: 'npx @webcrawl/cli' };
+    }],
+    ['a clone, no crawl on PATH', () => {
+      const script = scriptFile(join(folder("ada's crawl"), 'bin', 'crawl.js'));
+      return { os: 'linux', script, env: { PATH: '/usr/bin:/bin' }, named: shellQuote('node') + ' ' + shellQuote(script) };
+    }],
+  ] as Array<[string, () => { os: NodeJS.Platform; script: string; env: Record<string, string>; named: string }]>)('POSIX, %s', async (_, layout) => {
+    const { os, script, env, named } = layout();
     const s = await start(['--port', '0'], env, { os, home: TEST_HOME, script });
     const r = await s.stop();
-    expect(r.stderr).toContain(`\nUse it from another shell:\n  export CRAWL_BASE_URL=${s.url} CRAWL_API_KEY=${s.key}\n  ${named} job demo-running\n`);
+    expect(r.stderr).toContain(posixLines(s.url, s.key, named));
     expect(r.stderr).toContain(`\nBack to how they started: ${named} sandbox --reset (from another shell, with the same CRAWL_BASE_URL)\n`);
+    expect(r.stderr).not.toContain('npx crawl');
+  });
+
+  it.each([
+    ['npm\'s global folder on Path (crawl.cmd, crawl.ps1)', () => {
+      const npm = folder('npm');
+      return { script: windowsGlobal(npm), env: { Path: npm }, named: 'crawl' };
+    }],
+    ['a project\'s install', () => ({ script: projectInstall(folder('proj')).script, env: { Path: folder('System32') }, named: 'npx "@webcrawl/cli"' })],
+    ['a clone in a folder with a space', () => {
+      const script = 'C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js';
+      return { script, env: {}, named: `node "${script}"` };
+    }],
+    ['a clone in a folder whose name PowerShell would expand in double quotes', () => ({ script: 'C:\\Users\\ad$min\\crawl\\bin\\crawl.js', env: {}, named: 'node <path of bin\\crawl.js>' })],
+  ] as Array<[string, () => { script: string; env: Record<string, string>; named: string }]>)('Windows, %s: PowerShell\'s lines', async (_, layout) => {
+    const { script, env, named } = layout();
+    // A key of the user's in the environment: only the sandbox's own key is shown.
+    const theirs = `crk_${'U'.repeat(40)}`;
+    const s = await start(['--port', '0'], { ...env, CRAWL_API_KEY: theirs }, { os: 'win32', home: TEST_HOME, script });
+    const r = await s.stop();
+    expect(r.stderr).toContain(windowsLines(s.url, s.key, named));
+    expect(`${r.stdout}${r.stderr}`).not.toContain(theirs);
+    expect(r.stderr).toContain(`\nBack to how they started: ${named} sandbox --reset (from another shell, with the same CRAWL_BASE_URL)\n`);
+    expect(r.stderr).not.toContain('export ');
+  });
+});
+
+describe('a busy port, in the words of the shell and the crawl of this run', () => {
+  it('held by a sandbox, started from a clone: `node <script> sandbox --reset --port N`', async () => {
+    const fx = await sandboxFixture({ seed: false });
+    try {
+      const port = new URL(fx.sandbox.url).port;
+      const script = scriptFile(join(tmp.dir, 'busy clone', 'bin', 'crawl.js'));
+      const r = await crawl(['sandbox', '--port', port], { env: { PATH: '/usr/bin:/bin' }, platform: { os: 'linux', home: TEST_HOME, script } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`\nhint: use that one (export CRAWL_BASE_URL=http://127.0.0.1:${port} and the key it printed), restore its demo jobs with \`node '${script}' sandbox --reset --port ${port}\`, or stop it`);
+    } finally {
+      await fx.close();
+    }
+  });
+
+  it('held by another program, on Windows from a project\'s install: `npx "@webcrawl/cli" sandbox --port N`, then $env:', async () => {
+    // Hangs up at once, so the check for a sandbox there ends without waiting out its bound.
+    const holder = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const { script } = projectInstall(join(tmp.dir, 'busy project'));
+      // A key of its own: a Windows folder to keep one in would be no folder here.
+      const r = await crawl(['sandbox', '--port', String(port)], { env: { CRAWL_SANDBOX_KEY: `crk_${'W'.repeat(40)}` }, platform: { os: 'win32', home: TEST_HOME, script } });
+      expect(r.code).toBe(1);
+      const suggested = /`npx "@webcrawl\/cli" sandbox --port (\d+)`, then \$env:CRAWL_BASE_URL = 'http:\/\/127\.0\.0\.1:(\d+)'; or stop the program that holds (\d+)\n$/.exec(r.stderr);
+      expect(suggested, r.stderr).not.toBeNull();
+      expect(suggested?.[2]).toBe(suggested?.[1]);
+      expect(suggested?.[3]).toBe(String(port));
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
   });
 });

@@ -3,7 +3,7 @@ import { CrawlError, UsageError } from '../../../errors.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
 import { writeJson } from '../../../io/json.js';
 import { crawlLauncher } from '../../../platform/platform.js';
-import { programWords, quotingFor } from '../../../text/shell.js';
+import { environmentLine, programWords, quotingFor } from '../../../text/shell.js';
 
 export interface SandboxOptions {
   port: number;
@@ -39,10 +39,23 @@ export async function sandboxRun(deps: Deps, options: SandboxOptions): Promise<n
     keyNote,
     stop: deps.signal,
     deadline: (ms, signal) => deps.clock.deadline(ms, signal),
-    // The lines to run in another shell start crawl as this run was started: a clone's
-    // `node bin/crawl.js` has no `crawl` on PATH until `npm link`.
-    crawl: programWords(crawlLauncher(deps.platform, deps.env), quotingFor(deps.platform)),
+    ...(await anotherShell(deps)),
   });
+}
+
+/**
+ * How the lines to run in another shell are written: crawl as this run was started (a clone's
+ * `node bin/crawl.js` has no `crawl` on PATH until `npm link`), looked up on PATH only when a
+ * line needs it; variables set in the platform's shell's words.
+ */
+async function anotherShell(deps: Deps): Promise<{ crawl: () => string; setVariables: (variables: ReadonlyArray<readonly [string, string]>) => string }> {
+  const { thisCrawlOnPath } = await import('../../../platform/crawl-on-path.js');
+  const quoting = quotingFor(deps.platform);
+  let words: string | undefined;
+  return {
+    crawl: () => (words ??= programWords(crawlLauncher(deps.platform, thisCrawlOnPath(deps.platform, deps.env)), quoting, () => 'path of bin\\crawl.js')),
+    setVariables: (variables) => environmentLine(variables, quoting),
+  };
 }
 
 /** CRAWL_SANDBOX_KEY, else the key kept for the port (none for --port 0, whose port changes anyway). */
