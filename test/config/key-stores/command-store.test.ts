@@ -2,7 +2,7 @@
 // scripts standing in for `op`, `vault`, `aws`), in this process against the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir, type RunResult } from '../../support/harness.js';
@@ -132,9 +132,12 @@ describe('key-command', () => {
     const r = await running;
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/did not finish within 0\.5 s; it was stopped/);
-    // Gone, or dead and not yet reaped by whoever inherited it (a zombie): not running.
-    const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] : 'gone';
-    expect(['gone', 'Z', 'X']).toContain(state);
+    // Gone, dead and not yet reaped by whoever inherited it (a zombie), or on its way out: its
+    // files already closed (that closing is what let crawl see the end of its output), the
+    // kernel not yet done with the rest. Not running.
+    const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] ?? '?' : 'gone';
+    const files = existsSync(`/proc/${pid}/fd`) ? readdirSync(`/proc/${pid}/fd`) : [];
+    expect(['gone', 'Z', 'X'].includes(state) || files.length === 0, `state ${state}, open files ${files.join(' ')}`).toBe(true);
   });
 
   it('keys rotate with no flag stores the new key through key-store-command (stdin only), reads it back, then revokes the old key', async () => {
