@@ -22,7 +22,7 @@ const spawnMode = process.env.CRAWL_TEST_MODE === 'spawn';
 
 export default defineConfig({
   test: {
-    setupFiles: ['test/support/umask.ts'],
+    setupFiles: ['test/support/umask.ts', 'test/support/scratch.ts'],
     // Forks, not threads: a few tests set the umask, which workers may not. Most files run the CLI
     // in this process and wait on loopback I/O, so three workers keep two cores busy (`npm test` on
     // two cores was slower with two or with four); files share a worker's module cache (no
@@ -30,9 +30,6 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 3,
     isolate: false,
-    // A larger young generation for the workers: the tests make short-lived objects by the
-    // million (bodies, records, streams), and fewer, larger scavenges cost less CPU.
-    execArgv: ['--max-semi-space-size=64'],
     sequence: { sequencer: LongFirst },
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -30,6 +30,8 @@ export const MAX_BATCH_BYTES = 32 * 1024 * 1024;
 /** An error body only ever gives a one-line message: past this it is not read, and the status stands alone. */
 export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 5;
+/** What a request still out when its client is closed ends with (made once: see close()). */
+const CLIENT_CLOSED = new Error('the client was closed');
 /**
  * A response's status line and headers (Node's default limit). crawl's own, so NODE_OPTIONS'
  * --max-http-header-size does not change it; past it the request fails as a network error.
@@ -203,7 +205,7 @@ export class HttpClient {
 
   /** Ends every request still out (one a caller stopped waiting for) and the connections. */
   async close(): Promise<void> {
-    this.#closed.abort();
+    this.#closed.abort(CLIENT_CLOSED);
     await this.#dispatcher?.destroy().catch(() => undefined);
   }
 

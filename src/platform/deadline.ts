@@ -1,6 +1,12 @@
 import type { Clock } from './clock.js';
 
 /**
+ * Why a deadline is called off: made once, since abort() without a reason makes a DOMException
+ * (and its stack) on every request and every poll, for a rejection nobody reads.
+ */
+const CALLED_OFF = new Error('called off: the work ended first');
+
+/**
  * `work`, or `giveUp()` thrown once the deadline (a `clock` time) has passed: a poll may not
  * outlast --max-wait, nor Tab wait on a slow service, for a whole --timeout.
  */
@@ -16,7 +22,7 @@ export async function withinDeadline<T>(clock: Clock, deadline: number | undefin
     // race() subscribes to `work`, so its late failure is handled; the abandoned request dies with the client.
     return await Promise.race([work, expired]);
   } finally {
-    settled.abort();
+    settled.abort(CALLED_OFF);
   }
 }
 
@@ -33,5 +39,5 @@ export function timeoutSignal(clock: Pick<Clock, 'deadline'>, ms: number): { sig
     // Stopped: the work ended first.
     () => undefined,
   );
-  return { signal: expired.signal, stop: () => stopped.abort() };
+  return { signal: expired.signal, stop: () => stopped.abort(CALLED_OFF) };
 }

@@ -571,11 +571,13 @@ describe('two runs writing at once', () => {
   const freshFolder = (doc?: unknown): { dir: string; file: string } => configFolderWith(tmp.dir, doc);
 
   describe('config set against config set', () => {
-    // Four folders race at once, five rounds each: twenty races, in the time of five.
-    it.concurrent.for([1, 2, 3, 4])('the same setting, five rounds (lane %i): always whole JSON holding one of the two values, nothing left behind', async (lane, { expect }) => {
+    // Four folders at once. Not a hunt for a lucky interleaving (the lock's own interleavings are
+    // pinned above, on a fake clock and a file system that stops a claimant): two whole runs
+    // through the lock, four times over.
+    it.concurrent.for([1, 2, 3, 4])('the same setting (lane %i): always whole JSON holding one of the two values, nothing left behind', async (lane, { expect }) => {
       const { dir, file } = freshFolder({ profiles: { default: { 'base-url': 'https://start.example/' } } });
       const env = { CRAWL_CONFIG_DIR: dir };
-      for (let round = 0; round < 5; round++) {
+      for (let round = 0; round < 2; round++) {
         const [a, b] = await Promise.all([
           runCli(['config', 'set', 'base-url', `https://a${lane}-${round}.example`], { env }),
           runCli(['config', 'set', 'base-url', `https://b${lane}-${round}.example`], { env }),
@@ -597,7 +599,7 @@ describe('two runs writing at once', () => {
         );
       }
       const profiles = JSON.parse(readFileSync(file, 'utf8')).profiles as Record<string, unknown>;
-      expect(Object.keys(profiles)).toHaveLength(9);
+      expect(Object.keys(profiles).sort()).toEqual(['a0', 'a1', 'a2', 'b0', 'b1', 'b2', 'c0', 'c1', 'c2']);
       expect(profiles.b2).toEqual({ 'base-url': 'https://b2.example' });
     });
   });

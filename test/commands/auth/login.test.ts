@@ -16,10 +16,16 @@ import { authStatus, BAD_KEY, envOf, settingsSuite } from '../../support/setting
 
 let fx: SandboxFixture;
 let n = 0;
+// A sandbox for each test. The concurrent tests below (their own suite's sandbox) start theirs at
+// once too: every one started is closed, not only the last `fx`.
+const started: SandboxFixture[] = [];
 beforeEach(async () => {
   fx = await sandboxFixture({ seed: false });
+  started.push(fx);
 });
-afterEach(() => fx.close());
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((one) => one.close()));
+});
 
 type Profiles = Record<string, Record<string, string>>;
 /** A fresh config folder, optionally holding `profiles`. */
