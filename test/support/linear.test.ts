@@ -21,6 +21,24 @@ function quadratic(text: string): number {
   return longest;
 }
 
+/** For every place, whether a `z` follows it: one search a place, each to the end of the text. */
+function searchesFromEveryPlace(text: string): number {
+  let found = 0;
+  for (let i = 0; i < text.length; i++) if (text.indexOf('z', i) !== -1) found++;
+  return found;
+}
+
+/** The same with a regular expression run from every place. */
+function regexpFromEveryPlace(text: string): number {
+  const z = /z/g;
+  let found = 0;
+  for (let i = 0; i < text.length; i++) {
+    z.lastIndex = i;
+    if (z.test(text)) found++;
+  }
+  return found;
+}
+
 describe('expectLinearReads', () => {
   it('counts the reads of a string, and only while the work runs', () => {
     const charCodeAt = String.prototype.charCodeAt;
@@ -32,5 +50,14 @@ describe('expectLinearReads', () => {
   it('passes work linear in the text, and fails work quadratic in it', () => {
     expectLinearReads((n) => linear('ab'.repeat(n)), 10);
     expect(() => expectLinearReads((n) => quadratic('ab'.repeat(n)), 10)).toThrow(/reads for 10, 20 and 30 repeats/);
+  });
+
+  it('counts what a search or a regular expression reads, not only that it ran: a search from every place fails', () => {
+    expect(stringReads(() => 'abcz'.indexOf('z'))).toBe(4);
+    expect(stringReads(() => /c/.test('abcz'))).toBe(3);
+    expect(stringReads(() => 'a-b-c'.replace(/-/g, ''))).toBe(5);
+    // One search each time round, as many as the places: counted by calls alone, these pass.
+    expect(() => expectLinearReads((n) => searchesFromEveryPlace('ab'.repeat(n)), 10)).toThrow(/reads for 10, 20 and 30 repeats/);
+    expect(() => expectLinearReads((n) => regexpFromEveryPlace('ab'.repeat(n)), 10)).toThrow(/reads for 10, 20 and 30 repeats/);
   });
 });

@@ -1,38 +1,77 @@
 // How a test shows that some work on text grows linearly with it: by counting the work, never by
-// timing it. What is counted is every call that reads a string (a character at a place, a search
-// from a place, a piece of it): a loop over text in src/ reads it through one of these each time
-// round, so a matcher that went back over the text for every place it starts from would make
-// more of them with every repeat of its input.
+// timing it. What is counted is the characters read: every call that reads a string (a character
+// at a place, a search from a place, a piece of it) and every regular expression run over one
+// (test, exec, and the replace, match and split that use them) adds the span of text it covered.
+// A loop over text in src/ reads it through one of these, so a matcher that went back over the
+// text for every place it starts from, one step or one search at a time, reads more with every
+// repeat of its input.
 //
 // The input is a pattern repeated: its cost is measured for `size`, twice and three times as many
 // repeats. Linear work is a + b·n, so the repeats added each time cost exactly the same; quadratic
 // work costs more for the second lot than for the first.
 import { expect } from 'vitest';
 
-/** The methods of String.prototype that read a string: what a loop over text calls each time round. */
-const READS = ['at', 'charAt', 'charCodeAt', 'codePointAt', 'endsWith', 'includes', 'indexOf', 'lastIndexOf', 'slice', 'startsWith', 'substring'] as const;
+type Method = (this: unknown, ...args: unknown[]) => unknown;
 
-type Method = (this: string, ...args: unknown[]) => unknown;
+/** A found place, or where the search gave up: how far a search from `from` read. */
+const searched = (text: string, from: number, found: number, needle: unknown): number =>
+  (found === -1 ? text.length : found + String(needle).length) - Math.max(0, Math.min(from, text.length));
+
+/** For each method that reads a string: the characters one call read, from its arguments and result. */
+const SPANS: Record<string, (text: string, args: unknown[], result: unknown) => number> = {
+  at: () => 1,
+  charAt: () => 1,
+  charCodeAt: () => 1,
+  codePointAt: () => 1,
+  indexOf: (text, [needle, from], found) => searched(text, Number(from ?? 0) || 0, found as number, needle),
+  includes: (text, [needle, from]) => searched(text, Number(from ?? 0) || 0, text.indexOf(String(needle), Number(from ?? 0) || 0), needle),
+  lastIndexOf: (text, [needle, from], found) => Math.min(Number(from ?? text.length) || text.length, text.length) - Math.max(found as number, 0) + String(needle).length,
+  startsWith: (_text, [prefix]) => String(prefix).length,
+  endsWith: (_text, [suffix]) => String(suffix).length,
+  slice: (_text, _args, piece) => (piece as string).length,
+  substring: (_text, _args, piece) => (piece as string).length,
+};
 
 /**
- * The calls `work` makes to read a string, whatever string (it runs synchronously, so nothing
- * else is counted with it).
+ * The characters `work` reads, of whatever string (it runs synchronously, so nothing else is
+ * counted with it). A regular expression's run counts from where it starts to the end of its
+ * match, or to the end of the text when none: what its engine read at the least.
  */
 export function stringReads(work: () => unknown): number {
-  const proto = String.prototype as unknown as Record<string, Method>;
-  const originals = READS.map((name) => [name, proto[name] as Method] as const);
+  const strings = String.prototype as unknown as Record<string, Method>;
+  const regexps = RegExp.prototype as unknown as Record<string, Method>;
+  const originals = Object.keys(SPANS).map((name) => [name, strings[name] as Method] as const);
+  const exec = regexps.exec as Method;
   let reads = 0;
+  let counting = true;
   for (const [name, original] of originals) {
-    proto[name] = function (this: string, ...args: unknown[]) {
-      reads++;
-      return original.apply(this, args);
+    const span = SPANS[name] as (text: string, args: unknown[], result: unknown) => number;
+    strings[name] = function (this: unknown, ...args: unknown[]) {
+      const result = original.apply(this, args);
+      if (counting) {
+        // The span is worked out with the real methods, uncounted.
+        counting = false;
+        reads += span(String(this), args, result);
+        counting = true;
+      }
+      return result;
     };
   }
+  // test, and String's replace, match, matchAll, search and split with a RegExp, all call exec.
+  regexps.exec = function (this: unknown, text: unknown) {
+    const regexp = this as RegExp;
+    const subject = String(text);
+    const from = regexp.global || regexp.sticky ? regexp.lastIndex : 0;
+    const match = exec.call(regexp, subject) as RegExpExecArray | null;
+    if (counting) reads += (match === null ? subject.length : match.index + match[0].length) - Math.min(from, subject.length);
+    return match;
+  };
   try {
     const result = work();
     if (result instanceof Promise) throw new Error('stringReads counts synchronous work only');
   } finally {
-    for (const [name, original] of originals) proto[name] = original;
+    for (const [name, original] of originals) strings[name] = original;
+    regexps.exec = exec;
   }
   return reads;
 }
