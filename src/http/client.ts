@@ -160,12 +160,14 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       let failure: CrawlError;
       let delay: number;
+      // A client closed (its caller gave up, or the run ended) sends nothing more.
+      if (this.#closed.signal.aborted) throw closedError(spec.method, url);
       try {
         const response = await this.#followRedirects(spec, url);
         if (response.status >= 200 && response.status < 300) return response;
         const statusFailure = statusError(response, label, this.#clock.now(), this.#options.unauthorizedHint);
         failure = statusFailure;
-        const last = !retryable || !RETRY_STATUSES.has(response.status) || attempt >= MAX_ATTEMPTS;
+        const last = !retryable || !RETRY_STATUSES.has(response.status) || attempt >= MAX_ATTEMPTS || this.#closed.signal.aborted;
         if (last && spec.anyStatus) return response;
         if (last) throw failure;
         const retryAfter = statusFailure.retryAfterMs;
@@ -188,7 +190,13 @@ export class HttpClient {
       }
       const reason = failure.httpStatus !== undefined ? `HTTP ${failure.httpStatus}` : failure.message;
       this.#trace(`retrying ${label} in ${delay} ms (attempt ${attempt + 1} of ${MAX_ATTEMPTS}) after ${reason}`);
-      await this.sleep(delay);
+      // Woken by close() too: the failure stands, and nothing is tried again.
+      try {
+        await this.#clock.sleep(delay, this.#options.interrupt ? AbortSignal.any([this.#options.interrupt, this.#closed.signal]) : this.#closed.signal);
+      } catch (error) {
+        if (this.#closed.signal.aborted && !this.#options.interrupt?.aborted) throw failure;
+        throw error;
+      }
     }
   }
 
@@ -384,6 +392,11 @@ export class HttpClient {
   #trace(line: string): void {
     this.#options.trace?.(line);
   }
+}
+
+/** A request asked of a client already closed: said so, rather than as undici's "destroyed". */
+function closedError(method: Method, url: URL): NetworkError {
+  return new NetworkError(`the client was closed before ${method} ${displayUrl(url)} was sent`, false);
 }
 
 /**

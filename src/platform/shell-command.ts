@@ -60,13 +60,17 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
   const windows = isWindows(platform);
   return new Promise((resolve) => {
     let settled = false;
+    let stopped = false;
     // Ends the wait for SIGKILL once the command has ended.
     const ended = new AbortController();
     const finish = (outcome: ShellOutcome): void => {
       if (settled) return;
       settled = true;
       options.signal.removeEventListener('abort', stop);
-      ended.abort();
+      ended.abort(ENDED);
+      // A stopped command's output closing says only that the shell is gone: whatever else of
+      // its group ignored SIGTERM without holding the pipes is ended now, not left to outlive crawl.
+      if (stopped && groups) signalAll('SIGKILL');
       resolve(outcome);
     };
     // In a process group of its own (POSIX), so that stopping it stops what the shell started
@@ -85,11 +89,26 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
       killer.on('error', () => child.kill());
     };
     const stop = (): void => {
+      stopped = true;
       if (windows) return killTree();
       signalAll('SIGTERM');
       // A deadline keeps no process alive by itself: the command being waited for does.
-      (options.clock ?? realClock).deadline(options.killAfterMs ?? 5_000, ended.signal).then(
-        () => signalAll('SIGKILL'),
+      const clock = options.clock ?? realClock;
+      const grace = options.killAfterMs ?? 5_000;
+      clock.deadline(grace, ended.signal).then(
+        () => {
+          signalAll('SIGKILL');
+          // Killed, the group closes the pipes as it goes: that is the end waited for. A process
+          // that left the group (setsid) may hold them on, out of any signal's reach: after as
+          // long again, crawl stops reading them, and the wait ends there.
+          clock.deadline(grace, ended.signal).then(
+            () => {
+              child.stdout.destroy();
+              child.stderr.destroy();
+            },
+            () => undefined,
+          );
+        },
         () => undefined,
       );
     };
@@ -107,6 +126,9 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
     });
   });
 }
+
+/** Why the wait for SIGKILL is called off (made once: abort() without a reason builds an error each time). */
+const ENDED = new Error('the command ended');
 
 /** Far longer than any line a store's CLI prints, or a key. */
 const MAX_PENDING = 1024 * 1024;

@@ -253,6 +253,8 @@ export interface ResetOptions {
   stderr: { write(text: string): unknown };
   json?: boolean;
   fail: (message: string, exitCode: number) => number;
+  /** crawl as the hint names it, typed as this one was started; `crawl` by default. */
+  crawl?: () => string;
 }
 
 /** `crawl sandbox --reset`: the demo jobs of the sandbox at `url` back as they were at its start. */
@@ -264,7 +266,7 @@ export async function resetSandbox(opts: ResetOptions): Promise<number> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'ECONNREFUSED' ? 'connection refused' : (error as Error).message;
-    return opts.fail(`no sandbox answers at ${where}: ${reason} (start one with \`crawl sandbox\`)`, 5);
+    return opts.fail(`no sandbox answers at ${where}: ${reason} (start one with \`${opts.crawl?.() ?? 'crawl'} sandbox\`)`, 5);
   }
   if (answer.status !== 200) return opts.fail(`${where} is not a crawl sandbox: POST /__sandbox/reset answered HTTP ${answer.status}`, 1);
   if (opts.json) opts.stdout.write(JSON.stringify({ url: where, reset: true, demoJobs: DEMO_JOB_IDS }) + '\n');

@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, type RequestListener } from 'no
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { realClock } from '../../src/platform/clock.js';
+import { HttpClient } from '../../src/http/client.js';
 import { maskKey } from '../../src/text/mask.js';
 import { fakeClock } from '../support/fake-clock.js';
 import { runCli } from '../support/harness.js';
@@ -345,6 +346,37 @@ describe('timeouts count the attempts made', () => {
       expect([reads.server.requests(), posts.server.requests()]).toEqual([4, 1]);
     } finally {
       await Promise.all([reads.server.close(), posts.server.close()]);
+    }
+  });
+});
+
+describe('a client closed while a request waits to be tried again', () => {
+  it('ends it at once with the failure it had, and sends nothing more; a request after close() is refused, said so', async () => {
+    // Retry-After: 30 on the real clock: a client that slept it out would hold the test past its
+    // own timeout.
+    let requests = 0;
+    const server = await serve((_req, res) => {
+      requests++;
+      res.writeHead(503, { 'retry-after': '30', 'content-type': 'application/json' }).end('{"error":"busy"}');
+    });
+    // The trace says when the client starts to wait before trying again.
+    let retrying: () => void = () => undefined;
+    const waits = new Promise<void>((resolve) => (retrying = resolve));
+    const trace = (line: string): void => void (line.startsWith('retrying ') && retrying());
+    const client = new HttpClient({ baseUrl: new URL(server.url), apiKey: undefined, timeoutMs: 10_000, allowHttp: true, userAgent: 'close-test', clock: realClock, trace });
+    try {
+      const waiting = client.request({ method: 'GET', path: ['api', 'crawl', 'x'] }).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+      await waits;
+      await client.close();
+      expect(await waiting).toMatch(/^GET \/api\/crawl\/x failed: HTTP 503/);
+      expect(requests).toBe(1);
+      await expect(client.request({ method: 'GET', path: ['api', 'crawl', 'y'] })).rejects.toThrow(/^the client was closed before GET http:\/\/127\.0\.0\.1:\d+\/api\/crawl\/y was sent$/);
+      expect(requests).toBe(1);
+    } finally {
+      await server.close();
     }
   });
 });

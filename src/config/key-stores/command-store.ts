@@ -11,6 +11,8 @@ import { KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds }
 const MAX_OUTPUT_BYTES = 64 * 1024;
 /** What is kept of a failing command's stderr for its error message. */
 const STDERR_TAIL = 400;
+/** Why the bound's wait is called off once the command has ended (made once, not an error each run). */
+const SETTLED = new Error('the command ended');
 
 export interface CommandContext {
   env: Env;
@@ -128,7 +130,7 @@ export class CommandStore implements KeyStore {
         clock: ctx.clock,
       });
     } finally {
-      settled.abort();
+      settled.abort(SETTLED);
       runSignal.removeEventListener('abort', onRunAbort);
     }
     if (flooded) throw new KeyStoreError(`${setting} (${name} …) printed more than ${MAX_OUTPUT_BYTES / 1024} KiB; it was stopped and nothing was sent`, 'it must print the key alone on its standard output');

@@ -211,6 +211,14 @@ describe('the lines to run in another shell start crawl as this sandbox was star
 });
 
 describe('a busy port, in the words of the shell and the crawl of this run', () => {
+  it('--reset with no sandbox there, run from a clone: the hint starts one with `node <script> sandbox`', async () => {
+    const port = await freePort();
+    const script = scriptFile(join(tmp.dir, 'reset clone', 'bin', 'crawl.js'));
+    const r = await crawl(['sandbox', '--reset', '--port', String(port)], { env: { PATH: '/usr/bin:/bin' }, platform: { os: 'linux', home: TEST_HOME, script } });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(`crawl: no sandbox answers at http://127.0.0.1:${port}: connection refused (start one with \`node '${script}' sandbox\`)\n`);
+  });
+
   it('held by a sandbox, started from a clone: `node <script> sandbox --reset --port N`', async () => {
     const fx = await sandboxFixture({ seed: false });
     try {

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runCli, tempDir, type RunResult } from '../../support/harness.js';
+import { runCli, tempDir, waitFor, type RunResult } from '../../support/harness.js';
 import { fakeClock } from '../../support/fake-clock.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import { realClock, type Clock } from '../../../src/platform/clock.js';
@@ -33,6 +33,17 @@ function profileDir(profile: Record<string, string>): string {
   mkdirSync(dir, { mode: 0o700 });
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': fx.sandbox.url, 'key-store': 'command', ...profile } } }), { mode: 0o600 });
   return dir;
+}
+
+/**
+ * Whether a process is still running: gone, dead and not yet reaped by whoever inherited it (a
+ * zombie), or on its way out (its files already closed, the kernel not yet done with the rest)
+ * all count as not running.
+ */
+function processState(pid: number): string {
+  const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] ?? '?' : 'gone';
+  const files = existsSync(`/proc/${pid}/fd`) ? readdirSync(`/proc/${pid}/fd`) : [];
+  return ['gone', 'Z', 'X'].includes(state) || files.length === 0 ? 'ended' : `running (state ${state}, open files ${files.join(' ')})`;
 }
 
 const run = (dir: string, args: string[], env: Record<string, string> = {}, clock: Clock = realClock) =>
@@ -132,12 +143,57 @@ describe('key-command', () => {
     const r = await running;
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/did not finish within 0\.5 s; it was stopped/);
-    // Gone, dead and not yet reaped by whoever inherited it (a zombie), or on its way out: its
-    // files already closed (that closing is what let crawl see the end of its output), the
-    // kernel not yet done with the rest. Not running.
-    const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] ?? '?' : 'gone';
-    const files = existsSync(`/proc/${pid}/fd`) ? readdirSync(`/proc/${pid}/fd`) : [];
-    expect(['gone', 'Z', 'X'].includes(state) || files.length === 0, `state ${state}, open files ${files.join(' ')}`).toBe(true);
+    // Its files already closed is what let crawl see the end of its output.
+    expect(processState(pid)).toBe('ended');
+  });
+
+  it('a member of its group that ignores SIGTERM and holds no pipe: sent SIGKILL before crawl reports the command stopped', async () => {
+    const started = pipe();
+    // The shell ends on SIGTERM (its output closes); the member it started outside the pipes stays.
+    const dir = profileDir({ 'key-command': script(`(trap '' TERM; exec sleep 600) >/dev/null 2>&1 </dev/null & echo $! > ${started.path}; sleep 600`) });
+    const clock = fakeClock();
+    const running = run(dir, ['job', 'status', 'demo-small'], { CRAWL_KEY_COMMAND_TIMEOUT: '0.5' }, clock);
+    const pid = Number(await started.read(running));
+    expect(pid).toBeGreaterThan(0);
+    try {
+      await clock.advance(500);
+      const r = await running;
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/did not finish within 0\.5 s; it was stopped/);
+      // The kill is sent; the kernel ends it a moment later (left alone, it would run for 600 s).
+      await waitFor(() => processState(pid) === 'ended', 10_000, `process ${pid} to end: ${processState(pid)}`);
+    } finally {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone, as it should be.
+      }
+    }
+  });
+
+  it('a process that left its group and holds the output open: crawl stops waiting once the kill has been sent', async () => {
+    const started = pipe();
+    // setsid: out of the group's reach, and it keeps the shell's stdout open.
+    const dir = profileDir({ 'key-command': script(`setsid sleep 600 & echo $! > ${started.path}; sleep 600`) });
+    const clock = fakeClock();
+    const running = run(dir, ['job', 'status', 'demo-small'], { CRAWL_KEY_COMMAND_TIMEOUT: '0.5' }, clock);
+    const pid = Number(await started.read(running));
+    try {
+      // The bound (SIGTERM), the wait for SIGKILL, and as long again for the pipes to close: then
+      // the run ends, whatever still holds them.
+      await clock.advance(500);
+      await clock.advance(1_000);
+      await clock.advance(1_000);
+      const r = await running;
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/did not finish within 0\.5 s; it was stopped/);
+    } finally {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
   });
 
   it('keys rotate with no flag stores the new key through key-store-command (stdin only), reads it back, then revokes the old key', async () => {

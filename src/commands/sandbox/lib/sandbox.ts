@@ -24,7 +24,8 @@ export async function sandboxRun(deps: Deps, options: SandboxOptions): Promise<n
   const stdout = deps.globals.json ? { write: (text: string) => writeJson(deps.io, text.trimEnd()) } : deps.io.stdout;
   if (options.reset) {
     const { resetSandbox } = await import('../../../sandbox/cli.js');
-    return resetSandbox({ url: sandboxUrl(deps, options), stdout, stderr: deps.io.stderr, json: deps.globals.json, fail });
+    const { crawl } = await anotherShell(deps);
+    return resetSandbox({ url: sandboxUrl(deps, options), stdout, stderr: deps.io.stderr, json: deps.globals.json, fail, crawl });
   }
   const { runSandbox } = await import('../../../sandbox/cli.js');
   const { portGiven: _portGiven, reset: _reset, ...serving } = options;
