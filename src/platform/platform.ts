@@ -87,12 +87,15 @@ export function terminatingSignals(platform: Pick<Platform, 'os'>): NodeJS.Signa
  * else, for a script inside a `node_modules` folder (a project's install run by its npm script,
  * npx's cache, a global install whose folder is not on PATH), `npx @webcrawl/cli`, which runs this
  * package's one bin and finds a project's own install first (never `npx crawl`: without a local
- * install, npx fetches whatever package has that name); else (a clone) node and the script's path.
+ * install, npx fetches whatever package has that name), at this version; else (a clone) node and
+ * the script's path.
  */
-export function crawlLauncher(platform: Pick<Platform, 'os' | 'script'>, thisCrawlOnPath: boolean): string[] {
+export function crawlLauncher(platform: Pick<Platform, 'os' | 'script'>, thisCrawlOnPath: boolean, version: string): string[] {
   const script = platform.script;
   if (script === undefined || script === '' || thisCrawlOnPath) return ['crawl'];
-  return isInstalledScript(platform, script) ? ['npx', PACKAGE_NAME] : ['node', script];
+  // This very version: a project's own install when it is that one, else npx fetches that one,
+  // never whatever is newest.
+  return isInstalledScript(platform, script) ? ['npx', `${PACKAGE_NAME}@${version}`] : ['node', script];
 }
 
 /** The package's name, as npx takes it. */

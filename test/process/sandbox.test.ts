@@ -5,6 +5,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shellQuote } from '../../src/text/shell.js';
+import { VERSION } from '../../src/version.js';
 import { tempDir, waitFor } from '../support/harness.js';
 import { BIN, spawnProcess, type ProcessResult } from '../support/spawn.js';
 
@@ -70,7 +71,7 @@ describe('the lines to run in another shell', () => {
     }
   });
 
-  it('started by a project\'s npm script (node_modules/.bin/crawl, first on the run\'s PATH only): `npx @webcrawl/cli`, never `crawl` or `npx crawl`', async () => {
+  it('started by a project\'s npm script (node_modules/.bin/crawl, first on the run\'s PATH only): `npx @webcrawl/cli@<version>`, never `crawl` or `npx crawl`', async () => {
     const tmp = tempDir('crawl-npm-script-');
     try {
       const dotBin = join(tmp.dir, 'proj', 'node_modules', '.bin');
@@ -83,8 +84,8 @@ describe('the lines to run in another shell', () => {
       // Only the line that sets the variables is run there: npx would reach for a registry.
       const { sandbox, lines, shown: r } = await linesRunElsewhere(join(dotBin, 'crawl'), [], env, elsewhere, NODE_ONLY, 1);
       expect(sandbox.code, sandbox.stderr).toBe(0);
-      expect(lines[1]).toBe('npx @webcrawl/cli job demo-running');
-      expect(sandbox.stderr).toContain('\nBack to how they started: npx @webcrawl/cli sandbox --reset (from another shell, with the same CRAWL_BASE_URL)\n');
+      expect(lines[1]).toBe(`npx @webcrawl/cli@${VERSION} job demo-running`);
+      expect(sandbox.stderr).toContain(`\nBack to how they started: npx @webcrawl/cli@${VERSION} sandbox --reset (from another shell, with the same CRAWL_BASE_URL)\n`);
       expect(sandbox.stderr).not.toContain('npx crawl');
       expect(r?.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\nno crawl on PATH\n$/);
     } finally {

@@ -14,6 +14,7 @@ import { crawl, type CrawlResult, TEST_HOME, tempDir, waitFor } from '../../supp
 import { posixGlobal, projectInstall, scriptFile, windowsGlobal } from '../../support/installs.js';
 import { sandboxFixture } from '../../support/sandbox.js';
 import { shellQuote } from '../../../src/text/shell.js';
+import { VERSION } from '../../../src/version.js';
 
 let tmp: { dir: string; cleanup: () => void };
 beforeAll(() => {
@@ -167,11 +168,11 @@ describe('the lines to run in another shell start crawl as this sandbox was star
     }],
     ['a project\'s npm script (node_modules/.bin on the run\'s PATH only)', () => {
       const { dotBin, link } = projectInstall(folder('proj'));
-      return { os: 'linux', script: link, env: { PATH: `${dotBin}:/usr/bin:/bin`, npm_command: 'run-script' }, named: 'npx @webcrawl/cli' };
+      return { os: 'linux', script: link, env: { PATH: `${dotBin}:/usr/bin:/bin`, npm_command: 'run-script' }, named: `npx @webcrawl/cli@${VERSION}` };
     }],
     ['npx @webcrawl/cli (npm_command=exec), from npx\'s cache', () => {
       const { dotBin, link } = projectInstall(folder('_npx'));
-      return { os: 'linux', script: link, env: { PATH: `${dotBin}:/usr/bin:/bin`, npm_command: 'exec' }, named: 'npx @webcrawl/cli' };
+      return { os: 'linux', script: link, env: { PATH: `${dotBin}:/usr/bin:/bin`, npm_command: 'exec' }, named: `npx @webcrawl/cli@${VERSION}` };
     }],
     ['a clone, no crawl on PATH', () => {
       const script = scriptFile(join(folder("ada's crawl"), 'bin', 'crawl.js'));
@@ -191,7 +192,7 @@ describe('the lines to run in another shell start crawl as this sandbox was star
       const npm = folder('npm');
       return { script: windowsGlobal(npm), env: { Path: npm }, named: 'crawl' };
     }],
-    ['a project\'s install', () => ({ script: projectInstall(folder('proj')).script, env: { Path: folder('System32') }, named: 'npx "@webcrawl/cli"' })],
+    ['a project\'s install', () => ({ script: projectInstall(folder('proj')).script, env: { Path: folder('System32') }, named: `npx "@webcrawl/cli@${VERSION}"` })],
     ['a clone in a folder with a space', () => {
       const script = 'C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js';
       return { script, env: {}, named: `node "${script}"` };
@@ -232,7 +233,7 @@ describe('a busy port, in the words of the shell and the crawl of this run', () 
     }
   });
 
-  it('held by another program, on Windows from a project\'s install: `npx "@webcrawl/cli" sandbox --port N`, then $env:', async () => {
+  it('held by another program, on Windows from a project\'s install: `npx "@webcrawl/cli@<version>" sandbox --port N`, then $env:', async () => {
     // Hangs up at once, so the check for a sandbox there ends without waiting out its bound.
     const holder = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
@@ -242,7 +243,8 @@ describe('a busy port, in the words of the shell and the crawl of this run', () 
       // A key of its own: a Windows folder to keep one in would be no folder here.
       const r = await crawl(['sandbox', '--port', String(port)], { env: { CRAWL_SANDBOX_KEY: `crk_${'W'.repeat(40)}` }, platform: { os: 'win32', home: TEST_HOME, script } });
       expect(r.code).toBe(1);
-      const suggested = /`npx "@webcrawl\/cli" sandbox --port (\d+)`, then \$env:CRAWL_BASE_URL = 'http:\/\/127\.0\.0\.1:(\d+)'; or stop the program that holds (\d+)\n$/.exec(r.stderr);
+      const at = VERSION.replace(/\./g, '\\.');
+      const suggested = new RegExp(`\`npx "@webcrawl/cli@${at}" sandbox --port (\\d+)\`, then \\$env:CRAWL_BASE_URL = 'http://127\\.0\\.0\\.1:(\\d+)'; or stop the program that holds (\\d+)\\n$`).exec(r.stderr);
       expect(suggested, r.stderr).not.toBeNull();
       expect(suggested?.[2]).toBe(suggested?.[1]);
       expect(suggested?.[3]).toBe(String(port));

@@ -3,6 +3,7 @@ import { CrawlError, UsageError } from '../../../errors.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
 import { writeJson } from '../../../io/json.js';
 import { crawlLauncher } from '../../../platform/platform.js';
+import { VERSION } from '../../../version.js';
 import { environmentLine, programWords, quotingFor } from '../../../text/shell.js';
 
 export interface SandboxOptions {
@@ -54,7 +55,7 @@ async function anotherShell(deps: Deps): Promise<{ crawl: () => string; setVaria
   const quoting = quotingFor(deps.platform);
   let words: string | undefined;
   return {
-    crawl: () => (words ??= programWords(crawlLauncher(deps.platform, thisCrawlOnPath(deps.platform, deps.env)), quoting, () => 'path of bin\\crawl.js')),
+    crawl: () => (words ??= programWords(crawlLauncher(deps.platform, thisCrawlOnPath(deps.platform, deps.env), VERSION), quoting, () => 'path of bin\\crawl.js')),
     setVariables: (variables) => environmentLine(variables, quoting),
   };
 }
