@@ -1,6 +1,6 @@
 // Whether the `crawl` on PATH is this very crawl (src/platform/crawl-on-path.ts), on PATHs made of
 // real folders holding real links, shims and scripts: npm's layouts, each system's rule.
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative as relativePath } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { thisCrawlOnPath } from '../../src/platform/crawl-on-path.js';
@@ -77,6 +77,14 @@ describe('POSIX: the first executable crawl on PATH, through its links, is the s
     expect(thisCrawlOnPath(linux(join(tmp.dir, 'gone.js')), { PATH: dirname(link) })).toBe(false);
   });
 
+  it('a relative or empty entry before the crawl found (a folder that depends on where the other shell is): not found', () => {
+    const { script, bin } = posixGlobal(folder('usr'));
+    expect(thisCrawlOnPath(linux(script), { PATH: bin })).toBe(true);
+    expect(thisCrawlOnPath(linux(script), { PATH: `bin:${bin}` })).toBe(false);
+    expect(thisCrawlOnPath(linux(script), { PATH: `:${bin}` })).toBe(false);
+    expect(thisCrawlOnPath(linux(script), { PATH: `/usr/bin::${bin}` })).toBe(false);
+  });
+
   it('a clone run as node bin/crawl.js, no crawl on PATH: not found', () => {
     const script = file(join(folder('crawl'), 'bin', 'crawl.js'));
     expect(thisCrawlOnPath(linux(script), { PATH: `${folder('bin')}:/usr/bin:/bin` })).toBe(false);
@@ -109,6 +117,23 @@ describe('Windows: the first PATH folder with a crawl shim holds the script in n
     const otherNpm = folder('other-npm');
     windowsGlobal(otherNpm);
     expect(thisCrawlOnPath(windows(script), { Path: `${otherNpm};${npm}` })).toBe(false);
+  });
+
+  it('beside npm\'s shims, anything else cmd or PowerShell would run as crawl (PATHEXT\'s .js, another package\'s crawl.cmd): not found', () => {
+    const withScript = folder('npm');
+    const script = windowsGlobal(withScript);
+    file(join(withScript, 'crawl.js'), false);
+    expect(thisCrawlOnPath(windows(script), { Path: withScript })).toBe(false);
+    // The extensions cmd tries are PATHEXT's: without .JS among them, crawl.js is not a crawl.
+    expect(thisCrawlOnPath(windows(script), { Path: withScript, PATHEXT: '.COM;.EXE;.BAT;.CMD' })).toBe(true);
+
+    const forced = folder('npm');
+    const ours = windowsGlobal(forced, ['crawl.ps1']);
+    // `npm install -g --force` of another package whose bin is also named crawl: its shim, our package.
+    const other = folder('other');
+    windowsGlobal(other, ['crawl.cmd'], 'other-crawler');
+    writeFileSync(join(forced, 'crawl.cmd'), readFileSync(join(other, 'crawl.cmd')));
+    expect(thisCrawlOnPath(windows(ours), { Path: forced })).toBe(false);
   });
 
   it('a clone run as node bin\\crawl.js while an installed crawl is on Path: not found (that is another crawl)', () => {

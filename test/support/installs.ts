@@ -31,8 +31,19 @@ export function projectInstall(project: string): { dotBin: string; script: strin
   return { dotBin, script, link };
 }
 
-/** npm's global layout on Windows in `dir` (the folder on Path): the shims, and the package below; gives the script. */
-export function windowsGlobal(dir: string, shims = ['crawl.cmd', 'crawl.ps1', 'crawl']): string {
-  for (const shim of shims) scriptFile(join(dir, shim), false);
+/** The line of each of npm's shims that starts the package's script (`pkg`: another package's name). */
+const SHIM_LINES: Record<string, (pkg: string) => string> = {
+  'crawl.cmd': (pkg) => `@ECHO off\r\nGOTO start\r\n:start\r\n"%_prog%"  "%dp0%\\node_modules\\${pkg.replace('/', '\\')}\\bin\\crawl.js" %*\r\n`,
+  'crawl.ps1': (pkg) => `#!/usr/bin/env pwsh\n& "$basedir/node$exe"  "$basedir/node_modules/${pkg}/bin/crawl.js" $args\n`,
+  crawl: (pkg) => `#!/bin/sh\nexec node  "$basedir/node_modules/${pkg}/bin/crawl.js" "$@"\n`,
+};
+
+/**
+ * npm's global layout on Windows in `dir` (the folder on Path): the shims (as npm writes them,
+ * starting `pkg`'s script), and the package below; gives the script.
+ */
+export function windowsGlobal(dir: string, shims = ['crawl.cmd', 'crawl.ps1', 'crawl'], pkg = '@webcrawl/cli'): string {
+  mkdirSync(dir, { recursive: true });
+  for (const shim of shims) writeFileSync(join(dir, shim), (SHIM_LINES[shim] ?? (() => ''))(pkg));
   return scriptFile(join(dir, 'node_modules', '@webcrawl', 'cli', 'bin', 'crawl.js'), false);
 }
