@@ -188,6 +188,8 @@ describe('Redactor: properties', () => {
     '\u2029', '\\u001b', '\\n', '\\t', '\\u200B', '%1B', '%0a', '%C2%AD', '%E2%80%8B', '%251b', '&#27;', '&#x200B;', '&shy;',
     '\u001b[31m', '\u001b]0;t\u0007',
   ];
+  const ESC_FORMS = ['\u001b', '\\u001b', '%1B', '%251b', '&#27;'];
+  const ESCAPE_OPENERS = '[]PX^_';
   const encodedArb = secretArb.chain((secret) =>
     fc
       .tuple(
@@ -204,7 +206,11 @@ describe('Redactor: properties', () => {
         secret,
         encoded: [...secret].map((c, i) => {
           const ch = choices[i] as { how: number; upper: boolean; depth: number; gap: string[] };
-          return ch.gap.join('') + encode(c, ch.how, ch.upper, ch.depth);
+          // An ESC (in any of its forms) just before [ ] P X ^ _ is no invisible character: with
+          // the secret's character it opens an escape sequence (CSI, OSC, ...) that reads on into
+          // the characters after it. Such a gap is left out there.
+          const gap = ESCAPE_OPENERS.includes(c) ? ch.gap.filter((g) => !ESC_FORMS.includes(g)) : ch.gap;
+          return gap.join('') + encode(c, ch.how, ch.upper, ch.depth);
         }).join(''),
       })),
   );
@@ -220,6 +226,25 @@ describe('Redactor: properties', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('an ESC just before [ ] P X ^ _ opens an escape sequence with it: whatever is left, the secret is not in it', () => {
+    const key = 'crk_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0';
+    const odd = '*😀Zb0b~_Z!%"[😀!,<)日]0';
+    const cases: Array<[string, string]> = [
+      [key, `crk\u001b_${key.slice(4)}\u0007`],
+      [key, `crk%1B_${key.slice(4)}\u001b\\`],
+      [key, `crk&#27;_${key.slice(4)}`],
+      // Found by the property above before its gaps left these out: an encoded ESC before the
+      // secret's ], and an OSC (itself ESC ]) before its last character.
+      [odd, '*😀Zb0b~_Z!%"[😀!,<)日%251b]\u001b]0;t\u00070'],
+      [odd, '*😀Zb0b~_Z!%"[😀!,<)日\u001b]\u001b]0;t\u00070'],
+    ];
+    for (const [secret, text] of cases) {
+      const out = redactor(secret).redact(`before ${text} after`);
+      expect(out, JSON.stringify(text)).toContain(R);
+      expect(findKey(out, secret), JSON.stringify(out)).toBeUndefined();
+    }
   });
 
   it('in a JSON document: redacted, still valid JSON, the other values untouched', () => {
