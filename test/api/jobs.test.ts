@@ -2,17 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJobBody } from '../../src/api/jobs.js';
-import { CrawlError } from '../../src/errors.js';
-
-/** Runs `fn`; a CrawlError is an answer too, anything else thrown fails the property. */
-function outcome<T>(fn: () => T): { value: T } | { error: CrawlError } {
-  try {
-    return { value: fn() };
-  } catch (error) {
-    if (error instanceof CrawlError) return { error };
-    throw error;
-  }
-}
+import { outcome } from '../support/arbitraries.js';
 
 const jobLike = fc.record(
   {

@@ -8,21 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseBatch, parseNext } from '../../src/api/pages.js';
 import type { HttpResponse } from '../../src/http/client.js';
 import { arrayElements, scanDocument, type JsonSpan } from '../../src/text/json-scan.js';
-import { CrawlError } from '../../src/errors.js';
-import { anyString } from '../support/arbitraries.js';
-
-/** Runs `fn`; a CrawlError is an answer too, anything else thrown fails the property. */
-function outcome<T>(fn: () => T): { value: T } | { error: CrawlError } {
-  try {
-    return { value: fn() };
-  } catch (error) {
-    if (error instanceof CrawlError) return { error };
-    throw error;
-  }
-}
-
-/** Any text, JSON of any shape, and JSON shaped almost like what the parsers expect. */
-const anyText = fc.oneof(anyString(), fc.json(), fc.string({ unit: 'binary-ascii', maxLength: 400 }));
+import { anyString, anyText, outcome } from '../support/arbitraries.js';
 
 describe('pages batches (GET /api/crawl/:id/pages)', () => {
   const asResponse = (text: string): HttpResponse => ({ status: 200, url: new URL('http://x/api/crawl/j/pages'), headers: {}, text });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/store.js';
 import { CrawlError } from '../../src/errors.js';
-import { anyString } from '../support/arbitraries.js';
+import { anyText, outcome } from '../support/arbitraries.js';
 
 const PATH = '/home/u/.config/crawl/config.json';
 
@@ -75,19 +75,6 @@ describe('profile names that are Object.prototype keys', () => {
 });
 
 describe('any text', () => {
-
-  /** Runs `fn`; a CrawlError is an answer too, anything else thrown fails the property. */
-  function outcome<T>(fn: () => T): { value: T } | { error: CrawlError } {
-    try {
-      return { value: fn() };
-    } catch (error) {
-      if (error instanceof CrawlError) return { error };
-      throw error;
-    }
-  }
-
-  /** Any text, JSON of any shape, and JSON shaped almost like what the parsers expect. */
-  const anyText = fc.oneof(anyString(), fc.json(), fc.string({ unit: 'binary-ascii', maxLength: 400 }));
 
   describe('parseConfig (config.json)', () => {
     it('returns profiles of string settings, or throws a CrawlError naming the file (exit 1)', () => {

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { CrawlError } from '../../src/errors.js';
 
 /**
  * Any code point, NUL and lone surrogates included, half the time ASCII (where the special
@@ -12,4 +13,17 @@ export const anyChar: fc.Arbitrary<string> = fc
 /** Any string, as `fc.string({ unit: 'binary' })` would give. */
 export function anyString(constraints: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<string> {
   return fc.string({ ...constraints, unit: anyChar });
+}
+
+/** Any text, JSON of any shape, and JSON shaped almost like what the parsers expect. */
+export const anyText: fc.Arbitrary<string> = fc.oneof(anyString(), fc.json(), fc.string({ unit: 'binary-ascii', maxLength: 400 }));
+
+/** Runs `fn`; a CrawlError is an answer too, anything else thrown fails the property. */
+export function outcome<T>(fn: () => T): { value: T } | { error: CrawlError } {
+  try {
+    return { value: fn() };
+  } catch (error) {
+    if (error instanceof CrawlError) return { error };
+    throw error;
+  }
 }
