@@ -1,10 +1,11 @@
 import type { Clock } from './clock.js';
 
 /**
- * Why a deadline is called off: made once, since abort() without a reason makes a DOMException
- * (and its stack) on every request and every poll, for a rejection nobody reads.
+ * Why a deadline is called off, for every wait on the clock that the work it bounds has outlived:
+ * made once, since abort() without a reason makes a DOMException (and its stack) on every request,
+ * poll and keyring call, for a rejection nobody reads.
  */
-const CALLED_OFF = new Error('called off: the work ended first');
+export const CALLED_OFF = new Error('called off: the work ended first');
 
 /**
  * `work`, or `giveUp()` thrown once the deadline (a `clock` time) has passed: a poll may not

@@ -7,6 +7,7 @@
 // Windows, whatever shell crawl itself was started from (platform.ts's commandShell names it).
 import { spawn as nodeSpawn, type ChildProcess, type ChildProcessWithoutNullStreams, type SpawnOptions } from 'node:child_process';
 import { realClock, type Clock } from './clock.js';
+import { CALLED_OFF } from './deadline.js';
 import { hasProcessGroups, hostPlatform, signalProcessGroup } from './host.js';
 import { envWithout, isWindows, type Platform } from './platform.js';
 
@@ -67,7 +68,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
       if (settled) return;
       settled = true;
       options.signal.removeEventListener('abort', stop);
-      ended.abort(ENDED);
+      ended.abort(CALLED_OFF);
       // A stopped command's output closing says only that the shell is gone: whatever else of
       // its group ignored SIGTERM without holding the pipes is ended now, not left to outlive crawl.
       if (stopped && groups) signalAll('SIGKILL');
@@ -126,9 +127,6 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
     });
   });
 }
-
-/** Why the wait for SIGKILL is called off (made once: abort() without a reason builds an error each time). */
-const ENDED = new Error('the command ended');
 
 /** Far longer than any line a store's CLI prints, or a key. */
 const MAX_PENDING = 1024 * 1024;

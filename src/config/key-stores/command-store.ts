@@ -3,6 +3,7 @@
 // `key-store-command` stores a new key given on its stdin. Both run through the same runner as
 // `keys rotate --to-command` (platform/shell-command.ts): a process group of their own, the key
 // never in an argument or the environment, and a bound on time and on output.
+import { CALLED_OFF } from '../../platform/deadline.js';
 import type { Env } from '../../platform/env.js';
 import { describeChar, keyDefect, trimKeyText } from '../../text/keys.js';
 import { KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
@@ -11,8 +12,6 @@ import { KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds }
 const MAX_OUTPUT_BYTES = 64 * 1024;
 /** What is kept of a failing command's stderr for its error message. */
 const STDERR_TAIL = 400;
-/** Why the bound's wait is called off once the command has ended (made once, not an error each run). */
-const SETTLED = new Error('the command ended');
 
 export interface CommandContext {
   env: Env;
@@ -130,7 +129,7 @@ export class CommandStore implements KeyStore {
         clock: ctx.clock,
       });
     } finally {
-      settled.abort(SETTLED);
+      settled.abort(CALLED_OFF);
       runSignal.removeEventListener('abort', onRunAbort);
     }
     if (flooded) throw new KeyStoreError(`${setting} (${name} …) printed more than ${MAX_OUTPUT_BYTES / 1024} KiB; it was stopped and nothing was sent`, 'it must print the key alone on its standard output');

@@ -3,6 +3,7 @@
 // nothing else knows which one is in use.
 import { CrawlError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
+import { CALLED_OFF } from '../../platform/deadline.js';
 
 export type KeyStoreKind = 'keyring' | 'file' | 'command';
 
@@ -105,7 +106,7 @@ export async function bounded<T>(clock: DeadlineClock, ms: number, runSignal: Ab
   try {
     return await Promise.race([work(controller.signal), expired, interrupted]);
   } finally {
-    settled.abort();
+    settled.abort(CALLED_OFF);
     runSignal.removeEventListener('abort', onRunAbort);
   }
 }
