@@ -3,10 +3,10 @@
 // start-up; crawlLauncher() in platform.ts decides the words from the answer.
 import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import type { Env } from './env.js';
-import { envValue, isInstalledScript, isWindows, pathsOf, type Platform } from './platform.js';
+import { envValue, isInstalledScript, isWindows, PACKAGE_NAME, pathsOf, type Platform } from './platform.js';
 
 /** Where npm's global layout puts the script of a folder's shims, below that folder (Windows). */
-const GLOBAL_SCRIPT = ['node_modules', '@webcrawl', 'cli', 'bin', 'crawl.js'];
+const GLOBAL_SCRIPT = ['node_modules', ...PACKAGE_NAME.split('/'), 'bin', 'crawl.js'];
 
 /** What cmd runs for a bare name when PATHEXT is not set (Windows' own default). */
 const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD;.VBS;.VBE;.JS;.JSE;.WSF;.WSH;.MSC';
