@@ -38,23 +38,28 @@ const NODE = JSON.stringify(process.execPath);
 /** One process (exec), that says it is ready and then waits forever on its input. */
 const WAITS = `exec ${NODE} -e "console.log('ready'); setInterval(() => {}, 1000)"`;
 
+/** Runs WAITS on `os` through `spawnIt`, with `input` on its stdin, and stops it once it says it is ready. */
+function stopOnceReady(os: NodeJS.Platform, spawnIt: Spawn, input = ''): ReturnType<typeof runShellCommand> {
+  const stop = new AbortController();
+  return runShellCommand({
+    command: WAITS,
+    input,
+    env: { PATH: process.env.PATH },
+    onStdout: (text) => void (text.includes('ready') && stop.abort()),
+    onStderr: () => undefined,
+    signal: stop.signal,
+    platform: { os },
+    spawn: spawnIt,
+  });
+}
+
 describe('ending a command', () => {
   it('Windows: taskkill /T /F over its tree, no window, no process group; the key never in argv', async () => {
     const { spawn: spawnIt, calls } = recording((pid) => {
       process.kill(pid, 'SIGKILL');
       return done();
     });
-    const stop = new AbortController();
-    const outcome = await runShellCommand({
-      command: WAITS,
-      input: 'crawl_live_secret\n',
-      env: { PATH: process.env.PATH },
-      onStdout: (text) => void (text.includes('ready') && stop.abort()),
-      onStderr: () => undefined,
-      signal: stop.signal,
-      platform: { os: 'win32' },
-      spawn: spawnIt,
-    });
+    const outcome = await stopOnceReady('win32', spawnIt, 'crawl_live_secret\n');
     expect(outcome).toEqual({ kind: 'signalled', signal: 'SIGKILL' });
     const [command, killer] = calls;
     expect(command?.options).toMatchObject({ shell: true, detached: false, windowsHide: true });
@@ -71,17 +76,7 @@ describe('ending a command', () => {
       queueMicrotask(() => missing.emit('error', Object.assign(new Error('spawn taskkill ENOENT'), { code: 'ENOENT' })));
       return missing;
     });
-    const stop = new AbortController();
-    const outcome = await runShellCommand({
-      command: WAITS,
-      input: '',
-      env: { PATH: process.env.PATH },
-      onStdout: (text) => void (text.includes('ready') && stop.abort()),
-      onStderr: () => undefined,
-      signal: stop.signal,
-      platform: { os: 'win32' },
-      spawn: spawnIt,
-    });
+    const outcome = await stopOnceReady('win32', spawnIt);
     expect(calls.map((c) => c.file)).toEqual([WAITS, 'taskkill']);
     expect(outcome).toEqual({ kind: 'signalled', signal: 'SIGTERM' });
   });
@@ -89,17 +84,7 @@ describe('ending a command', () => {
   it('Linux and macOS: the process group gets SIGTERM; no taskkill', async () => {
     for (const os of ['linux', 'darwin'] as const) {
       const { spawn: spawnIt, calls } = recording(() => done());
-      const stop = new AbortController();
-      const outcome = await runShellCommand({
-        command: WAITS,
-        input: '',
-        env: { PATH: process.env.PATH },
-        onStdout: (text) => void (text.includes('ready') && stop.abort()),
-        onStderr: () => undefined,
-        signal: stop.signal,
-        platform: { os },
-        spawn: spawnIt,
-      });
+      const outcome = await stopOnceReady(os, spawnIt);
       expect(outcome).toEqual({ kind: 'signalled', signal: 'SIGTERM' });
       expect(calls).toHaveLength(1);
       expect(calls[0]?.options).toMatchObject({ shell: true, detached: true, windowsHide: true });
