@@ -47,6 +47,22 @@ export class KeyringUnavailableError extends KeyStoreError {
   }
 }
 
+/**
+ * A keyring exists but this crawl cannot reach it: every entry of the bus address is a transport
+ * crawl cannot speak (tcp:, an abstract socket on Node 20, ...), or the native binding cannot load
+ * on a system that always has a keystore (macOS, Windows). Unlike KeyringUnavailableError this is
+ * never a reason for the file store: the hint names --insecure-storage as the way around.
+ */
+export class KeyringUnreachableError extends KeyStoreError {
+  readonly reason: string;
+
+  constructor(reason: string, hint?: string) {
+    super(`the system keyring cannot be reached by crawl: ${reason}`, hint);
+    this.name = 'KeyringUnreachableError';
+    this.reason = reason;
+  }
+}
+
 /** How long a keyring call or a key command may take before crawl gives up on it. */
 export interface KeyStoreBounds {
   /** Any call that no person is answering. */
