@@ -1,7 +1,7 @@
 // The linear-work check of test/support/linear.ts: it tells a scan that reads each character once
 // from one that goes back over the text from every place it starts at.
 import { describe, expect, it } from 'vitest';
-import { expectLinearReads, stringReads } from './linear.js';
+import { byteWork, expectLinearReads, stringReads, WorkLimitExceeded } from './linear.js';
 
 /** How many places hold an `a` (one read a place). */
 function linear(text: string): number {
@@ -59,5 +59,28 @@ describe('expectLinearReads', () => {
     // One search each time round, as many as the places: counted by calls alone, these pass.
     expect(() => expectLinearReads((n) => searchesFromEveryPlace('ab'.repeat(n)), 10)).toThrow(/reads for 10, 20 and 30 repeats/);
     expect(() => expectLinearReads((n) => regexpFromEveryPlace('ab'.repeat(n)), 10)).toThrow(/reads for 10, 20 and 30 repeats/);
+  });
+});
+
+describe('byteWork', () => {
+  it('counts the bytes read through Buffer methods and the values put into arrays', () => {
+    const buf = Buffer.from('hello\0world');
+    expect(byteWork(() => buf.readUInt32LE(0))).toBe(4);
+    expect(byteWork(() => buf.indexOf(0, 2))).toBe(4);
+    expect(byteWork(() => buf.toString('utf8', 6, 11))).toBe(5);
+    expect(byteWork(() => [].push(1 as never, 2 as never))).toBe(2);
+    // Restored afterwards: nothing is counted outside.
+    expect(Object.prototype.hasOwnProperty.call(Buffer.prototype, 'readUInt32LE')).toBe(true);
+  });
+
+  it('stops a loop that reads nothing but makes values, past its limit, instead of letting it run for ever', () => {
+    const items: unknown[] = [];
+    expect(() =>
+      byteWork(() => {
+        for (;;) items.push([]);
+      }, 1000),
+    ).toThrow(WorkLimitExceeded);
+    expect(items.length).toBe(1000);
+    expect([].push(1 as never)).toBe(1);
   });
 });

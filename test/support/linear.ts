@@ -85,3 +85,76 @@ export function expectLinearReads(run: (repeats: number) => unknown, size: numbe
   expect(c2 - c1, `reads for ${size}, ${2 * size} and ${3 * size} repeats: ${c1}, ${c2}, ${c3}`).toBeGreaterThan(0);
   expect(c3 - c2, `reads for ${size}, ${2 * size} and ${3 * size} repeats: ${c1}, ${c2}, ${c3}`).toBe(c2 - c1);
 }
+
+/** Thrown by byteWork once the work passes its limit: a decoder that would never stop fails instead. */
+export class WorkLimitExceeded extends Error {
+  constructor(limit: number) {
+    super(`more than ${limit} units of work`);
+    this.name = 'WorkLimitExceeded';
+  }
+}
+
+type BufferMethod = (this: Buffer, ...args: unknown[]) => unknown;
+
+/** For each method that reads a Buffer: the bytes one call covered, from its arguments and result. */
+const BUFFER_SPANS: Record<string, (buf: Buffer, args: unknown[], result: unknown) => number> = {
+  ...Object.fromEntries(['readUInt8', 'readInt8'].map((name) => [name, () => 1])),
+  ...Object.fromEntries(['readUInt16LE', 'readUInt16BE', 'readInt16LE', 'readInt16BE'].map((name) => [name, () => 2])),
+  ...Object.fromEntries(['readUInt32LE', 'readUInt32BE', 'readInt32LE', 'readInt32BE'].map((name) => [name, () => 4])),
+  ...Object.fromEntries(['readBigInt64LE', 'readBigInt64BE', 'readBigUInt64LE', 'readBigUInt64BE', 'readDoubleLE', 'readDoubleBE'].map((name) => [name, () => 8])),
+  indexOf: (buf: Buffer, args: unknown[], found: unknown) => Math.max(1, (found === -1 ? buf.length : (found as number) + 1) - Number(args[1] ?? 0)),
+  toString: (buf: Buffer, args: unknown[]) => Math.max(1, Number(args[2] ?? buf.length) - Number(args[1] ?? 0)),
+  subarray: () => 1,
+};
+
+/**
+ * The work a decoder does on bytes, counted rather than timed: every byte a Buffer method reads
+ * (a number, a search, a piece of text), and every value it puts into an array (a decoded element
+ * or member, which a loop that reads nothing still makes). Past `limit` it throws
+ * WorkLimitExceeded out of `work`, so a loop that would never end fails the test instead of
+ * holding it. `work` runs synchronously.
+ */
+export function byteWork(work: () => unknown, limit = Number.POSITIVE_INFINITY): number {
+  const proto = Buffer.prototype as unknown as Record<string, BufferMethod>;
+  const arrays = Array.prototype as unknown as Record<string, (...items: unknown[]) => number>;
+  const originals = Object.keys(BUFFER_SPANS).map((name) => [name, proto[name] as BufferMethod, Object.prototype.hasOwnProperty.call(proto, name)] as const);
+  const push = arrays.push as (...items: unknown[]) => number;
+  let units = 0;
+  let counting = true;
+  const add = (n: number): void => {
+    units += n;
+    if (units > limit) {
+      counting = false;
+      throw new WorkLimitExceeded(limit);
+    }
+  };
+  for (const [name, original] of originals) {
+    const span = BUFFER_SPANS[name] as (buf: Buffer, args: unknown[], result: unknown) => number;
+    proto[name] = function (this: Buffer, ...args: unknown[]) {
+      const result = original.apply(this, args);
+      if (counting) {
+        counting = false;
+        const n = span(this, args, result);
+        counting = true;
+        add(n);
+      }
+      return result;
+    };
+  }
+  arrays.push = function (this: unknown[], ...items: unknown[]) {
+    if (counting) add(items.length);
+    return push.apply(this, items);
+  };
+  try {
+    const result = work();
+    if (result instanceof Promise) throw new Error('byteWork counts synchronous work only');
+  } finally {
+    counting = false;
+    for (const [name, original, own] of originals) {
+      if (own) proto[name] = original;
+      else delete proto[name];
+    }
+    arrays.push = push;
+  }
+  return units;
+}

@@ -1,8 +1,14 @@
-// The D-Bus wire format (little-endian), as far as crawl speaks it: the Secret Service's calls and
-// the bus's own. Values map to JavaScript as: y n q i u h d -> number, x t -> bigint, b -> boolean,
-// s o g -> string, a<T> -> array (a dict a{KV} -> array of [key, value] pairs), (...) -> array of
-// members, v -> [signature, value]. Everything read is checked against the buffer's length, since
-// what a bus sends is not trusted.
+// The D-Bus wire format, as far as crawl speaks it: the Secret Service's calls and the bus's own.
+// Values map to JavaScript as: y n q i u h d -> number, x t -> bigint, b -> boolean, s o g ->
+// string, ay -> Buffer, a<T> -> array (a dict a{KV} -> array of [key, value] pairs), (...) ->
+// array of members, v -> [signature, value]. crawl writes little-endian; it reads both byte orders,
+// since any peer may send big-endian and the bus passes it on as it is.
+//
+// What a bus sends is hostile input. Every signature is checked as the specification checks it
+// (type codes, no empty struct, dict entries only in arrays with a basic key, nesting, length)
+// and parsed once, before any value is read; every length is checked against the bytes there, and
+// every element of an array must consume bytes: a message is read in work linear in its size, or
+// refused with a WireError.
 
 export type DBusValue = number | bigint | boolean | string | DBusValue[] | Buffer | Variant;
 export type Variant = [signature: string, value: DBusValue];
@@ -14,49 +20,114 @@ export class WireError extends Error {
   }
 }
 
+/** A complete type, parsed from a signature. */
+export type WireType =
+  | { code: 'y' | 'b' | 'n' | 'q' | 'i' | 'u' | 'x' | 't' | 'd' | 'h' | 's' | 'o' | 'g' | 'v' }
+  | { code: 'a'; element: WireType }
+  | { code: '('; members: WireType[] }
+  | { code: '{'; key: WireType; value: WireType };
+
+/** The specification's limits. */
+const MAX_SIGNATURE = 255;
+const MAX_ARRAY_NESTING = 32;
+const MAX_STRUCT_NESTING = 32;
+/** Arrays, structs, dict entries and variants, one in another, as a message holds them. */
+const MAX_DEPTH = 64;
+const MAX_ARRAY_BYTES = 64 * 1024 * 1024;
+
+const BASIC = new Set(['y', 'b', 'n', 'q', 'i', 'u', 'x', 't', 'd', 'h', 's', 'o', 'g']);
 const ALIGN: Record<string, number> = { y: 1, g: 1, v: 1, n: 2, q: 2, b: 4, i: 4, u: 4, h: 4, s: 4, o: 4, a: 4, x: 8, t: 8, d: 8, '(': 8, '{': 8 };
 
-function alignOf(code: string): number {
-  const a = ALIGN[code];
-  if (a === undefined) throw new WireError(`unsupported D-Bus type "${code}"`);
-  return a;
+/** A signature for an error message: quoted, control characters escaped, cut short. */
+function shown(signature: string): string {
+  const quoted = JSON.stringify(signature.length > 40 ? `${signature.slice(0, 40)}…` : signature);
+  return quoted.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** The first complete type of `signature` from `start`, and where the next one begins. */
-export function nextType(signature: string, start = 0): { type: string; end: number } {
-  const c = signature[start];
-  if (c === undefined) throw new WireError(`incomplete D-Bus signature "${signature}"`);
-  if (c === 'a') {
-    const inner = nextType(signature, start + 1);
-    return { type: signature.slice(start, inner.end), end: inner.end };
-  }
-  if (c === '(' || c === '{') {
-    const close = c === '(' ? ')' : '}';
-    let i = start + 1;
-    while (signature[i] !== close) {
-      if (i >= signature.length) throw new WireError(`unbalanced D-Bus signature "${signature}"`);
-      i = nextType(signature, i).end;
-    }
-    return { type: signature.slice(start, i + 1), end: i + 1 };
-  }
-  alignOf(c);
-  return { type: c, end: start + 1 };
-}
-
-/** The complete types of a signature, in order ("sa{ss}" -> ["s", "a{ss}"]). */
-export function splitSignature(signature: string): string[] {
-  const types: string[] = [];
-  for (let i = 0; i < signature.length; ) {
-    const { type, end } = nextType(signature, i);
-    types.push(type);
-    i = end;
-  }
+/** The complete types of a signature, checked as the specification requires; throws WireError. */
+export function parseSignature(signature: string): WireType[] {
+  if (signature.length > MAX_SIGNATURE) throw new WireError(`a D-Bus signature of ${signature.length} characters (at most ${MAX_SIGNATURE})`);
+  const at = { i: 0 };
+  const types: WireType[] = [];
+  while (at.i < signature.length) types.push(parseType(signature, at, 0, 0, 0));
   return types;
+}
+
+/** The one complete type `signature` is (a variant's, an array's element); throws WireError otherwise. */
+export function parseSingleType(signature: string): WireType {
+  const types = parseSignature(signature);
+  if (types.length !== 1) throw new WireError(`D-Bus signature ${shown(signature)} is not one complete type`);
+  return types[0] as WireType;
+}
+
+function parseType(signature: string, at: { i: number }, arrays: number, structs: number, dicts: number): WireType {
+  const c = signature.charAt(at.i);
+  at.i += 1;
+  if (BASIC.has(c) || c === 'v') return { code: c } as WireType;
+  const bad = (why: string): WireError => new WireError(`D-Bus signature ${shown(signature)} ${why}`);
+  switch (c) {
+    case 'a': {
+      if (arrays + 1 > MAX_ARRAY_NESTING) throw bad(`nests more than ${MAX_ARRAY_NESTING} arrays`);
+      if (at.i >= signature.length) throw bad('ends with an array of nothing');
+      if (signature.charAt(at.i) !== '{') return { code: 'a', element: parseType(signature, at, arrays + 1, structs, dicts) };
+      at.i += 1;
+      if (dicts + 1 > MAX_STRUCT_NESTING) throw bad(`nests more than ${MAX_STRUCT_NESTING} dict entries`);
+      if (!BASIC.has(signature.charAt(at.i))) throw bad('has a dict entry whose key is not a basic type');
+      const key = parseType(signature, at, arrays + 1, structs, dicts + 1);
+      if (at.i >= signature.length || signature.charAt(at.i) === '}') throw bad('has a dict entry without a value');
+      const value = parseType(signature, at, arrays + 1, structs, dicts + 1);
+      if (signature.charAt(at.i) !== '}') throw bad('has a dict entry of more than a key and a value, or no end');
+      at.i += 1;
+      return { code: 'a', element: { code: '{', key, value } };
+    }
+    case '(': {
+      if (structs + 1 > MAX_STRUCT_NESTING) throw bad(`nests more than ${MAX_STRUCT_NESTING} structs`);
+      const members: WireType[] = [];
+      while (signature.charAt(at.i) !== ')') {
+        if (at.i >= signature.length) throw bad('has a struct without its end');
+        members.push(parseType(signature, at, arrays, structs + 1, dicts));
+      }
+      at.i += 1;
+      if (members.length === 0) throw bad('holds an empty struct');
+      return { code: '(', members };
+    }
+    case '{':
+      throw bad('has a dict entry outside an array');
+    case ')':
+    case '}':
+      throw bad('closes what it did not open');
+    default:
+      throw bad(`holds ${c === '' ? 'nothing' : `"${shown(c).slice(1, -1)}"`} where a type should be`);
+  }
+}
+
+/** The complete types of a signature, as signature text, in order ("sa{ss}" -> ["s", "a{ss}"]). */
+export function splitSignature(signature: string): string[] {
+  return parseSignature(signature).map(signatureOf);
+}
+
+export function signatureOf(type: WireType): string {
+  switch (type.code) {
+    case 'a':
+      return `a${signatureOf(type.element)}`;
+    case '(':
+      return `(${type.members.map(signatureOf).join('')})`;
+    case '{':
+      return `{${signatureOf(type.key)}${signatureOf(type.value)}}`;
+    default:
+      return type.code;
+  }
 }
 
 export class Writer {
   #buf = Buffer.alloc(256);
   #len = 0;
+  readonly #little: boolean;
+
+  /** Little-endian, as crawl writes; big-endian only for a test that plays a peer that writes it. */
+  constructor(options: { bigEndian?: boolean } = {}) {
+    this.#little = options.bigEndian !== true;
+  }
 
   get length(): number {
     return this.#len;
@@ -80,6 +151,14 @@ export class Writer {
     this.#len += pad;
   }
 
+  /** Writes a fixed-size number of `size` bytes, aligned to its size. */
+  #fixed(size: number, put: (buf: Buffer, at: number) => void): void {
+    this.align(size);
+    this.#room(size);
+    put(this.#buf, this.#len);
+    this.#len += size;
+  }
+
   #u8(v: number): void {
     this.#room(1);
     this.#buf.writeUInt8(v, this.#len);
@@ -87,61 +166,53 @@ export class Writer {
   }
 
   #u32(v: number): void {
-    this.align(4);
-    this.#room(4);
-    this.#buf.writeUInt32LE(v, this.#len);
-    this.#len += 4;
+    this.#fixed(4, (b, at) => (this.#little ? b.writeUInt32LE(v, at) : b.writeUInt32BE(v, at)));
   }
 
-  #raw(bytes: Buffer): void {
+  #raw(bytes: Uint8Array): void {
     this.#room(bytes.length);
-    bytes.copy(this.#buf, this.#len);
+    this.#buf.set(bytes, this.#len);
     this.#len += bytes.length;
   }
 
   /** Overwrites the u32 at `at` (an array's length, known once its elements are written). */
   patchU32(at: number, v: number): void {
-    this.#buf.writeUInt32LE(v, at);
+    if (this.#little) this.#buf.writeUInt32LE(v, at);
+    else this.#buf.writeUInt32BE(v, at);
   }
 
-  write(type: string, value: DBusValue): void {
-    const c = type[0];
-    switch (c) {
+  /** Writes `value` as the one complete type `type` ("a{sv}"). */
+  write(type: string | WireType, value: DBusValue): void {
+    this.#write(typeof type === 'string' ? parseSingleType(type) : type, value);
+  }
+
+  /** Bytes as they are, after the bytes written so far (a test building a message no daemon would send). */
+  writeRaw(bytes: Uint8Array): void {
+    this.#raw(bytes);
+  }
+
+  #write(type: WireType, value: DBusValue): void {
+    const little = this.#little;
+    switch (type.code) {
       case 'y':
         return this.#u8(value as number);
       case 'b':
         return this.#u32(value ? 1 : 0);
       case 'n':
+        return this.#fixed(2, (b, at) => (little ? b.writeInt16LE(value as number, at) : b.writeInt16BE(value as number, at)));
       case 'q':
-        this.align(2);
-        this.#room(2);
-        if (c === 'n') this.#buf.writeInt16LE(value as number, this.#len);
-        else this.#buf.writeUInt16LE(value as number, this.#len);
-        this.#len += 2;
-        return;
+        return this.#fixed(2, (b, at) => (little ? b.writeUInt16LE(value as number, at) : b.writeUInt16BE(value as number, at)));
       case 'i':
-        this.align(4);
-        this.#room(4);
-        this.#buf.writeInt32LE(value as number, this.#len);
-        this.#len += 4;
-        return;
+        return this.#fixed(4, (b, at) => (little ? b.writeInt32LE(value as number, at) : b.writeInt32BE(value as number, at)));
       case 'u':
       case 'h':
         return this.#u32(value as number);
       case 'x':
+        return this.#fixed(8, (b, at) => (little ? b.writeBigInt64LE(BigInt(value as bigint), at) : b.writeBigInt64BE(BigInt(value as bigint), at)));
       case 't':
-        this.align(8);
-        this.#room(8);
-        if (c === 'x') this.#buf.writeBigInt64LE(BigInt(value as bigint), this.#len);
-        else this.#buf.writeBigUInt64LE(BigInt(value as bigint), this.#len);
-        this.#len += 8;
-        return;
+        return this.#fixed(8, (b, at) => (little ? b.writeBigUInt64LE(BigInt(value as bigint), at) : b.writeBigUInt64BE(BigInt(value as bigint), at)));
       case 'd':
-        this.align(8);
-        this.#room(8);
-        this.#buf.writeDoubleLE(value as number, this.#len);
-        this.#len += 8;
-        return;
+        return this.#fixed(8, (b, at) => (little ? b.writeDoubleLE(value as number, at) : b.writeDoubleBE(value as number, at)));
       case 's':
       case 'o': {
         const bytes = Buffer.from(value as string, 'utf8');
@@ -150,48 +221,55 @@ export class Writer {
         return this.#u8(0);
       }
       case 'g': {
-        const bytes = Buffer.from(value as string, 'ascii');
+        const bytes = Buffer.from(value as string, 'latin1');
         this.#u8(bytes.length);
         this.#raw(bytes);
         return this.#u8(0);
       }
       case 'v': {
         const [signature, inner] = value as Variant;
-        this.write('g', signature);
-        return this.write(signature, inner);
+        this.#write({ code: 'g' }, signature);
+        return this.#write(parseSingleType(signature), inner);
       }
       case 'a': {
-        const element = type.slice(1);
         this.#u32(0);
         const lengthAt = this.#len - 4;
-        this.align(alignOf(element[0] as string));
+        this.align(ALIGN[type.element.code] as number);
         const start = this.#len;
-        if (element === 'y' && Buffer.isBuffer(value)) this.#raw(value);
-        else for (const item of value as DBusValue[]) this.write(element, item);
+        if (type.element.code === 'y' && value instanceof Uint8Array) this.#raw(value);
+        else for (const item of value as DBusValue[]) this.#write(type.element, item);
         this.patchU32(lengthAt, this.#len - start);
         return;
       }
-      case '(':
-      case '{': {
+      case '(': {
         this.align(8);
-        const members = splitSignature(type.slice(1, -1));
         const values = value as DBusValue[];
-        members.forEach((member, i) => this.write(member, values[i] as DBusValue));
+        type.members.forEach((member, i) => this.#write(member, values[i] as DBusValue));
         return;
       }
-      default:
-        throw new WireError(`unsupported D-Bus type "${type}"`);
+      case '{': {
+        this.align(8);
+        const [k, v] = value as [DBusValue, DBusValue];
+        this.#write(type.key, k);
+        return this.#write(type.value, v);
+      }
     }
   }
 }
 
+const OBJECT_PATH = /^\/(?:[A-Za-z0-9_]+(?:\/[A-Za-z0-9_]+)*)?$/;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 export class Reader {
   readonly #buf: Buffer;
+  readonly #little: boolean;
   #pos: number;
+  #depth = 0;
 
-  constructor(buf: Buffer, pos = 0) {
+  constructor(buf: Buffer, options: { bigEndian?: boolean; position?: number } = {}) {
     this.#buf = buf;
-    this.#pos = pos;
+    this.#little = options.bigEndian !== true;
+    this.#pos = options.position ?? 0;
   }
 
   get position(): number {
@@ -199,12 +277,25 @@ export class Reader {
   }
 
   #need(n: number): void {
-    if (this.#pos + n > this.#buf.length) throw new WireError('D-Bus message ends early');
+    if (this.#pos + n > this.#buf.length) throw new WireError('the D-Bus message ends early');
   }
 
+  /** Skips the padding to a multiple of `n`, which must be there and be NUL bytes. */
   align(n: number): void {
-    this.#pos += (n - (this.#pos % n)) % n;
-    if (this.#pos > this.#buf.length) throw new WireError('D-Bus message ends early');
+    const pad = (n - (this.#pos % n)) % n;
+    this.#need(pad);
+    for (let i = 0; i < pad; i++) {
+      if (this.#buf.readUInt8(this.#pos + i) !== 0) throw new WireError('the D-Bus message has padding that is not NUL bytes');
+    }
+    this.#pos += pad;
+  }
+
+  #fixed<T>(size: number, get: (buf: Buffer, at: number) => T): T {
+    this.align(size);
+    this.#need(size);
+    const v = get(this.#buf, this.#pos);
+    this.#pos += size;
+    return v;
   }
 
   #u8(): number {
@@ -213,95 +304,119 @@ export class Reader {
   }
 
   #u32(): number {
-    this.align(4);
-    this.#need(4);
-    const v = this.#buf.readUInt32LE(this.#pos);
-    this.#pos += 4;
-    return v;
+    return this.#fixed(4, (b, at) => (this.#little ? b.readUInt32LE(at) : b.readUInt32BE(at)));
   }
 
-  #string(length: number, encoding: BufferEncoding): string {
+  /** `length` bytes then a NUL, none inside: the text, once it is known to be UTF-8. */
+  #text(length: number, what: string): string {
     this.#need(length + 1);
-    const text = this.#buf.toString(encoding, this.#pos, this.#pos + length);
+    const start = this.#pos;
+    if (this.#buf.indexOf(0, start) !== start + length) throw new WireError(`a D-Bus ${what} holds a NUL byte or lacks its end`);
     this.#pos += length + 1;
-    return text;
+    try {
+      return UTF8.decode(this.#buf.subarray(start, start + length));
+    } catch {
+      throw new WireError(`a D-Bus ${what} is not UTF-8`);
+    }
   }
 
-  read(type: string): DBusValue {
-    const c = type[0];
-    switch (c) {
+  /** Reads the one complete type `type` ("a{sv}"). */
+  read(type: string | WireType): DBusValue {
+    return this.#read(typeof type === 'string' ? parseSingleType(type) : type);
+  }
+
+  #read(type: WireType): DBusValue {
+    const little = this.#little;
+    switch (type.code) {
       case 'y':
         return this.#u8();
-      case 'b':
-        return this.#u32() !== 0;
+      case 'b': {
+        const v = this.#u32();
+        if (v > 1) throw new WireError(`a D-Bus boolean of ${v}`);
+        return v === 1;
+      }
       case 'n':
-      case 'q': {
-        this.align(2);
-        this.#need(2);
-        const v = c === 'n' ? this.#buf.readInt16LE(this.#pos) : this.#buf.readUInt16LE(this.#pos);
-        this.#pos += 2;
-        return v;
-      }
-      case 'i': {
-        this.align(4);
-        this.#need(4);
-        const v = this.#buf.readInt32LE(this.#pos);
-        this.#pos += 4;
-        return v;
-      }
+        return this.#fixed(2, (b, at) => (little ? b.readInt16LE(at) : b.readInt16BE(at)));
+      case 'q':
+        return this.#fixed(2, (b, at) => (little ? b.readUInt16LE(at) : b.readUInt16BE(at)));
+      case 'i':
+        return this.#fixed(4, (b, at) => (little ? b.readInt32LE(at) : b.readInt32BE(at)));
       case 'u':
       case 'h':
         return this.#u32();
       case 'x':
-      case 't': {
-        this.align(8);
-        this.#need(8);
-        const v = c === 'x' ? this.#buf.readBigInt64LE(this.#pos) : this.#buf.readBigUInt64LE(this.#pos);
-        this.#pos += 8;
-        return v;
-      }
-      case 'd': {
-        this.align(8);
-        this.#need(8);
-        const v = this.#buf.readDoubleLE(this.#pos);
-        this.#pos += 8;
-        return v;
-      }
+        return this.#fixed(8, (b, at) => (little ? b.readBigInt64LE(at) : b.readBigInt64BE(at)));
+      case 't':
+        return this.#fixed(8, (b, at) => (little ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)));
+      case 'd':
+        return this.#fixed(8, (b, at) => (little ? b.readDoubleLE(at) : b.readDoubleBE(at)));
       case 's':
-      case 'o':
-        return this.#string(this.#u32(), 'utf8');
-      case 'g':
-        return this.#string(this.#u8(), 'ascii');
-      case 'v': {
-        const signature = this.read('g') as string;
-        const types = splitSignature(signature);
-        if (types.length !== 1) throw new WireError(`a D-Bus variant holds "${signature}"`);
-        return [signature, this.read(signature)];
+        return this.#text(this.#u32(), 'string');
+      case 'o': {
+        const path = this.#text(this.#u32(), 'object path');
+        if (!OBJECT_PATH.test(path)) throw new WireError('a D-Bus object path that is not one');
+        return path;
       }
-      case 'a': {
-        const element = type.slice(1);
-        const length = this.#u32();
-        this.align(alignOf(element[0] as string));
-        const end = this.#pos + length;
-        if (end > this.#buf.length) throw new WireError('D-Bus array ends past its message');
-        if (element === 'y') {
-          const bytes = Buffer.from(this.#buf.subarray(this.#pos, end));
-          this.#pos = end;
-          return bytes;
-        }
-        const items: DBusValue[] = [];
-        while (this.#pos < end) items.push(this.read(element));
-        if (this.#pos !== end) throw new WireError('D-Bus array length does not match its elements');
-        return items;
+      case 'g': {
+        const signature = this.#text(this.#u8(), 'signature');
+        parseSignature(signature);
+        return signature;
       }
+      case 'v':
+        return this.#nested(() => {
+          const signature = this.#text(this.#u8(), 'signature');
+          return [signature, this.#read(parseSingleType(signature))];
+        });
+      case 'a':
+        return this.#nested(() => this.#array(type.element));
       case '(':
-      case '{': {
-        this.align(8);
-        return splitSignature(type.slice(1, -1)).map((member) => this.read(member));
-      }
-      default:
-        throw new WireError(`unsupported D-Bus type "${type}"`);
+        return this.#nested(() => {
+          this.align(8);
+          const members: DBusValue[] = [];
+          for (const member of type.members) members.push(this.#read(member));
+          return members;
+        });
+      case '{':
+        return this.#nested(() => {
+          this.align(8);
+          const entry: DBusValue[] = [];
+          entry.push(this.#read(type.key));
+          entry.push(this.#read(type.value));
+          return entry;
+        });
     }
+  }
+
+  #nested<T>(read: () => T): T {
+    if (++this.#depth > MAX_DEPTH) throw new WireError(`a D-Bus value nested more than ${MAX_DEPTH} deep`);
+    try {
+      return read();
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #array(element: WireType): DBusValue {
+    const length = this.#u32();
+    if (length > MAX_ARRAY_BYTES) throw new WireError(`a D-Bus array of ${length} bytes (at most ${MAX_ARRAY_BYTES})`);
+    // The padding to the first element is there even when the array is empty.
+    this.align(ALIGN[element.code] as number);
+    const end = this.#pos + length;
+    if (end > this.#buf.length) throw new WireError('a D-Bus array ends past its message');
+    if (element.code === 'y') {
+      const bytes = Buffer.from(this.#buf.subarray(this.#pos, end));
+      this.#pos = end;
+      return bytes;
+    }
+    const items: DBusValue[] = [];
+    while (this.#pos < end) {
+      const before = this.#pos;
+      items.push(this.#read(element));
+      // No valid type is read in no bytes; this keeps the loop finite whatever a signature is.
+      if (this.#pos <= before) throw new WireError('a D-Bus array element took no bytes');
+    }
+    if (this.#pos !== end) throw new WireError('a D-Bus array length does not match its elements');
+    return items;
   }
 }
 
@@ -323,15 +438,30 @@ export interface Message {
 }
 
 const FIELD = { path: 1, interface: 2, member: 3, errorName: 4, replySerial: 5, destination: 6, sender: 7, signature: 8 } as const;
-const FIELD_TYPE: Record<number, string> = { 1: 'o', 2: 's', 3: 's', 4: 's', 5: 'u', 6: 's', 7: 's', 8: 'g' };
+const FIELD_TYPE: Record<number, string> = { 1: 'o', 2: 's', 3: 's', 4: 's', 5: 'u', 6: 's', 7: 's', 8: 'g', 9: 'u' };
+/** The header fields each known message type must carry. */
+const REQUIRED: Record<number, number[]> = {
+  [MessageType.call]: [FIELD.path, FIELD.member],
+  [MessageType.reply]: [FIELD.replySerial],
+  [MessageType.error]: [FIELD.errorName, FIELD.replySerial],
+  [MessageType.signal]: [FIELD.path, FIELD.interface, FIELD.member],
+};
+const HEADER_FIELDS: WireType = parseSingleType('a(yv)');
 
-/** No message crawl takes part in comes near this; a larger length is a broken or hostile peer. */
+/**
+ * No message crawl takes part in comes near this (the specification allows 128 MiB); a larger
+ * length is a broken or hostile peer, refused before its bytes are buffered.
+ */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
 
-export function encodeMessage(m: Message): Buffer {
-  const body = new Writer();
-  const types = splitSignature(m.signature);
-  if (types.length !== m.body.length) throw new WireError(`signature "${m.signature}" does not match ${m.body.length} values`);
+const LITTLE = 'l'.charCodeAt(0);
+const BIG = 'B'.charCodeAt(0);
+
+/** `m` as bytes: little-endian (big-endian only for a test playing a peer that sends it). */
+export function encodeMessage(m: Message, options: { bigEndian?: boolean } = {}): Buffer {
+  const body = new Writer(options);
+  const types = parseSignature(m.signature);
+  if (types.length !== m.body.length) throw new WireError(`signature ${shown(m.signature)} does not match ${m.body.length} values`);
   types.forEach((type, i) => body.write(type, m.body[i] as DBusValue));
   const fields: DBusValue[] = [];
   const add = (code: number, value: string | number | undefined): void => {
@@ -345,42 +475,61 @@ export function encodeMessage(m: Message): Buffer {
   add(FIELD.destination, m.destination);
   add(FIELD.sender, m.sender);
   add(FIELD.signature, m.signature);
-  const head = new Writer();
-  head.write('y', 'l'.charCodeAt(0));
+  const head = new Writer(options);
+  head.write('y', options.bigEndian === true ? BIG : LITTLE);
   head.write('y', m.type);
   head.write('y', m.flags);
   head.write('y', 1);
   head.write('u', body.length);
   head.write('u', m.serial);
-  head.write('a(yv)', fields);
+  head.write(HEADER_FIELDS, fields);
   head.align(8);
   return Buffer.concat([head.bytes(), body.bytes()]);
+}
+
+function bigEndianOf(buf: Buffer): boolean {
+  const mark = buf.readUInt8(0);
+  if (mark !== LITTLE && mark !== BIG) throw new WireError('a D-Bus message that starts with neither "l" nor "B"');
+  return mark === BIG;
 }
 
 /** The length of the message at the start of `buf`, once its fixed header is there; undefined before. */
 export function messageLength(buf: Buffer): number | undefined {
   if (buf.length < 16) return undefined;
-  if (buf[0] !== 'l'.charCodeAt(0)) throw new WireError('the bus sent a big-endian message');
-  const bodyLength = buf.readUInt32LE(4);
-  const fieldsLength = buf.readUInt32LE(12);
+  const little = !bigEndianOf(buf);
+  const bodyLength = little ? buf.readUInt32LE(4) : buf.readUInt32BE(4);
+  const fieldsLength = little ? buf.readUInt32LE(12) : buf.readUInt32BE(12);
   const headerEnd = 16 + fieldsLength;
   const total = headerEnd + ((8 - (headerEnd % 8)) % 8) + bodyLength;
-  if (total > MAX_MESSAGE_BYTES) throw new WireError(`the bus sent a message of ${total} bytes`);
+  if (total > MAX_MESSAGE_BYTES) throw new WireError(`a D-Bus message of ${total} bytes (crawl reads at most ${MAX_MESSAGE_BYTES})`);
   return total;
 }
 
+/** The message that is the whole of `buf`; throws WireError for anything the specification calls invalid. */
 export function decodeMessage(buf: Buffer): Message {
-  const r = new Reader(buf);
-  r.read('y');
-  const type = r.read('y') as number;
-  const flags = r.read('y') as number;
-  r.read('y');
-  r.read('u');
-  const serial = r.read('u') as number;
-  const fields = r.read('a(yv)') as [number, Variant][];
+  if (buf.length < 16) throw new WireError('the D-Bus message ends early');
+  const bigEndian = bigEndianOf(buf);
+  const r = new Reader(buf, { bigEndian, position: 1 });
+  const type = r.read({ code: 'y' }) as number;
+  if (type === 0) throw new WireError('a D-Bus message of type 0');
+  const flags = r.read({ code: 'y' }) as number;
+  const version = r.read({ code: 'y' }) as number;
+  if (version !== 1) throw new WireError(`a D-Bus message of protocol version ${version}`);
+  const bodyLength = r.read({ code: 'u' }) as number;
+  const serial = r.read({ code: 'u' }) as number;
+  if (serial === 0) throw new WireError('a D-Bus message with serial 0');
+  const fields = r.read(HEADER_FIELDS) as [number, Variant][];
   r.align(8);
   const m: Message = { type, flags, serial, signature: '', body: [] };
-  for (const [code, [, value]] of fields) {
+  const seen = new Set<number>();
+  for (const [code, [signature, value]] of fields) {
+    if (code === 0) throw new WireError('a D-Bus message with header field 0');
+    if (seen.has(code)) throw new WireError(`a D-Bus message with header field ${code} twice`);
+    seen.add(code);
+    const expected = FIELD_TYPE[code];
+    // Fields of codes the specification may add later are skipped, as it asks.
+    if (expected === undefined) continue;
+    if (signature !== expected) throw new WireError(`a D-Bus header field ${code} of type ${shown(signature)}`);
     if (code === FIELD.path) m.path = value as string;
     else if (code === FIELD.interface) m.interface = value as string;
     else if (code === FIELD.member) m.member = value as string;
@@ -390,6 +539,13 @@ export function decodeMessage(buf: Buffer): Message {
     else if (code === FIELD.sender) m.sender = value as string;
     else if (code === FIELD.signature) m.signature = value as string;
   }
-  m.body = splitSignature(m.signature).map((t) => r.read(t));
+  for (const required of REQUIRED[type] ?? []) {
+    if (!seen.has(required)) throw new WireError(`a D-Bus message of type ${type} without header field ${required}`);
+  }
+  const bodyStart = r.position;
+  if (bodyStart + bodyLength !== buf.length) throw new WireError('a D-Bus message whose body is not the length its header gives');
+  const types = parseSignature(m.signature);
+  m.body = types.map((t) => r.read(t));
+  if (r.position !== buf.length) throw new WireError('a D-Bus message body longer than its signature');
   return m;
 }
