@@ -24,6 +24,18 @@ export function currentUid(): number | undefined {
   return process.getuid?.();
 }
 
+/**
+ * Whether this Node can connect to a socket in Linux's abstract namespace (`unix:abstract=` bus
+ * addresses). libuv before 1.48 gives connect() the whole padded `sun_path`, so the name it asks
+ * for is the name and a tail of NULs, which no server listens on (libuv #4266, nodejs/node#49656):
+ * Node 20 has libuv 1.46, Node 22 has the fix.
+ */
+export function reachesAbstractSockets(): boolean {
+  if (process.platform !== 'linux') return false;
+  const [major = 0, minor = 0] = (process.versions.uv ?? '').split('.').map(Number);
+  return major > 1 || (major === 1 && minor >= 48);
+}
+
 /** Whether processes here get POSIX process groups and signals (not Windows). */
 export function hasProcessGroups(): boolean {
   return process.platform !== 'win32';

@@ -1,12 +1,20 @@
 // A minimal D-Bus client over the session bus's Unix socket: enough for the Secret Service (and
-// for a test to play one of its peers). It is plain JavaScript on a socket, so every wait can be
+// for a test to play one of its peers). It tries each entry of the bus address in turn, as the
+// specification asks; Unix sockets are the one transport it speaks (address.ts). It is plain JavaScript on a socket, so every wait can be
 // abandoned: a call that never gets its answer ends when its signal is aborted, and closing the
 // socket frees the process, where a native library blocked in the same call would hold it.
 import { connect, type Socket } from 'node:net';
+import { lstatSync } from 'node:fs';
+import { reachesAbstractSockets } from '../host.js';
+import { endpointOf, escapeAddressValue, parseAddress } from './address.js';
 import { decodeMessage, encodeMessage, MessageType, messageLength, type DBusValue, type Message } from './wire.js';
 
 export class DBusError extends Error {
-  /** The error's D-Bus name (org.freedesktop.DBus.Error.ServiceUnknown), or a local one (crawl.NoBus, crawl.Closed). */
+  /**
+   * The error's D-Bus name (org.freedesktop.DBus.Error.ServiceUnknown), or a local one: crawl.NoBus,
+   * crawl.Unsupported, crawl.BadAddress (see open), crawl.Connect, crawl.Auth, crawl.Protocol (a
+   * message that breaks the specification), crawl.Closed.
+   */
   readonly dbusName: string;
 
   constructor(dbusName: string, message: string) {
@@ -25,36 +33,42 @@ export interface CallTarget {
   body?: DBusValue[];
 }
 
-/** The socket an address names: the first unix one of a `;`-separated list (path or abstract name). */
-export function socketPathOf(address: string): string | undefined {
-  for (const one of address.split(';')) {
-    const colon = one.indexOf(':');
-    if (colon < 0 || one.slice(0, colon) !== 'unix') continue;
-    const params = new Map<string, string>();
-    for (const pair of one.slice(colon + 1).split(',')) {
-      const eq = pair.indexOf('=');
-      if (eq > 0) params.set(pair.slice(0, eq), unescapeValue(pair.slice(eq + 1)));
-    }
-    const path = params.get('path');
-    if (path) return path;
-    const abstract = params.get('abstract');
-    if (abstract) return `\0${abstract}`;
-  }
-  return undefined;
-}
-
-function unescapeValue(value: string): string {
-  return value.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
 /**
- * The session bus's address: DBUS_SESSION_BUS_ADDRESS, else the socket systemd gives each user
- * (`$XDG_RUNTIME_DIR/bus`), as libdbus and sd-bus look for it. Undefined: no session bus here.
+ * The session bus's address: DBUS_SESSION_BUS_ADDRESS, else the socket systemd gives each user,
+ * `$XDG_RUNTIME_DIR/bus`, as libdbus looks for it: only when it is there, a socket, and this
+ * user's (`uid`), and escaped, so that any character of the folder's name reads back as itself.
+ * Undefined: no session bus here.
  */
-export function sessionBusAddress(env: Readonly<Record<string, string | undefined>>): string | undefined {
+export function sessionBusAddress(env: Readonly<Record<string, string | undefined>>, uid?: number): string | undefined {
   if (env.DBUS_SESSION_BUS_ADDRESS) return env.DBUS_SESSION_BUS_ADDRESS;
-  if (env.XDG_RUNTIME_DIR) return `unix:path=${env.XDG_RUNTIME_DIR}/bus`;
-  return undefined;
+  if (!env.XDG_RUNTIME_DIR) return undefined;
+  const path = `${env.XDG_RUNTIME_DIR}/bus`;
+  let stats;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (!stats.isSocket() || (uid !== undefined && stats.uid !== uid)) return undefined;
+  return `unix:path=${escapeAddressValue(path)}`;
+}
+
+/** What a connection needs of the system it runs on (a test gives other facts). */
+export interface OpenOptions {
+  /** Whether this Node can reach an abstract socket (platform/host.ts). */
+  abstractSockets?: boolean;
+}
+
+/** Why no entry of an address gave a connection: the first bus that failed, else why none was there or usable. */
+function noConnection(tried: readonly DBusError[], unusable: readonly string[]): DBusError {
+  const failed = tried.find((error) => error.dbusName !== 'crawl.NoBus');
+  if (failed) return failed;
+  if (unusable.length > 0) {
+    const absent = tried.length === 0 ? '' : `; nothing listens at ${tried.length === 1 ? 'its other entry' : `its other ${tried.length} entries`}`;
+    return new DBusError('crawl.Unsupported', `the session bus address has no entry crawl can use: ${[...new Set(unusable)].join('; ')}${absent}`);
+  }
+  if (tried.length === 1) return tried[0] as DBusError;
+  return new DBusError('crawl.NoBus', `nothing listens at any of the ${tried.length} entries of the session bus address`);
 }
 
 type Pending = { resolve(body: DBusValue[]): void; reject(error: Error): void };
@@ -69,20 +83,53 @@ export class DBusConnection {
   #closed: Error | undefined;
   uniqueName = '';
 
-  private constructor(socket: Socket) {
+  /** Where the bus is, for messages: its socket's path (an abstract one's name after "@"). */
+  readonly #shown: string;
+
+  private constructor(socket: Socket, shown: string) {
     this.#socket = socket;
+    this.#shown = shown;
   }
 
   /**
-   * Connects, authenticates as this process's user (EXTERNAL) and says Hello. Rejects when
-   * `signal` aborts first; a socket that never answers holds nothing after that.
+   * Connects to the first entry of `address` that connects, authenticates as this process's user
+   * (EXTERNAL) and answers Hello, trying each in turn. Rejects with a DBusError: `crawl.BadAddress`
+   * (the address cannot be read), `crawl.Unsupported` (no entry is one crawl can use, and nothing
+   * listens at those it can), `crawl.NoBus` (nothing listens at any), or the first failure of a
+   * bus that is there; or with the signal's reason when it aborts first. A socket that never
+   * answers holds nothing after that.
    */
-  static async open(address: string, uid: number, signal: AbortSignal): Promise<DBusConnection> {
-    const path = socketPathOf(address);
-    if (path === undefined) throw new DBusError('crawl.NoBus', `no Unix socket in the session bus address`);
+  static async open(address: string, uid: number, signal: AbortSignal, options: OpenOptions = {}): Promise<DBusConnection> {
+    let entries;
+    try {
+      entries = parseAddress(address);
+    } catch (error) {
+      throw new DBusError('crawl.BadAddress', `the session bus address cannot be read: ${(error as Error).message}`);
+    }
+    const abstractSockets = options.abstractSockets ?? reachesAbstractSockets();
+    const tried: DBusError[] = [];
+    const unusable: string[] = [];
+    for (const entry of entries) {
+      signal.throwIfAborted();
+      const endpoint = endpointOf(entry, { abstractSockets });
+      if (endpoint.kind === 'unusable') {
+        unusable.push(endpoint.reason);
+        continue;
+      }
+      try {
+        return await DBusConnection.#openSocket(endpoint.path, endpoint.shown, uid, signal);
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        tried.push(error instanceof DBusError ? error : new DBusError('crawl.Connect', (error as Error).message));
+      }
+    }
+    throw noConnection(tried, unusable);
+  }
+
+  static async #openSocket(path: string, shown: string, uid: number, signal: AbortSignal): Promise<DBusConnection> {
     signal.throwIfAborted();
     const socket = connect({ path });
-    const conn = new DBusConnection(socket);
+    const conn = new DBusConnection(socket, shown);
     const onAbort = (): void => conn.close(signal.reason instanceof Error ? signal.reason : new DBusError('crawl.Aborted', 'aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
     try {
@@ -120,19 +167,19 @@ export class DBusConnection {
         const code = (error as NodeJS.ErrnoException).code;
         // Nothing at the address (no such socket, nobody listening) is no bus; anything else is one that fails.
         const none = code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ENOTDIR';
-        fail(new DBusError(none ? 'crawl.NoBus' : 'crawl.Connect', `cannot connect to the session bus: ${code ?? error.message}`));
+        fail(new DBusError(none ? 'crawl.NoBus' : 'crawl.Connect', `cannot connect to the session bus at ${this.#shown}: ${code ?? error.message}`));
       };
-      const onClose = (): void => fail(this.#closed ?? new DBusError('crawl.Closed', 'the session bus closed the connection while authenticating'));
+      const onClose = (): void => fail(this.#closed ?? new DBusError('crawl.Closed', `the session bus at ${this.#shown} closed the connection while authenticating`));
       const onData = (chunk: Buffer): void => {
         text += chunk.toString('latin1');
-        if (text.length > 4096) return fail(new DBusError('crawl.Auth', 'the session bus sent no end to its authentication answer'));
+        if (text.length > 4096) return fail(new DBusError('crawl.Auth', `the session bus at ${this.#shown} sent no end to its authentication answer`));
         const end = text.indexOf('\r\n');
         if (end < 0) return;
         const line = text.slice(0, end);
-        if (!line.startsWith('OK ')) return fail(new DBusError('crawl.Auth', 'the session bus refused this user (EXTERNAL authentication)'));
+        if (!line.startsWith('OK ')) return fail(new DBusError('crawl.Auth', `the session bus at ${this.#shown} refused this user (EXTERNAL authentication)`));
         cleanup();
         socket.on('data', (data: Buffer) => this.#receive(data));
-        socket.on('error', (error) => this.close(new DBusError('crawl.Closed', `the session bus connection failed: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
+        socket.on('error', (error) => this.close(new DBusError('crawl.Closed', `the session bus connection at ${this.#shown} failed: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
         socket.on('close', () => this.close());
         resolve();
         // Anything after the line is already the first message (Hello's answer may be).
@@ -146,6 +193,7 @@ export class DBusConnection {
   }
 
   #receive(data: Buffer): void {
+    if (this.#closed) return;
     this.#buffered = this.#buffered.length === 0 ? data : Buffer.concat([this.#buffered, data]);
     try {
       for (;;) {
@@ -156,7 +204,7 @@ export class DBusConnection {
         this.#dispatch(message);
       }
     } catch (error) {
-      this.close(new DBusError('crawl.Protocol', `the session bus sent a message crawl cannot read: ${(error as Error).message}`));
+      this.close(new DBusError('crawl.Protocol', `the session bus at ${this.#shown} sent a message crawl cannot read: ${(error as Error).message}`));
     }
   }
 
@@ -238,7 +286,7 @@ export class DBusConnection {
 
   close(reason?: Error): void {
     if (this.#closed) return;
-    this.#closed = reason ?? new DBusError('crawl.Closed', 'the session bus connection closed');
+    this.#closed = reason ?? new DBusError('crawl.Closed', `the session bus connection at ${this.#shown} closed`);
     for (const pending of this.#pending.values()) pending.reject(this.#closed);
     this.#pending.clear();
     this.#socket.destroy();

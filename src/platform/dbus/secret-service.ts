@@ -53,7 +53,7 @@ export class SecretService {
    * nothing on it provides the Secret Service shows at the first call (the same rejection).
    */
   static async open(env: Readonly<Record<string, string | undefined>>, uid: number, signal: AbortSignal): Promise<SecretService> {
-    const address = sessionBusAddress(env);
+    const address = sessionBusAddress(env, uid);
     if (address === undefined) throw new SecretServiceUnreachable('no session bus (DBUS_SESSION_BUS_ADDRESS is not set)');
     let conn: DBusConnection;
     try {
