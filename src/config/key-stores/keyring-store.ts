@@ -7,7 +7,7 @@ import type { Env } from '../../platform/env.js';
 import type { SecretService } from '../../platform/dbus/secret-service.js';
 import type { DBusError } from '../../platform/dbus/connection.js';
 import { sanitize } from '../../text/sanitize.js';
-import { bounded, KeyringUnavailableError, KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
+import { bounded, KeyringUnavailableError, KeyringUnreachableError, KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
 import { entryAttributes, type KeyringEntry } from './keyring-entry.js';
 import type * as NativeKeyringModule from './native-keyring.js';
 
@@ -153,6 +153,9 @@ export class KeyringStore implements KeyStore {
     }
     if (error instanceof Error && error.name === 'DBusError') {
       const dbusError = error as DBusError;
+      // A bus address this crawl cannot use (a transport it does not speak, or unreadable): a
+      // keyring may well be there, so this is never a reason for the file store.
+      if (/^crawl\.(Unsupported|BadAddress)$/.test(dbusError.dbusName)) return new KeyringUnreachableError(sanitize(dbusError.message).slice(0, 300), this.#unreachableHint());
       if (/IsLocked/.test(dbusError.dbusName)) return new KeyStoreError(`the ${name} is locked`, this.#lockedHint());
       if (/AccessDenied|NotAuthorized/.test(dbusError.dbusName)) return new KeyStoreError(`the ${name} refused access to the key (${sanitize(dbusError.dbusName)})`, this.#unansweredHint());
       return new KeyStoreError(`could not ${what} the key in the ${name}: ${sanitize(dbusError.message).slice(0, 200)}`, this.#unansweredHint());
@@ -188,6 +191,10 @@ export class KeyringStore implements KeyStore {
 
   #unansweredHint(): string {
     return `set CRAWL_API_KEY for this shell, or keep the key in the config file instead: \`${this.#ctx.command(['auth', 'login', '--insecure-storage'])}\``;
+  }
+
+  #unreachableHint(): string {
+    return `point DBUS_SESSION_BUS_ADDRESS at the session bus's Unix socket (unix:path=…), set CRAWL_API_KEY for this shell, or keep the key in the config file instead: \`${this.#ctx.command(['auth', 'login', '--insecure-storage'])}\``;
   }
 
   #unavailableHint(): string {
