@@ -7,6 +7,7 @@ import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { escapeAddressValue } from '../platform/dbus/address.js';
 import { DBusConnection } from '../platform/dbus/connection.js';
 
 export const KEYRING_PASSWORD = 'test-keyring-password';
@@ -31,7 +32,7 @@ const BUS_CONFIG = `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Co
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
   <type>session</type>
-  <listen>unix:dir=DIR</listen>
+  LISTEN
   <auth>EXTERNAL</auth>
   <policy context="default">
     <allow send_destination="*" eavesdrop="true"/>
@@ -41,15 +42,35 @@ const BUS_CONFIG = `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Co
 </busconfig>
 `;
 
+export interface KeyringSessionOptions {
+  /** GNOME Keyring on the bus (the default), or a bus without a Secret Service. */
+  keyring?: boolean;
+  /**
+   * Where the bus listens: a socket of dbus-daemon's naming in the session's folder (the default);
+   * `runtime`: `$XDG_RUNTIME_DIR/bus`, where systemd puts each user's; `abstract`: a name in
+   * Linux's abstract namespace as well (first in `address`), beside the default one.
+   */
+  listen?: 'dir' | 'runtime' | 'abstract';
+  /** The name of the session's runtime folder ($XDG_RUNTIME_DIR): any a folder may have. */
+  runtimeName?: string;
+}
+
 /** Rejects when dbus-daemon or gnome-keyring-daemon cannot start: a keyring test then fails (.ci/run installs both). */
-export async function startKeyringSession(options: { keyring?: boolean } = {}): Promise<KeyringSession> {
+export async function startKeyringSession(options: KeyringSessionOptions = {}): Promise<KeyringSession> {
   const root = mkdtempSync(join(tmpdir(), 'crawl-keyring-'));
   const home = join(root, 'home');
-  const runtime = join(root, 'run');
+  const runtime = join(root, options.runtimeName ?? 'run');
   mkdirSync(home, { mode: 0o700 });
   mkdirSync(runtime, { mode: 0o700 });
   const configFile = join(root, 'bus.conf');
-  writeFileSync(configFile, BUS_CONFIG.replace('DIR', root));
+  const inFolder = `<listen>unix:dir=${escapeAddressValue(root)}</listen>`;
+  const listen =
+    options.listen === 'runtime'
+      ? `<listen>unix:path=${escapeAddressValue(join(runtime, 'bus'))}</listen>`
+      : options.listen === 'abstract'
+        ? `<listen>unix:abstract=${escapeAddressValue(`${root}/abstract`)}</listen>${inFolder}`
+        : inFolder;
+  writeFileSync(configFile, BUS_CONFIG.replace('LISTEN', listen));
   const children: ChildProcess[] = [];
   const bus = spawn('dbus-daemon', [`--config-file=${configFile}`, '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
   children.push(bus);
