@@ -33,8 +33,8 @@ const call = (conn: DBusConnection, member: string): Promise<unknown[]> => conn.
 /** Settles with the call's outcome: its body, or the error it rejected with. */
 const outcomeOf = (p: Promise<unknown[]>): Promise<{ body: unknown[] } | { error: unknown }> => p.then((body) => ({ body }), (error: unknown) => ({ error }));
 
-/** Resolves on a later turn of the event loop: it turns only if nothing holds it. */
-const laterTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** Resolves when a timer fires: on a later turn of the event loop, which turns only if nothing holds it. */
+const laterTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('a peer that sends what no daemon sends', () => {
   it('a big-endian reply is read, and the call resolves with it', async () => {
@@ -95,7 +95,7 @@ describe('a peer that sends what no daemon sends', () => {
         const { conn } = await connected((m, peer) => peer.send(asMessage ? rawReply(m.serial, signature, Buffer.from(bytes)) : Buffer.from(bytes)));
         let settled: { body: unknown[] } | { error: unknown } | undefined;
         void outcomeOf(call(conn, 'Get')).then((o) => (settled = o));
-        // The reply is read on the socket's data event; two later turns show the loop is free.
+        // The reply is read on the socket's data event; two timers firing after it show the loop is free.
         await laterTurn();
         await laterTurn();
         if (settled !== undefined && 'error' in settled) {
