@@ -67,6 +67,16 @@ export function commandShell(platform: Pick<Platform, 'os'>, env: Env): string {
   return platform.os === 'android' ? '/system/bin/sh' : '/bin/sh';
 }
 
+/**
+ * A program of Windows itself (`icacls`, `taskkill`) by its full path in `%SystemRoot%\System32`:
+ * started by its bare name, it would be looked for in the current folder first, so a repository
+ * holding an `icacls.exe` would run that instead. `C:\Windows` where SystemRoot is not set.
+ */
+export function windowsProgram(name: string, env: Env): string {
+  const root = envValue(env, 'SystemRoot', { os: 'win32' })?.replace(/[\\/]+$/, '') || 'C:\\Windows';
+  return win32.join(root, 'System32', `${name}.exe`);
+}
+
 /** The keys that end typed input at a terminal: Ctrl-Z then Enter in a Windows console. */
 export function endOfInputKeys(platform: Pick<Platform, 'os'>): string {
   return isWindows(platform) ? 'Ctrl-Z, then Enter' : 'Ctrl-D';
