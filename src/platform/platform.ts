@@ -15,6 +15,18 @@ export interface Platform {
    * `…/bin/crawl.js` when run by node from a clone); none known: crawl is named `crawl`.
    */
   readonly script?: string | undefined;
+  /** The user this process runs as (process.getuid()); undefined where there is none (Windows). */
+  readonly uid?: number | undefined;
+  /**
+   * Where the system keeps this user's runtime files (systemd's `/run/user/<uid>`, whose `bus`
+   * socket is the desktop session's bus): named to a shell that lacks it (SSH). Undefined: none known.
+   */
+  readonly runtimeDir?: string | undefined;
+  /**
+   * The folder the native keyring binding (@napi-rs/keyring, macOS and Windows) is required from;
+   * undefined: where crawl itself is installed, as npm put it.
+   */
+  readonly keyringBindingFrom?: string | undefined;
 }
 
 export function isWindows(platform: Pick<Platform, 'os'>): boolean {
