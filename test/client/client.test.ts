@@ -271,6 +271,69 @@ describe('keys', () => {
     }
   });
 
+  describe('rotate: store() rejects, and read() says what the store holds (the flow the CLI runs for key-store-command)', () => {
+    it('the key in use: the new key is revoked again, and the error says the store still holds the old one', async () => {
+      const old = sb.addKey('ci-read-old');
+      const c = client({ apiKey: old.key });
+      let given = '';
+      const error = await c.keys
+        .rotate({
+          store: async (key) => {
+            given = key;
+            throw new Error('vault: exited 1');
+          },
+          read: async () => old.key,
+        })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ step: 'store', stored: false, rolledBack: true });
+      expect((error as Error).message).toContain('read() shows the store still holds the key in use');
+      expect((error as RotationError).secret()).toBeUndefined();
+      const keys = await c.keys.list();
+      expect(keys.some((k) => k.id === old.id)).toBe(true);
+      expect(keys.some((k) => typeof k.keyPrefix === 'string' && given.startsWith(k.keyPrefix))).toBe(false);
+    });
+
+    it('the new key (the store took it, then failed): the rotation goes on, the old key revoked', async () => {
+      const old = sb.addKey('ci-read-new');
+      const c = client({ apiKey: old.key });
+      let held = old.key;
+      const rotation = await c.keys.rotate({
+        store: async (key) => {
+          held = key;
+          throw new Error('vault: stored, then timed out');
+        },
+        read: async () => held,
+      });
+      expect(rotation.old).toMatchObject({ id: old.id, revoked: true });
+      const keys = await client({ apiKey: held }).keys.list();
+      expect(keys.some((k) => k.id === old.id)).toBe(false);
+    });
+
+    it('no answer: the new key is left active (the store may hold it), in error.secret() alone; nothing revoked', async () => {
+      const old = sb.addKey('ci-read-none');
+      const c = client({ apiKey: old.key });
+      let given = '';
+      const deletes = (): number => sb.requests().filter((r) => r.method === 'DELETE').length;
+      const before = deletes();
+      const error = await c.keys
+        .rotate({
+          store: async (key) => {
+            given = key;
+            throw new Error('vault: exited 1');
+          },
+          read: async () => {
+            throw new Error('vault: sealed');
+          },
+        })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ step: 'store', stored: false, rolledBack: false });
+      expect((error as RotationError).secret()).toBe(given);
+      expect((error as Error).message).toMatch(/read\(\) could not say what the store holds/);
+      expect((error as Error).message).not.toContain(given);
+      expect(deletes()).toBe(before);
+    });
+  });
+
   it('rotate: a key in use that the list cannot tell apart, or that it does not show, is refused before anything is created', async () => {
     const inUse = sb.addKey('twin-a', { key: 'crk_twinAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', keyPrefix: 'crk_twinA' });
     sb.addKey('twin-b', { key: 'crk_twinBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', keyPrefix: 'crk_twin' });
