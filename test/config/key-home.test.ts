@@ -4,38 +4,25 @@
 // store falls back to the file, as documented. In this process, with an environment that has no
 // session bus, or one whose address names a socket that is not there.
 import { createServer, type Server } from 'node:net';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawl, TEST_HOME, tempDir } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { crawl, TEST_HOME } from '../support/harness.js';
 import { calls } from '../support/keys.js';
-import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { settingsSuite } from '../support/settings.js';
 
-let fx: SandboxFixture;
-const tmp = tempDir('crawl-key-home-');
-beforeAll(async () => {
-  fx = await sandboxFixture({ seed: false });
-});
-afterAll(async () => {
-  await fx.close();
-  tmp.cleanup();
-});
+const suite = settingsSuite();
 
-let n = 0;
-/** A config folder whose profile "default" is `profile` (with the sandbox's base URL). */
+/** A config folder whose profile "default" is `profile` (with the sandbox's base URL), and the file's text. */
 function configWith(profile: Record<string, string>): { dir: string; file: string; text: string } {
-  const dir = join(tmp.dir, `cfg-${++n}`);
-  mkdirSync(dir, { mode: 0o700 });
-  const file = join(dir, 'config.json');
-  const text = JSON.stringify({ profiles: { default: { 'base-url': `${fx.sandbox.url}/`, ...profile } } });
-  writeFileSync(file, text, { mode: 0o600 });
-  return { dir, file, text };
+  const { dir, file } = suite.folders.holding({ profiles: { default: { 'base-url': `${suite.fx.sandbox.url}/`, ...profile } } });
+  return { dir, file, text: readFileSync(file, 'utf8') };
 }
 
 const ON_KEYRING = { 'key-store': 'keyring', 'keyring-service': 'crawl:http://127.0.0.1', 'keyring-account': 'default:0123456789ab' };
 /** Where no keyring can be reached: no bus at all, or an address whose socket is not there. */
 const NO_BUS = { DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: undefined };
-const GONE_BUS = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(tmp.dir, 'gone', 'bus')}`, XDG_RUNTIME_DIR: undefined };
+const goneBus = (): Record<string, string | undefined> => ({ DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(suite.folders.fresh(), 'gone', 'bus')}`, XDG_RUNTIME_DIR: undefined });
 
 function envFor(dir: string, bus: Record<string, string | undefined>): Record<string, string | undefined> {
   return { CRAWL_BASE_URL: undefined, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: dir, ...bus };
@@ -51,14 +38,14 @@ async function busSocketIn(folder: string): Promise<Server> {
 
 describe('a profile whose key is in the keyring, where the keyring cannot be reached (an SSH shell)', () => {
   for (const [how, bus] of [
-    ['no session bus', NO_BUS],
-    ['a bus address whose socket is not there', GONE_BUS],
+    ['no session bus', () => NO_BUS],
+    ['a bus address whose socket is not there', goneBus],
   ] as const) {
     it(`auth login, ${how}: exit 1 before the key is checked; the config file unchanged; the ways forward, none of them a plain login`, async () => {
-      const key = fx.sandbox.addKey('ssh').key;
+      const key = suite.fx.sandbox.addKey('ssh').key;
       const { dir, file, text } = configWith(ON_KEYRING);
-      const before = fx.sandbox.requests.length;
-      const r = await crawl(['auth', 'login', '--with-key'], { env: envFor(dir, bus), input: key });
+      const before = suite.fx.sandbox.requests.length;
+      const r = await crawl(['auth', 'login', '--with-key'], { env: envFor(dir, bus()), input: key });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(
         /^crawl: the system keyring \(Secret Service\) cannot be reached here \(.*\); profile "default" keeps its key in the system keyring \(Secret Service\), and it moves to the plaintext config file only when asked\n/,
@@ -66,15 +53,15 @@ describe('a profile whose key is in the keyring, where the keyring cannot be rea
       const hint = r.stderr.split('\n').find((line) => line.startsWith('hint: ')) ?? '';
       expect(hint).toBe('hint: set CRAWL_API_KEY for this shell; or keep the key in the config file instead (plaintext): `crawl auth login --insecure-storage`');
       // The store was asked before the key was read: the service never saw it.
-      expect(calls(fx.sandbox, before)).toEqual([]);
+      expect(calls(suite.fx.sandbox, before)).toEqual([]);
       expect(readFileSync(file, 'utf8')).toBe(text);
       expect(r.stdout + r.stderr).not.toContain(key);
     });
   }
 
   it("names the desktop's bus when its socket is there and is the user's; not when nothing is there", async () => {
-    const key = fx.sandbox.addKey('ssh-bus').key;
-    const runtime = join(tmp.dir, `run-${++n}`);
+    const key = suite.fx.sandbox.addKey('ssh-bus').key;
+    const runtime = join(suite.folders.fresh(), 'run');
     const server = await busSocketIn(runtime);
     try {
       const { dir, file, text } = configWith(ON_KEYRING);
@@ -103,19 +90,19 @@ describe('a profile whose key is in the keyring, where the keyring cannot be rea
 
   it('auth login --insecure-storage (or --store file) moves it, as asked, and says the old entry could not be removed from here', async () => {
     for (const flags of [['--insecure-storage'], ['--store', 'file']]) {
-      const key = fx.sandbox.addKey('asked').key;
+      const key = suite.fx.sandbox.addKey('asked').key;
       const { dir } = configWith(ON_KEYRING);
       const r = await crawl(['auth', 'login', '--with-key', ...flags], { env: envFor(dir, NO_BUS), input: key });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/crawl: warning: the old key's entry in the system keyring \(Secret Service\) \(crawl:http:\/\/127\.0\.0\.1, default:0123456789ab\) could not be removed: no system keyring is available/);
       const profile = (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: { default: Record<string, string> } }).profiles.default;
-      expect(profile).toEqual({ 'base-url': `${fx.sandbox.url}/`, 'api-key': key });
+      expect(profile).toEqual({ 'base-url': `${suite.fx.sandbox.url}/`, 'api-key': key });
     }
   });
 
   it('keys create --save: the key is made, not saved in plaintext; printed, and the error says why', async () => {
     const { dir, file, text } = configWith({ ...ON_KEYRING });
-    const r = await crawl(['keys', 'create', 'saved', '--save'], { env: { ...envFor(dir, NO_BUS), CRAWL_API_KEY: fx.sandbox.key } });
+    const r = await crawl(['keys', 'create', 'saved', '--save'], { env: { ...envFor(dir, NO_BUS), CRAWL_API_KEY: suite.fx.sandbox.key } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('profile "default" keeps its key in the system keyring (Secret Service), and it moves to the plaintext config file only when asked');
     expect(r.stdout).toMatch(/^crk_\w+\n$/);
@@ -125,7 +112,7 @@ describe('a profile whose key is in the keyring, where the keyring cannot be rea
 
 describe('a profile whose key a secret manager keeps (key-command)', () => {
   it('auth login where no keyring can be reached: exit 1, the profile left on its commands', async () => {
-    const key = fx.sandbox.addKey('cmd').key;
+    const key = suite.fx.sandbox.addKey('cmd').key;
     const { dir, file, text } = configWith({ 'key-store': 'command', 'key-command': 'cat /nonexistent' });
     const r = await crawl(['auth', 'login', '--with-key'], { env: envFor(dir, NO_BUS), input: key });
     expect(r.code).toBe(1);
@@ -136,7 +123,7 @@ describe('a profile whose key a secret manager keeps (key-command)', () => {
 
 describe('where the file store is the documented fall back', () => {
   it('a first login (no store yet) that named none, with no keyring here at all: the config file, said', async () => {
-    const key = fx.sandbox.addKey('first').key;
+    const key = suite.fx.sandbox.addKey('first').key;
     const { dir } = configWith({});
     const r = await crawl(['auth', 'login', '--with-key'], { env: envFor(dir, NO_BUS), input: key });
     expect(r.code, r.stderr).toBe(0);
@@ -144,15 +131,15 @@ describe('where the file store is the documented fall back', () => {
   });
 
   it('a plaintext profile logging in again with no keyring: stays in the file (no move at all)', async () => {
-    const key = fx.sandbox.addKey('again').key;
+    const key = suite.fx.sandbox.addKey('again').key;
     const { dir } = configWith({ 'api-key': 'crk_' + 'p'.repeat(40) });
-    const r = await crawl(['auth', 'login', '--with-key'], { env: envFor(dir, GONE_BUS), input: key });
+    const r = await crawl(['auth', 'login', '--with-key'], { env: envFor(dir, goneBus()), input: key });
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: { default: Record<string, string> } }).profiles.default['api-key']).toBe(key);
   });
 
   it('--store keyring named: an error with the ways forward, nothing written', async () => {
-    const key = fx.sandbox.addKey('named').key;
+    const key = suite.fx.sandbox.addKey('named').key;
     const { dir, file, text } = configWith({});
     const r = await crawl(['auth', 'login', '--with-key', '--store', 'keyring'], { env: envFor(dir, NO_BUS), input: key });
     expect(r.code).toBe(1);

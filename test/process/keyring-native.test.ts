@@ -56,32 +56,26 @@ beforeAll(async () => {
   session = await startKeyringSession();
   const dir = join(ROOT, '.vitest-tmp', 'keyring-native');
   mkdirSync(dir, { recursive: true });
-  script = join(dir, 'entry.mjs');
-  await build({
-    stdin: { contents: ENTRY, resolveDir: ROOT, loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: script,
-    external: ['@napi-rs/keyring'],
-    banner: { js: "import { createRequire as requireFrom } from 'node:module'; const require = requireFrom(import.meta.url);" },
-    logLevel: 'warning',
-  });
-  waiting = join(dir, 'waiting.mjs');
-  await build({
-    stdin: { contents: WAITING, resolveDir: ROOT, loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: waiting,
-    external: ['@napi-rs/keyring'],
-    banner: { js: "import { createRequire as requireFrom } from 'node:module'; const require = requireFrom(import.meta.url);" },
-    logLevel: 'warning',
-  });
+  script = await bundled(ENTRY, join(dir, 'entry.mjs'));
+  waiting = await bundled(WAITING, join(dir, 'waiting.mjs'));
 });
 afterAll(() => session.close());
+
+/** A script of the sources above, bundled into `outfile` as one ES module (the binding left to Node). */
+async function bundled(contents: string, outfile: string): Promise<string> {
+  await build({
+    stdin: { contents, resolveDir: ROOT, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    external: ['@napi-rs/keyring'],
+    banner: { js: "import { createRequire as requireFrom } from 'node:module'; const require = requireFrom(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  return outfile;
+}
 
 function runAs(platform: string, key: string, on: KeyringSession = session): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
