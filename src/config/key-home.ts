@@ -46,7 +46,7 @@ function notMoved(error: unknown, profile: string, before: KeyStoreKind | undefi
   if (before !== 'keyring' && before !== 'command') return error;
   const kept = before === 'keyring' ? `the ${keyring.describe()}` : 'a secret manager (key-command)';
   return new KeyStoreError(
-    `the ${keyring.describe()} cannot be reached here (${error.reason}); profile "${profile}" keeps its key in ${kept}, and it moves to the plaintext config file only when asked`,
+    `the ${keyring.describe()} cannot be reached here: ${error.reason}; profile "${profile}" keeps its key in ${kept}, and it moves to the plaintext config file only when asked`,
     error.hint,
     error,
   );

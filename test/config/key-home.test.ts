@@ -48,7 +48,7 @@ describe('a profile whose key is in the keyring, where the keyring cannot be rea
       const r = await crawl(['auth', 'login', '--with-key'], { env: envFor(dir, bus()), input: key });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(
-        /^crawl: the system keyring \(Secret Service\) cannot be reached here \(.*\); profile "default" keeps its key in the system keyring \(Secret Service\), and it moves to the plaintext config file only when asked\n/,
+        /^crawl: the system keyring \(Secret Service\) cannot be reached here: .*; profile "default" keeps its key in the system keyring \(Secret Service\), and it moves to the plaintext config file only when asked\n/,
       );
       const hint = r.stderr.split('\n').find((line) => line.startsWith('hint: ')) ?? '';
       expect(hint).toBe('hint: set CRAWL_API_KEY for this shell; or keep the key in the config file instead (plaintext): `crawl auth login --insecure-storage`');

@@ -272,7 +272,7 @@ describe('a profile on the keyring, from a shell without its bus (SSH): never mo
       const before = fx.sandbox.requests.length;
       const r = await crawl(s, dir, ['auth', 'login', '--with-key'], { input: other, env: NO_BUS });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/^crawl: the system keyring \(Secret Service\) cannot be reached here \(no session bus .*\); profile "default" keeps its key in the system keyring \(Secret Service\), and it moves to the plaintext config file only when asked\nhint: .*set CRAWL_API_KEY for this shell.*\n$/);
+      expect(r.stderr).toMatch(/^crawl: the system keyring \(Secret Service\) cannot be reached here: no session bus .*; profile "default" keeps its key in the system keyring \(Secret Service\), and it moves to the plaintext config file only when asked\nhint: .*set CRAWL_API_KEY for this shell.*\n$/);
       expect(logins(r.stderr)).toEqual(['`crawl auth login --insecure-storage`']);
       expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(config);
       expect(await lookup()).toBe(key);
