@@ -9,6 +9,7 @@ import { ConfigStore, type Profile } from './store.js';
 import { FileStore } from './key-stores/file-store.js';
 import { KeyringUnavailableError, KeyringUnreachableError, KeyStoreError, type KeyStore, type KeyStoreKind } from './key-stores/key-store.js';
 import { newKeyringEntry, type KeyringEntry } from './key-stores/keyring-entry.js';
+import type { KeyringStore } from './key-stores/keyring-store.js';
 import { commandStore, keyringStore } from './key-stores/open.js';
 import { recordedEntry, recordedKind } from './key-stores/profile-store.js';
 
@@ -227,7 +228,7 @@ export async function keyringReachable(settings: Settings, signal: AbortSignal):
 }
 
 /** The keyring the profile's key would go to: its entry, or a new one (a probe touches no entry). */
-function probeStore(settings: Settings, current: Readonly<Profile>, profile: string): ReturnType<typeof keyringStore> {
+function probeStore(settings: Settings, current: Readonly<Profile>, profile: string): KeyringStore {
   const entry = recordedEntry(current) ?? newKeyringEntry(originOf(current['base-url'] ?? settings.baseUrl()?.value), profile);
   return keyringStore(entry, profile, settings.store.path, settings.keyOptions);
 }
