@@ -41,17 +41,30 @@ export interface KeyDestination {
   readonly kind: 'new' | 'store';
   describe(): string;
   write(key: string, signal: AbortSignal): Promise<void>;
+  /**
+   * What the store holds now, asked only once `write` failed (a store that can be read, the
+   * client's `read()`): its answer, not the failure, then says whether it took the key.
+   */
+  read?(signal: AbortSignal): Promise<string | undefined>;
 }
 
 /**
  * Where the new key goes: a destination, the profile's home, or a store and then the profile's
- * home (a profile's key rotated through `--to-command`). The home is written over `replaces`.
+ * home (a profile's key rotated through `--to-command`). `replaces` is the key in use: the home
+ * is written over it, and a target whose write failed is compared with it (see `asked`).
  */
 export interface RotationTarget {
   destination?: KeyDestination;
   home?: KeyHome;
   replaces?: string;
 }
+
+/**
+ * What a target whose write failed holds, asked then (a home kept by a secret manager's commands,
+ * a store with `read`): `new` (it took the key after all), `old` (the key in use: it did not),
+ * `unknown` (no answer, or another key).
+ */
+export type HeldAfterFailure = 'new' | 'old' | 'unknown';
 
 /** The key in use, as the service lists it. */
 export interface OldKey {
@@ -116,6 +129,12 @@ export interface RotationResult {
   keepOld: boolean;
   /** The new key did not reach a store: it was revoked again, or could not be (why). */
   withdrawal: { revoked: true } | { revoked: false; why: string } | undefined;
+  /**
+   * A target's write failed and it was asked what it holds: the answer, and the failure. `new`:
+   * the rotation went on (the failure is only said); `old`: the new key was withdrawn, and the old
+   * key is still the working one where it was; `unknown`: the key is handed back, as when nothing can be asked.
+   */
+  asked: { held: HeldAfterFailure; error: unknown } | undefined;
   place: NewKeyPlace;
   failure: RotationFailure | undefined;
   /** Every step was done, but the signal was aborted meanwhile. */
@@ -199,6 +218,7 @@ export async function rotate(ctx: RotationContext, request: RotationRequest): Pr
     unattended: target.destination?.kind === 'store' || target.home?.kind === 'command',
     keepOld: request.keepOld,
     withdrawal: undefined,
+    asked: undefined,
     place: 'none',
     failure: undefined,
     interruptedAfterAll: false,
@@ -256,16 +276,44 @@ function stopIfAborted(signal: AbortSignal): void {
 
 async function store(ctx: RotationContext, target: RotationTarget, key: string, r: RotationResult): Promise<void> {
   // A store that took the key is not asked again (a late write after a failure comes here too).
-  if (target.destination && !r.destinationStored) {
-    await target.destination.write(key, ctx.signal);
+  const destination = target.destination;
+  if (destination && !r.destinationStored) {
+    try {
+      await destination.write(key, ctx.signal);
+    } catch (error) {
+      if (!destination.read || (await ask(ctx, destination.read.bind(destination), key, target, r, error)) !== 'new') throw error;
+    }
     r.destinationStored = true;
   }
-  if (target.home) {
-    await target.home.write(key, ctx.signal, target.replaces === undefined ? {} : { replaces: target.replaces });
-    // A key reported as stored must really be there.
-    const back = await target.home.read(ctx.signal);
-    if (back !== key) throw new CrawlError(`${target.home.describe()} does not hold the new key after writing it`, ExitCode.failure);
+  const home = target.home;
+  if (home) {
+    try {
+      await home.write(key, ctx.signal, target.replaces === undefined ? {} : { replaces: target.replaces });
+      // A key reported as stored must really be there.
+      const back = await home.read(ctx.signal);
+      if (back !== key) throw new CrawlError(`${home.describe()} does not hold the new key after writing it`, ExitCode.failure);
+    } catch (error) {
+      // A home run unattended (a secret manager's commands) is asked what it holds: that costs
+      // nobody a prompt, and a key handed back from it would lie in a file on disk. A keyring or
+      // the config file whose write failed hands the key back to the person at the terminal
+      // instead (asking a locked keyring again would prompt again).
+      if (home.kind !== 'command' || (await ask(ctx, (signal) => home.read(signal), key, target, r, error)) !== 'new') throw error;
+    }
   }
+}
+
+/** Asks a target whose write failed what it holds (see HeldAfterFailure), and records the answer. */
+async function ask(ctx: RotationContext, read: (signal: AbortSignal) => Promise<string | undefined>, key: string, target: RotationTarget, r: RotationResult, error: unknown): Promise<HeldAfterFailure> {
+  let held: HeldAfterFailure = 'unknown';
+  try {
+    const now = await read(ctx.signal);
+    if (now === key) held = 'new';
+    else if (now !== undefined && now === target.replaces) held = 'old';
+  } catch {
+    // No answer: the target may hold either key, or none.
+  }
+  r.asked = { held, error };
+  return held;
 }
 
 /**
@@ -287,8 +335,12 @@ function checkOldKey(old: OldKey, created: NewKey, seen: KeyList): void {
  * - revoked again (with the old key, which still works) when a store destination did not take
  *   it: only a store's own answer (a command's exit status, store() rejecting) says for sure
  *   that it does not hold the key. A store that took it keeps it, even when the profile's home
- *   then failed. A home is never revoked again: its write reads back, so one that failed may
- *   hold the key;
+ *   then failed;
+ * - asked about where it can be: a home kept by a secret manager's commands (key-command), or a
+ *   store with `read`, whose write failed, is read. The new key there: it took it, and the
+ *   rotation goes on (in store()); the key in use: the new key is revoked again; no answer: as
+ *   below. A keyring or config-file home is never revoked again: its write reads back, so one
+ *   that failed may hold the key;
  * - else handed back to the caller, who keeps it (the CLI prints it once, the client's error
  *   holds it): a key the service has not accepted never replaces a working one in a home.
  */
@@ -296,8 +348,15 @@ async function settle(ctx: RotationContext, target: RotationTarget, r: RotationR
   const created = r.created;
   // A store that took the key keeps it: revoking it then would leave the store a dead key.
   if (!created || r.done.store || r.destinationStored) return;
+  // Asked after its write failed, the target said it still holds the key in use: the new key is
+  // in no place at all, and is withdrawn, leaving no copy anywhere. A target that gave no answer
+  // may hold the new key: it is handed back, never revoked.
+  if (r.asked?.held === 'old') {
+    await withdraw(ctx, r, created);
+    return;
+  }
   const destination = target.destination;
-  if (destination?.kind === 'store') {
+  if (destination?.kind === 'store' && r.asked === undefined) {
     await withdraw(ctx, r, created);
     return;
   }

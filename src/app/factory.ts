@@ -111,6 +111,9 @@ export function createDeps(inputs: DepsInputs): RunDeps {
           onCommandStderr: (text) => io.stderr.write(text),
           onSecret: (key) => redactor.add(key),
           platform: platform.os,
+          ...(platform.uid === undefined ? {} : { uid: platform.uid }),
+          runtimeDir: platform.runtimeDir,
+          bindingFrom: platform.keyringBindingFrom,
         },
         platform,
       );

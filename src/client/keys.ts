@@ -31,6 +31,14 @@ export interface RotateOptions {
    * if it rejects, the new key is revoked again and the old one stays active.
    */
   store: (newKey: string) => Promise<void>;
+  /**
+   * What the store holds now, asked only when `store` rejected (a secret store that can be read):
+   * the new key means it took it after all, and the rotation goes on; the key in use means it did
+   * not, and the new key is revoked again; anything else, or a rejection, leaves the new key
+   * active in `RotationError.secret()` (the store may hold it). Without it, a rejected `store`
+   * revokes the new key again.
+   */
+  read?: () => Promise<string | undefined>;
   /** The new key's name (default: the old one's, with the date). */
   name?: string;
   /** Leave the old key active. */
@@ -122,6 +130,7 @@ export class KeysClient {
     const old = ref(found.key);
     const name = options.name ?? rotatedName(found.key.name, this.#c.system.clock.now());
     const store = options.store;
+    const read = options.read;
     const onStep = options.onStep;
     const result = await rotate(
       {
@@ -133,7 +142,10 @@ export class KeysClient {
       {
         old: found.old,
         name,
-        target: { destination: { kind: 'store', describe: () => 'store()', write: (key) => store(key) } },
+        target: {
+          destination: { kind: 'store', describe: () => 'store()', write: (key) => store(key), ...(read === undefined ? {} : { read: () => read() }) },
+          replaces: oldKey,
+        },
         keepOld: options.keepOld === true,
       },
     );
@@ -149,8 +161,18 @@ export class KeysClient {
     }
     const what = step === 'store' ? 'store() did not keep the new key' : 'the service did not accept the new key';
     const withdrawal = result.withdrawal;
+    const asked = result.asked?.held;
     if (withdrawal?.revoked) {
-      throw new RotationError(step, `${what} (${this.#said(error)}): the new key was revoked again; the old key is still active`, exitCodeOf(error), { stored: false, rolledBack: true, cause: error });
+      const held = asked === 'old' ? ' (read() shows the store still holds the key in use)' : '';
+      throw new RotationError(step, `${what} (${this.#said(error)})${held}: the new key was revoked again; the old key is still active`, exitCodeOf(error), { stored: false, rolledBack: true, cause: error });
+    }
+    if (asked === 'unknown') {
+      throw new RotationError(
+        step,
+        `${what} (${this.#said(error)}), and read() could not say what the store holds: the new key is active and may be in the store; error.secret() holds it, and the old key is still active`,
+        exitCodeOf(error),
+        { stored: false, rolledBack: false, cause: error, key: created.secret() },
+      );
     }
     throw new RotationError(
       step,

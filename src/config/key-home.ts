@@ -7,17 +7,51 @@ import { ExitCode } from '../exit-codes.js';
 import type { Settings } from './settings.js';
 import { ConfigStore, type Profile } from './store.js';
 import { FileStore } from './key-stores/file-store.js';
-import { KeyringUnavailableError, KeyStoreError, type KeyStore, type KeyStoreKind } from './key-stores/key-store.js';
+import { KeyringUnavailableError, KeyringUnreachableError, KeyStoreError, type KeyStore, type KeyStoreKind } from './key-stores/key-store.js';
 import { newKeyringEntry, type KeyringEntry } from './key-stores/keyring-entry.js';
+import type { KeyringStore } from './key-stores/keyring-store.js';
 import { commandStore, keyringStore } from './key-stores/open.js';
 import { recordedEntry, recordedKind } from './key-stores/profile-store.js';
 
 /**
  * Which store a key goes to: `keyring` or `file` as named (--store, --insecure-storage; a named
- * keyring never falls back); `default`: the keyring, or the config file when no keyring can be
- * reached at all; `current`: where the profile's key lives now (a profile without one: `default`).
+ * keyring never falls back); `default`: the keyring, or the config file when no keyring exists here
+ * at all (see mayFallBack); `current`: where the profile's key lives now (a profile without one: `default`).
  */
 export type StoreChoice = 'keyring' | 'file' | 'default' | 'current';
+
+/** The store `choice` sends a key to, for a profile whose key is in `before` now. */
+function targetKind(choice: StoreChoice, before: KeyStoreKind | undefined): KeyStoreKind {
+  if (choice === 'current') return before ?? 'keyring';
+  return choice === 'default' ? 'keyring' : choice;
+}
+
+/**
+ * The one rule of a key that goes to the plaintext config file in place of the keyring: no store
+ * was named, the profile keeps no key yet (or keeps it in the file already), and no keyring exists
+ * here at all (KeyringUnavailableError). A profile whose key is in the keyring or a secret manager
+ * moves to the file only when asked (--insecure-storage, --store file), and a keyring crawl cannot
+ * reach (KeyringUnreachableError) or that fails is never a reason.
+ */
+function mayFallBack(choice: StoreChoice, before: KeyStoreKind | undefined, error: unknown): error is KeyringUnavailableError {
+  return error instanceof KeyringUnavailableError && (choice === 'default' || choice === 'current') && (before === undefined || before === 'file');
+}
+
+/**
+ * A keyring that cannot be reached from here, for a profile that keeps its key there or in a secret
+ * manager: an error naming the profile's store, with the keyring's ways forward (its hint), never
+ * a move to the plaintext file.
+ */
+function notMoved(error: unknown, profile: string, before: KeyStoreKind | undefined, keyring: KeyStore): unknown {
+  if (!(error instanceof KeyringUnavailableError || error instanceof KeyringUnreachableError)) return error;
+  if (before !== 'keyring' && before !== 'command') return error;
+  const kept = before === 'keyring' ? `the ${keyring.describe()}` : 'a secret manager (key-command)';
+  return new KeyStoreError(
+    `the ${keyring.describe()} cannot be reached here: ${error.reason}; profile "${profile}" keeps its key in ${kept}, and it moves to the plaintext config file only when asked`,
+    error.hint,
+    error,
+  );
+}
 
 /** The profile's key is no longer the one a command set out to replace (another crawl changed it). */
 export class KeyChangedError extends CrawlError {
@@ -59,7 +93,7 @@ export async function saveProfileKey(settings: Settings, key: string, o: SaveOpt
   await config.transact(profile, async (current) => {
     const before = recordedKind(current);
     if (o.replaces !== undefined) await checkStillHolds(settings, current, profile, o.replaces, o.signal);
-    let kind: KeyStoreKind = o.store === 'current' ? (before ?? 'keyring') : o.store === 'default' ? 'keyring' : o.store;
+    let kind = targetKind(o.store, before);
     let fellBackBecause: string | undefined;
     let store: KeyStore;
     let entry: KeyringEntry | undefined;
@@ -71,8 +105,7 @@ export async function saveProfileKey(settings: Settings, key: string, o: SaveOpt
         if ((await keyring.read(o.signal)) !== key) throw new KeyStoreError(`the ${keyring.describe()} does not hold the new key after writing it`);
         store = keyring;
       } catch (error) {
-        const mayFallBack = o.store === 'default' || (o.store === 'current' && before === undefined);
-        if (!(error instanceof KeyringUnavailableError) || !mayFallBack) throw error;
+        if (!mayFallBack(o.store, before, error)) throw notMoved(error, profile, before, keyring);
         kind = 'file';
         entry = undefined;
         fellBackBecause = error.reason;
@@ -154,6 +187,50 @@ export async function saveProfileKey(settings: Settings, key: string, o: SaveOpt
     }
   }
   return saved;
+}
+
+/**
+ * Before a person types a key for `auth login`: whether the store it would go to can take it now,
+ * so that a keyring that cannot be reached, or stays locked, is said before the key is asked for,
+ * not after. A locked keyring is unlocked now where a person can answer its dialog. Resolves when
+ * the save can go ahead (a fall back to the file store the rule allows included); rejects with
+ * the error the save would give.
+ */
+export async function prepareKeyHome(settings: Settings, store: StoreChoice, signal: AbortSignal): Promise<void> {
+  const profile = settings.profile().value;
+  // The profile as the file holds it: a login may be what creates it.
+  const current = settings.store.read().profiles[profile] ?? {};
+  const before = recordedKind(current);
+  if (targetKind(store, before) !== 'keyring') return;
+  const keyring = probeStore(settings, current, profile);
+  try {
+    await keyring.prepareWrite(signal);
+  } catch (error) {
+    if (mayFallBack(store, before, error)) return;
+    throw notMoved(error, profile, before, keyring);
+  }
+}
+
+/**
+ * Whether a keyring is here to take the profile's key (`auth status`'s advice to move a plaintext
+ * key there): reached, and able to store it, found without prompting (a locked one counts: a
+ * login on a terminal unlocks it). False where it cannot be reached or fails.
+ */
+export async function keyringReachable(settings: Settings, signal: AbortSignal): Promise<boolean> {
+  const profile = settings.profile().value;
+  try {
+    await probeStore(settings, settings.store.read().profiles[profile] ?? {}, profile).probe(signal);
+    return true;
+  } catch (error) {
+    if (signal.aborted && error === signal.reason) throw error;
+    return false;
+  }
+}
+
+/** The keyring the profile's key would go to: its entry, or a new one (a probe touches no entry). */
+function probeStore(settings: Settings, current: Readonly<Profile>, profile: string): KeyringStore {
+  const entry = recordedEntry(current) ?? newKeyringEntry(originOf(current['base-url'] ?? settings.baseUrl()?.value), profile);
+  return keyringStore(entry, profile, settings.store.path, settings.keyOptions);
 }
 
 /**

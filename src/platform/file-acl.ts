@@ -6,7 +6,7 @@
 // Types only: node:child_process loads when icacls runs (Windows), not in every command's start-up.
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import type { Env } from './env.js';
-import { envValue, isWindows, type Platform } from './platform.js';
+import { envValue, isWindows, windowsProgram, type Platform } from './platform.js';
 
 export type Spawn = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 
@@ -18,9 +18,12 @@ export function windowsAccount(env: Env, platform: Pick<Platform, 'os'>): string
   return domain ? `${domain}\\${user}` : user;
 }
 
-/** The icacls command that leaves `path` to `account` alone: no inherited entries, full control for the user. */
-export function restrictCommand(path: string, account: string): { file: string; args: string[] } {
-  return { file: 'icacls', args: [path, '/inheritance:r', '/grant:r', `${account}:F`, '/q'] };
+/**
+ * The icacls command that leaves `path` to `account` alone: no inherited entries, full control
+ * for the user; icacls by its full path (`env`'s SystemRoot), never an icacls.exe of the current folder.
+ */
+export function restrictCommand(path: string, account: string, env: Env): { file: string; args: string[] } {
+  return { file: windowsProgram('icacls', env), args: [path, '/inheritance:r', '/grant:r', `${account}:F`, '/q'] };
 }
 
 /**
@@ -32,7 +35,7 @@ export async function restrictToUser(path: string, options: { platform: Pick<Pla
   if (!isWindows(options.platform)) return;
   const account = windowsAccount(options.env, options.platform);
   if (account === undefined) throw new Error('USERNAME is not set, so the file cannot be given to you alone');
-  const { file, args } = restrictCommand(path, account);
+  const { file, args } = restrictCommand(path, account, options.env);
   const spawn: Spawn = options.spawn ?? (await import('node:child_process').then(({ spawn: nodeSpawn }) => (f: string, a: readonly string[], o: SpawnOptions) => nodeSpawn(f, [...a], o)));
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { shell: false, windowsHide: true, stdio: ['ignore', 'ignore', 'pipe'] });

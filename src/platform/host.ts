@@ -64,5 +64,8 @@ export function hostPlatform(): Platform {
   } catch {
     // No home known (a user without one in the password database): nothing is kept there.
   }
-  return { os: process.platform, home, script: process.argv[1] };
+  const uid = currentUid();
+  // systemd's per-user runtime folder, where a desktop session's bus is (a Linux fact alone).
+  const runtimeDir = process.platform === 'linux' && uid !== undefined ? `/run/user/${uid}` : undefined;
+  return { os: process.platform, home, script: process.argv[1], uid, runtimeDir };
 }

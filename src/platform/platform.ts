@@ -15,6 +15,18 @@ export interface Platform {
    * `…/bin/crawl.js` when run by node from a clone); none known: crawl is named `crawl`.
    */
   readonly script?: string | undefined;
+  /** The user this process runs as (process.getuid()); undefined where there is none (Windows). */
+  readonly uid?: number | undefined;
+  /**
+   * Where the system keeps this user's runtime files (systemd's `/run/user/<uid>`, whose `bus`
+   * socket is the desktop session's bus): named to a shell that lacks it (SSH). Undefined: none known.
+   */
+  readonly runtimeDir?: string | undefined;
+  /**
+   * The folder the native keyring binding (@napi-rs/keyring, macOS and Windows) is required from;
+   * undefined: where crawl itself is installed, as npm put it.
+   */
+  readonly keyringBindingFrom?: string | undefined;
 }
 
 export function isWindows(platform: Pick<Platform, 'os'>): boolean {
@@ -65,6 +77,16 @@ export function envValue(env: Env, name: string, platform: Pick<Platform, 'os'>)
 export function commandShell(platform: Pick<Platform, 'os'>, env: Env): string {
   if (isWindows(platform)) return envValue(env, 'ComSpec', platform) || 'cmd.exe';
   return platform.os === 'android' ? '/system/bin/sh' : '/bin/sh';
+}
+
+/**
+ * A program of Windows itself (`icacls`, `taskkill`) by its full path in `%SystemRoot%\System32`:
+ * started by its bare name, it would be looked for in the current folder first, so a repository
+ * holding an `icacls.exe` would run that instead. `C:\Windows` where SystemRoot is not set.
+ */
+export function windowsProgram(name: string, env: Env): string {
+  const root = envValue(env, 'SystemRoot', { os: 'win32' })?.replace(/[\\/]+$/, '') || 'C:\\Windows';
+  return win32.join(root, 'System32', `${name}.exe`);
 }
 
 /** The keys that end typed input at a terminal: Ctrl-Z then Enter in a Windows console. */

@@ -9,7 +9,7 @@ import { spawn as nodeSpawn, type ChildProcess, type ChildProcessWithoutNullStre
 import { realClock, type Clock } from './clock.js';
 import { CALLED_OFF } from './deadline.js';
 import { hasProcessGroups, hostPlatform, signalProcessGroup } from './host.js';
-import { envWithout, isWindows, type Platform } from './platform.js';
+import { envWithout, isWindows, windowsProgram, type Platform } from './platform.js';
 
 /** What starts processes: node:child_process's spawn, or a test's stand-in. */
 export type Spawn = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
@@ -38,9 +38,10 @@ export interface ShellCommandOptions {
 /**
  * What ends a command and everything it started on Windows, where a process has no group to
  * signal and killing cmd.exe alone leaves its children (gh.exe, say) running with the pipes open.
+ * taskkill by its full path (`env`'s SystemRoot), never a taskkill.exe of the current folder.
  */
-export function treeKill(pid: number): { file: string; args: string[] } {
-  return { file: 'taskkill', args: ['/PID', String(pid), '/T', '/F'] };
+export function treeKill(pid: number, env: Readonly<Record<string, string | undefined>>): { file: string; args: string[] } {
+  return { file: windowsProgram('taskkill', env), args: ['/PID', String(pid), '/T', '/F'] };
 }
 
 export type ShellOutcome =
@@ -84,7 +85,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
     };
     const killTree = (): void => {
       if (child.pid === undefined) return void child.kill();
-      const { file, args } = treeKill(child.pid);
+      const { file, args } = treeKill(child.pid, options.env);
       const killer = spawn(file, args, { stdio: 'ignore', windowsHide: true, shell: false });
       // No taskkill (a stripped-down system): cmd.exe at least.
       killer.on('error', () => child.kill());

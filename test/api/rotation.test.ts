@@ -64,16 +64,29 @@ function context(controller = new AbortController()): RotationContext & { steps:
 }
 
 /** A home that keeps the key in memory, as the config file or a keyring entry would. */
-function memoryHome(initial: string, options: { kind?: KeyHome['kind']; failWrite?: Error; ignoreWrite?: boolean; onWrite?: () => unknown } = {}): KeyHome & { value: string; writes: Array<{ replaces: string | undefined }> } {
+/**
+ * A home that keeps the key in memory, as the config file or a keyring entry would.
+ * `failWrite`: the write fails (after keeping the key, with `keepThenFail`: a store command that
+ * stored it and then exited non-zero); `failRead`: reading it fails too (a key-command that fails).
+ */
+function memoryHome(
+  initial: string,
+  options: { kind?: KeyHome['kind']; failWrite?: Error; keepThenFail?: boolean; failRead?: Error; ignoreWrite?: boolean; onWrite?: () => unknown } = {},
+): KeyHome & { value: string; writes: Array<{ replaces: string | undefined }>; reads: number } {
   const home = {
     value: initial,
     writes: [] as Array<{ replaces: string | undefined }>,
+    reads: 0,
     ...(options.kind === undefined ? {} : { kind: options.kind }),
     describe: () => 'the test home',
-    read: () => Promise.resolve(home.value),
+    read: () => {
+      home.reads++;
+      return options.failRead ? Promise.reject(options.failRead) : Promise.resolve(home.value);
+    },
     write: async (key: string, _signal: AbortSignal, write: { replaces?: string } = {}) => {
       home.writes.push({ replaces: write.replaces });
       await options.onWrite?.();
+      if (options.keepThenFail) home.value = key;
       if (options.failWrite) throw options.failWrite;
       if (write.replaces !== undefined && home.value !== write.replaces) throw new Error('the home holds another key');
       if (!options.ignoreWrite) home.value = key;
@@ -82,7 +95,8 @@ function memoryHome(initial: string, options: { kind?: KeyHome['kind']; failWrit
   return home;
 }
 
-function destination(kind: KeyDestination['kind'], options: { fail?: Error } = {}): KeyDestination & { got: string[] } {
+/** `holds`: a store that can be read (the client's read()): what it answers once a write failed. */
+function destination(kind: KeyDestination['kind'], options: { fail?: Error; holds?: () => Promise<string | undefined> } = {}): KeyDestination & { got: string[] } {
   const got: string[] = [];
   return {
     kind,
@@ -92,6 +106,7 @@ function destination(kind: KeyDestination['kind'], options: { fail?: Error } = {
       got.push(key);
       return options.fail ? Promise.reject(options.fail) : Promise.resolve();
     },
+    ...(options.holds === undefined ? {} : { read: options.holds }),
   };
 }
 
@@ -221,6 +236,9 @@ describe('step 4 (store) fails', () => {
     expect(r.failure).toMatchObject({ step: 'store' });
     expect(r.place).toBe('unstored');
     expect(r.withdrawal).toBeUndefined();
+    // A keyring or the config file is not asked again (a locked keyring would prompt again).
+    expect(r.asked).toBeUndefined();
+    expect(home.reads).toBe(0);
     expect(home.value).toBe(old.key);
     expect(await keyStatus(fx.sandbox, r.created?.secret() ?? '')).toBe(200);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
@@ -248,17 +266,85 @@ describe('step 4 (store) fails', () => {
     expect(r.place).toBe('unstored');
   });
 
-  it('a command home (a secret manager) whose write fails: handed back, marked unattended, never revoked (its read-back may be what failed)', async () => {
-    const ctx = context();
-    const home = memoryHome(old.key, { kind: 'command', failWrite: new Error('key-command printed no key') });
-    const before = fx.sandbox.requests.length;
-    const r = await run(ctx, { home, replaces: old.key });
-    expect(r.place).toBe('unstored');
-    expect(r.unattended).toBe(true);
-    expect(r.withdrawal).toBeUndefined();
-    expect(deletes(before)).toEqual([]);
-    expect(await keyStatus(fx.sandbox, r.created?.secret() ?? '')).toBe(200);
-    expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
+  describe('a command home (a secret manager) whose write fails is asked what it holds', () => {
+    it('the old key: the new key is withdrawn (revoked again), and nothing is handed back', async () => {
+      const ctx = context();
+      const home = memoryHome(old.key, { kind: 'command', failWrite: new Error('key-store-command failed: it exited with status 1') });
+      const before = fx.sandbox.requests.length;
+      const r = await run(ctx, { home, replaces: old.key });
+      expect(r.failure).toMatchObject({ step: 'store' });
+      expect(r.asked).toEqual({ held: 'old', error: expect.objectContaining({ message: 'key-store-command failed: it exited with status 1' }) });
+      expect(r.place).toBe('withdrawn');
+      expect(r.withdrawal).toEqual({ revoked: true });
+      expect(deletes(before)).toEqual([`DELETE /api/keys/${r.created?.id}`]);
+      expect(await keyStatus(fx.sandbox, r.created?.secret() ?? '')).toBe(401);
+      expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
+      expect(home.value).toBe(old.key);
+    });
+
+    it('the new key (it stored it, then failed): the rotation goes on, the old key revoked', async () => {
+      const ctx = context();
+      const home = memoryHome(old.key, { kind: 'command', keepThenFail: true, failWrite: new Error('key-store-command failed: it exited with status 1') });
+      const r = await run(ctx, { home, replaces: old.key });
+      expect(r.failure).toBeUndefined();
+      expect(r.asked).toMatchObject({ held: 'new' });
+      expect(r.place).toBe('stored');
+      expect(ctx.steps).toEqual(['create', 'verify', 'store', 'revoke']);
+      expect(home.value).toBe(r.created?.secret());
+      expect(await keyStatus(fx.sandbox, old.key)).toBe(401);
+      expect(await keyStatus(fx.sandbox, r.created?.secret() ?? '')).toBe(200);
+    });
+
+    it('no answer (key-command fails too): handed back, unattended, never revoked (the store may hold it)', async () => {
+      const ctx = context();
+      const home = memoryHome(old.key, { kind: 'command', failWrite: new Error('key-store-command failed'), failRead: new Error('key-command failed') });
+      const before = fx.sandbox.requests.length;
+      const r = await run(ctx, { home, replaces: old.key });
+      expect(r.asked).toMatchObject({ held: 'unknown' });
+      expect(r.place).toBe('unstored');
+      expect(r.unattended).toBe(true);
+      expect(r.withdrawal).toBeUndefined();
+      expect(deletes(before)).toEqual([]);
+      expect(await keyStatus(fx.sandbox, r.created?.secret() ?? '')).toBe(200);
+      expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
+    });
+
+    it('another key than either (someone else stored one meanwhile): no answer, handed back', async () => {
+      const ctx = context();
+      const home = memoryHome(old.key, { kind: 'command', failWrite: new Error('key-store-command failed'), onWrite: () => (home.value = 'crk_' + 'y'.repeat(40)) });
+      const r = await run(ctx, { home, replaces: old.key });
+      expect(r.asked).toMatchObject({ held: 'unknown' });
+      expect(r.place).toBe('unstored');
+    });
+  });
+
+  describe('a store that can be read (the client\'s read()), whose write fails', () => {
+    it('it holds the old key: the new key is withdrawn', async () => {
+      const r = await run(context(), { destination: destination('store', { fail: new Error('no'), holds: () => Promise.resolve(old.key) }), replaces: old.key });
+      expect(r.asked).toMatchObject({ held: 'old' });
+      expect(r.place).toBe('withdrawn');
+      expect(await keyStatus(fx.sandbox, r.created?.secret() ?? '')).toBe(401);
+      expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
+    });
+
+    it('it holds the new key (it took it, then failed to say so): the rotation goes on', async () => {
+      let got = '';
+      const store = destination('store', { fail: new Error('timed out'), holds: () => Promise.resolve(got) });
+      const r = await run(context(), { destination: { ...store, write: (key, signal) => ((got = key), store.write(key, signal)) }, replaces: old.key });
+      expect(r.failure).toBeUndefined();
+      expect(r.asked).toMatchObject({ held: 'new' });
+      expect(r.done).toEqual({ create: true, verify: true, store: true, revoke: true });
+      expect(await keyStatus(fx.sandbox, old.key)).toBe(401);
+    });
+
+    it('no answer: handed back, active, never revoked (the store may hold it)', async () => {
+      const before = fx.sandbox.requests.length;
+      const r = await run(context(), { destination: destination('store', { fail: new Error('no'), holds: () => Promise.reject(new Error('unreadable')) }), replaces: old.key });
+      expect(r.asked).toMatchObject({ held: 'unknown' });
+      expect(r.place).toBe('unstored');
+      expect(deletes(before)).toEqual([]);
+      expect(await keyStatus(fx.sandbox, r.created?.secret() ?? '')).toBe(200);
+    });
   });
 
   it('a store that refuses: the new key is revoked again with the old key; the old key still works', async () => {

@@ -40,6 +40,25 @@ async function drain<T>(iterable: AsyncIterable<T>): Promise<{ items: T[]; error
   }
 }
 
+/** A store() that is given the new key and rejects: `given()` is the key it was given. */
+function refusingStore(message: string): { store: (key: string) => Promise<void>; given: () => string } {
+  let given = '';
+  return {
+    store: async (key) => {
+      given = key;
+      throw new Error(message);
+    },
+    given: () => given,
+  };
+}
+
+/** The rotation was rolled back: the old key still listed, the new one (`given`) not. */
+async function expectRolledBack(c: CrawlClient, oldId: string, given: string): Promise<void> {
+  const keys = await c.keys.list();
+  expect(keys.some((k) => k.id === oldId)).toBe(true);
+  expect(keys.some((k) => typeof k.keyPrefix === 'string' && given.startsWith(k.keyPrefix))).toBe(false);
+}
+
 describe('settings are resolved as the CLI resolves them', () => {
   it('from CRAWL_BASE_URL and CRAWL_API_KEY, or from the profile in the config file, or from options', async () => {
     const fromEnv = makeClient({}, { env: { CRAWL_BASE_URL: sb.baseUrl, CRAWL_API_KEY: sb.bootstrapKey }, clock: fakeClock(), nodeVersion: '20' });
@@ -247,9 +266,7 @@ describe('keys', () => {
     expect(error).toMatchObject({ step: 'store', stored: false, rolledBack: true });
     expect((error as Error).message).not.toContain(given);
     expect((error as RotationError).secret()).toBeUndefined();
-    const keys = await c.keys.list();
-    expect(keys.some((k) => k.id === old.id)).toBe(true);
-    expect(keys.some((k) => typeof k.keyPrefix === 'string' && given.startsWith(k.keyPrefix))).toBe(false);
+    await expectRolledBack(c, old.id, given);
   });
 
   it('rotate: store() rejects and the rollback fails too → RotationError.secret() holds the key, the message does not', async () => {
@@ -269,6 +286,49 @@ describe('keys', () => {
     } finally {
       sb.reset();
     }
+  });
+
+  describe('rotate: store() rejects, and read() says what the store holds (the flow the CLI runs for key-store-command)', () => {
+    it('the key in use: the new key is revoked again, and the error says the store still holds the old one', async () => {
+      const old = sb.addKey('ci-read-old');
+      const c = client({ apiKey: old.key });
+      const { store, given } = refusingStore('vault: exited 1');
+      const error = await c.keys.rotate({ store, read: async () => old.key }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ step: 'store', stored: false, rolledBack: true });
+      expect((error as Error).message).toContain('read() shows the store still holds the key in use');
+      expect((error as RotationError).secret()).toBeUndefined();
+      await expectRolledBack(c, old.id, given());
+    });
+
+    it('the new key (the store took it, then failed): the rotation goes on, the old key revoked', async () => {
+      const old = sb.addKey('ci-read-new');
+      const c = client({ apiKey: old.key });
+      let held = old.key;
+      const rotation = await c.keys.rotate({
+        store: async (key) => {
+          held = key;
+          throw new Error('vault: stored, then timed out');
+        },
+        read: async () => held,
+      });
+      expect(rotation.old).toMatchObject({ id: old.id, revoked: true });
+      const keys = await client({ apiKey: held }).keys.list();
+      expect(keys.some((k) => k.id === old.id)).toBe(false);
+    });
+
+    it('no answer: the new key is left active (the store may hold it), in error.secret() alone; nothing revoked', async () => {
+      const old = sb.addKey('ci-read-none');
+      const c = client({ apiKey: old.key });
+      const { store, given } = refusingStore('vault: exited 1');
+      const deletes = (): number => sb.requests().filter((r) => r.method === 'DELETE').length;
+      const before = deletes();
+      const error = await c.keys.rotate({ store, read: () => Promise.reject(new Error('vault: sealed')) }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ step: 'store', stored: false, rolledBack: false });
+      expect((error as RotationError).secret()).toBe(given());
+      expect((error as Error).message).toMatch(/read\(\) could not say what the store holds/);
+      expect((error as Error).message).not.toContain(given());
+      expect(deletes()).toBe(before);
+    });
   });
 
   it('rotate: a key in use that the list cannot tell apart, or that it does not show, is refused before anything is created', async () => {

@@ -94,6 +94,8 @@ describe('keys create --output-file / keys rotate --output-file where no file ca
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(KEY_LINE);
     expect(r.stderr).toContain('crawl: the key was created, but cannot write the key to /proc/self/crawl.key: no such file or folder (ENOENT); the key on stdout is its only copy\n');
+    // Printed after all: the service's word about keeping it is said then.
+    expect(r.stderr).toMatch(/not be shown again/);
     expect(fullKeysIn(r.stderr)).toEqual([]);
     expect(await keyStatus(fx.sandbox, r.stdout.trim())).toBe(200);
   });

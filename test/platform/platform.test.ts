@@ -1,6 +1,6 @@
 // Each system's branch of src/platform/platform.ts, decided here on Linux with the platform given.
 import { describe, expect, it } from 'vitest';
-import { commandShell, crawlLauncher, endOfInputKeys, removeCommand, envValue, envWithout, pathsOf, pipeBufferSize, terminatingSignals, type Platform } from '../../src/platform/platform.js';
+import { commandShell, crawlLauncher, endOfInputKeys, removeCommand, envValue, envWithout, pathsOf, pipeBufferSize, terminatingSignals, windowsProgram, type Platform } from '../../src/platform/platform.js';
 
 const SYSTEMS: NodeJS.Platform[] = ['linux', 'darwin', 'win32', 'freebsd', 'android'];
 const on = (os: NodeJS.Platform): Platform => ({ os, home: '' });
@@ -42,6 +42,17 @@ describe('the shell that runs a command line', () => {
   });
   it.each(['linux', 'darwin', 'freebsd'] as const)('%s: /bin/sh', (os) => {
     expect(commandShell(on(os), { SHELL: '/bin/zsh' })).toBe('/bin/sh');
+  });
+});
+
+describe('a program of Windows itself (icacls, taskkill)', () => {
+  it('by its full path in %SystemRoot%\\System32, never a bare name the current folder could answer', () => {
+    expect(windowsProgram('icacls', { SystemRoot: 'D:\\WINNT' })).toBe('D:\\WINNT\\System32\\icacls.exe');
+    expect(windowsProgram('taskkill', { systemroot: 'C:\\Windows\\' })).toBe('C:\\Windows\\System32\\taskkill.exe');
+  });
+  it('C:\\Windows when SystemRoot is not set (or empty)', () => {
+    expect(windowsProgram('icacls', {})).toBe('C:\\Windows\\System32\\icacls.exe');
+    expect(windowsProgram('icacls', { SystemRoot: '' })).toBe('C:\\Windows\\System32\\icacls.exe');
   });
 });
 

@@ -14,7 +14,9 @@ import { tempDir } from '../support/harness.js';
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 const KEY = 'crawl_live_0123456789abcdef';
-const env = { USERNAME: 'ada', USERDOMAIN: 'CORP' };
+const env = { USERNAME: 'ada', USERDOMAIN: 'CORP', SystemRoot: 'D:\\WINNT' };
+/** icacls where Windows keeps it (by SystemRoot): never a bare name, which the current folder would answer first. */
+const ICACLS = 'D:\\WINNT\\System32\\icacls.exe';
 
 /** A spawn whose icacls is a node process that reports whether the key is in the file yet, then exits with `status`. */
 function icacls(status: number, said = ''): { spawn: Spawn; calls: { file: string; args: readonly string[]; shell: unknown; keyThen?: boolean }[] } {
@@ -35,8 +37,9 @@ describe('the account and the command', () => {
     expect(windowsAccount({ username: 'ada' }, { os: 'win32' })).toBe('ada');
     expect(windowsAccount({}, { os: 'win32' })).toBeUndefined();
   });
-  it('no inherited entries, full control for the user alone', () => {
-    expect(restrictCommand('C:\\ci\\key.txt', 'CORP\\ada')).toEqual({ file: 'icacls', args: ['C:\\ci\\key.txt', '/inheritance:r', '/grant:r', 'CORP\\ada:F', '/q'] });
+  it('no inherited entries, full control for the user alone; icacls by its full path', () => {
+    expect(restrictCommand('C:\\ci\\key.txt', 'CORP\\ada', env)).toEqual({ file: ICACLS, args: ['C:\\ci\\key.txt', '/inheritance:r', '/grant:r', 'CORP\\ada:F', '/q'] });
+    expect(restrictCommand('C:\\ci\\key.txt', 'ada', {}).file).toBe('C:\\Windows\\System32\\icacls.exe');
   });
 });
 
@@ -45,7 +48,7 @@ describe('writing a key file', () => {
     const path = join(tmp.dir, 'win-ok.txt');
     const { spawn: spawnIt, calls } = icacls(0);
     await writeKeyFile(path, KEY, { platform: { os: 'win32' }, env, spawn: spawnIt });
-    expect(calls).toEqual([{ file: 'icacls', args: [path, '/inheritance:r', '/grant:r', 'CORP\\ada:F', '/q'], shell: false, keyThen: false }]);
+    expect(calls).toEqual([{ file: ICACLS, args: [path, '/inheritance:r', '/grant:r', 'CORP\\ada:F', '/q'], shell: false, keyThen: false }]);
     expect(readFileSync(path, 'utf8')).toBe(KEY + '\n');
   });
 

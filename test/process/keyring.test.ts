@@ -202,20 +202,22 @@ describe('when the keyring cannot be used', () => {
     });
   });
 
-  it('a locked keyring on a terminal, whose unlock prompt nobody answers: the bounded wait ends in an error (exit 1)', async () => {
-    await withSession(async (s) => {
-      const { dir, cleanup } = tempDir();
-      const key = fx.sandbox.addKey('prompt').key;
-      expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
-      await s.lock();
-      await s.silentPrompter();
-      const r = await crawl(s, dir, ['auth', 'token'], { tty: true, env: { CRAWL_KEYRING_TIMEOUT: '1' } });
-      expect(r.code).toBe(1);
-      expect(r.stdout).toContain('the system keyring (Secret Service) is locked: unlock it in the dialog on your desktop (waiting up to 1 s; Ctrl-C stops)');
-      expect(r.stdout).toContain('crawl: the system keyring (Secret Service) stayed locked: nobody unlocked it within 1 s');
-      expect(r.stdout).not.toContain(key);
-      cleanup();
-    });
+  it('a locked keyring on a terminal, whose unlock prompt nobody answers: the bounded wait ends in an error (exit 1); auth login asks it before the key, and never shows its prompt', async () => {
+    // A session each: GNOME Keyring does not prompt again while its first prompt hangs.
+    for (const args of [['auth', 'token'], ['auth', 'login']]) {
+      await withSession(async (s) => {
+        const { dir, key, cleanup } = await loggedIn(s, 'prompt');
+        await s.lock();
+        await s.silentPrompter();
+        const r = await crawl(s, dir, args, { tty: true, env: { CRAWL_KEYRING_TIMEOUT: '1' } });
+        expect(r.code).toBe(1);
+        expect(r.stdout).toContain('the system keyring (Secret Service) is locked: unlock it in the dialog on your desktop (waiting up to 1 s; Ctrl-C stops)');
+        expect(r.stdout).toContain('crawl: the system keyring (Secret Service) stayed locked: nobody unlocked it within 1 s');
+        expect(r.stdout).not.toContain(key);
+        expect(r.stdout).not.toContain('Paste your API key');
+        cleanup();
+      });
+    }
   });
 
   it('Ctrl-C while waiting for an unlock ends the wait at once (exit 130)', async () => {
@@ -239,6 +241,97 @@ describe('when the keyring cannot be used', () => {
       });
       expect(r.code).toBe(130);
       expect(r.stdout).not.toContain(key);
+      cleanup();
+    });
+  });
+});
+
+/** A shell without the desktop session's bus, as over SSH (`env -u DBUS_SESSION_BUS_ADDRESS`). */
+const NO_BUS = { DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: undefined };
+
+/** Every `crawl auth login` a text names: none of them may be a plain login, which cannot reach the keyring either. */
+const logins = (text: string): string[] => text.match(/`crawl auth login[^`]*`/g) ?? [];
+
+/** A config folder whose profile logged in with a new key `name` into this session's keyring; `lookup` asks secret-tool what its entry holds. */
+async function loggedIn(s: KeyringSession, name: string): Promise<{ dir: string; key: string; entry: Profile; lookup: () => Promise<string>; cleanup: () => void }> {
+  const { dir, cleanup } = tempDir();
+  const key = fx.sandbox.addKey(name).key;
+  const login = await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key });
+  expect(login.code, login.stderr).toBe(0);
+  const entry = profileOf(dir);
+  const lookup = (): Promise<string> => s.secretTool(['lookup', 'service', entry['keyring-service'] ?? '', 'username', entry['keyring-account'] ?? '']);
+  return { dir, key, entry, lookup, cleanup };
+}
+
+describe('a profile on the keyring, from a shell without its bus (SSH): never moved to plaintext unasked', () => {
+  it('auth login again: exit 1, the config file and the keyring entry as they were, and the ways forward', async () => {
+    await withSession(async (s) => {
+      const { dir, key, lookup, cleanup } = await loggedIn(s, 'ssh');
+      const config = readFileSync(join(dir, 'config.json'), 'utf8');
+      const other = fx.sandbox.addKey('ssh-other').key;
+      const before = fx.sandbox.requests.length;
+      const r = await crawl(s, dir, ['auth', 'login', '--with-key'], { input: other, env: NO_BUS });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^crawl: the system keyring \(Secret Service\) cannot be reached here: no session bus .*; profile "default" keeps its key in the system keyring \(Secret Service\), and it moves to the plaintext config file only when asked\nhint: .*set CRAWL_API_KEY for this shell.*\n$/);
+      expect(logins(r.stderr)).toEqual(['`crawl auth login --insecure-storage`']);
+      expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(config);
+      expect(await lookup()).toBe(key);
+      // Found out before the key was checked with the service.
+      expect(fx.sandbox.requests.length).toBe(before);
+      // Its status gives no advice that would write plaintext: the key cannot be read from here.
+      const status = await crawl(s, dir, ['auth', 'status'], { env: NO_BUS });
+      expect(logins(status.stderr).every((line) => line.includes('--insecure-storage'))).toBe(true);
+      cleanup();
+    });
+  });
+
+  it('--insecure-storage moves it, as asked: from that shell the entry cannot be removed, and it says so; with the bus, the entry is removed', async () => {
+    await withSession(async (s) => {
+      const { dir, key, entry, lookup, cleanup } = await loggedIn(s, 'asked');
+      const away = await crawl(s, dir, ['auth', 'login', '--with-key', '--insecure-storage'], { input: key, env: NO_BUS });
+      expect(away.code, away.stderr).toBe(0);
+      expect(away.stderr).toContain(`crawl: warning: the old key's entry in the system keyring (Secret Service) (${entry['keyring-service']}, ${entry['keyring-account']}) could not be removed: no system keyring is available`);
+      expect(profileOf(dir)['api-key']).toBe(key);
+      expect(await lookup()).toBe(key);
+      // No advice to move it back where no keyring can be reached; with the bus there is.
+      expect((await crawl(s, dir, ['auth', 'status'], { env: NO_BUS })).stderr).not.toContain('move it into the system keyring');
+      expect((await crawl(s, dir, ['auth', 'status'])).stderr).toContain('note: the key is in plaintext in the config file: move it into the system keyring with `crawl auth login`');
+
+      // With the bus: back into the keyring, then out again, the entry removed this time.
+      expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
+      const again = profileOf(dir);
+      const moved = await crawl(s, dir, ['auth', 'login', '--with-key', '--insecure-storage'], { input: key });
+      expect(moved.code, moved.stderr).toBe(0);
+      expect(moved.stderr).not.toContain('could not be removed');
+      expect(await s.secretTool(['lookup', 'service', again['keyring-service'] ?? '', 'username', again['keyring-account'] ?? ''])).toBe('');
+      cleanup();
+    });
+  });
+});
+
+describe('auth login asks the keyring before it asks for the key', () => {
+  it('locked, off a terminal: the locked error before stdin is read or the key checked; nothing written', async () => {
+    await withSession(async (s) => {
+      const { dir, cleanup } = await loggedIn(s, 'locked-first');
+      const config = readFileSync(join(dir, 'config.json'), 'utf8');
+      await s.lock();
+      const before = fx.sandbox.requests.length;
+      const r = await crawl(s, dir, ['auth', 'login', '--with-key'], { input: fx.sandbox.addKey('locked-second').key });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^crawl: the system keyring \(Secret Service\) is locked\nhint: /);
+      expect(fx.sandbox.requests.length).toBe(before);
+      expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(config);
+      cleanup();
+    });
+  });
+
+  it('a pty, the keyring not reachable from this shell: the error, and the prompt never appears', async () => {
+    await withSession(async (s) => {
+      const { dir, cleanup } = await loggedIn(s, 'pty');
+      const r = await runCli(['auth', 'login'], { process: true, tty: true, env: { CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: dir, ...s.env, ...NO_BUS } });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('crawl: the system keyring (Secret Service) cannot be reached here');
+      expect(r.stdout).not.toContain('Paste your API key');
       cleanup();
     });
   });

@@ -14,6 +14,9 @@ interface Call {
   options: SpawnOptions;
 }
 
+/** Where taskkill is, by the environment these tests give the command (SystemRoot). */
+const TASKKILL = 'D:\\WINNT\\System32\\taskkill.exe';
+
 /** Node's spawn for the command; for taskkill, `taskkill` (what it does, or that it is missing). */
 function recording(taskkill: (pid: number) => ChildProcess): { spawn: Spawn; calls: Call[] } {
   const calls: Call[] = [];
@@ -21,7 +24,7 @@ function recording(taskkill: (pid: number) => ChildProcess): { spawn: Spawn; cal
     calls,
     spawn: (file, args, options) => {
       calls.push({ file, args, options });
-      if (file === 'taskkill') return taskkill(Number(args[1]));
+      if (file === TASKKILL) return taskkill(Number(args[1]));
       return spawn(file, [...args], options);
     },
   };
@@ -44,7 +47,7 @@ function stopOnceReady(os: NodeJS.Platform, spawnIt: Spawn, input = ''): ReturnT
   return runShellCommand({
     command: WAITS,
     input,
-    env: { PATH: process.env.PATH },
+    env: { PATH: process.env.PATH, SystemRoot: 'D:\\WINNT' },
     onStdout: (text) => void (text.includes('ready') && stop.abort()),
     onStderr: () => undefined,
     signal: stop.signal,
@@ -54,7 +57,7 @@ function stopOnceReady(os: NodeJS.Platform, spawnIt: Spawn, input = ''): ReturnT
 }
 
 describe('ending a command', () => {
-  it('Windows: taskkill /T /F over its tree, no window, no process group; the key never in argv', async () => {
+  it('Windows: taskkill /T /F over its tree, by its full path in %SystemRoot%\\System32, no window, no process group; the key never in argv', async () => {
     const { spawn: spawnIt, calls } = recording((pid) => {
       process.kill(pid, 'SIGKILL');
       return done();
@@ -63,8 +66,9 @@ describe('ending a command', () => {
     expect(outcome).toEqual({ kind: 'signalled', signal: 'SIGKILL' });
     const [command, killer] = calls;
     expect(command?.options).toMatchObject({ shell: true, detached: false, windowsHide: true });
-    expect(killer?.file).toBe('taskkill');
-    expect(killer?.args).toEqual(treeKill(Number(killer?.args[1])).args);
+    // Never the bare name: the current folder (a repository the command runs in) would be looked in first.
+    expect(killer?.file).toBe(TASKKILL);
+    expect(killer?.args).toEqual(treeKill(Number(killer?.args[1]), {}).args);
     expect(killer?.args).toEqual(['/PID', killer?.args[1], '/T', '/F']);
     expect(killer?.options).toMatchObject({ shell: false, windowsHide: true });
     expect(JSON.stringify(calls.map((c) => [c.file, c.args]))).not.toContain('crawl_live_secret');
@@ -73,11 +77,11 @@ describe('ending a command', () => {
   it('Windows without taskkill: cmd.exe itself is ended at least', async () => {
     const { spawn: spawnIt, calls } = recording(() => {
       const missing = new EventEmitter() as ChildProcess;
-      queueMicrotask(() => missing.emit('error', Object.assign(new Error('spawn taskkill ENOENT'), { code: 'ENOENT' })));
+      queueMicrotask(() => missing.emit('error', Object.assign(new Error(`spawn ${TASKKILL} ENOENT`), { code: 'ENOENT' })));
       return missing;
     });
     const outcome = await stopOnceReady('win32', spawnIt);
-    expect(calls.map((c) => c.file)).toEqual([WAITS, 'taskkill']);
+    expect(calls.map((c) => c.file)).toEqual([WAITS, TASKKILL]);
     expect(outcome).toEqual({ kind: 'signalled', signal: 'SIGTERM' });
   });
 

@@ -17,6 +17,10 @@ export interface KeyStoreOptions {
   command(words: readonly string[]): string;
   platform?: NodeJS.Platform;
   uid?: number | undefined;
+  /** The user's runtime folder (Platform.runtimeDir), for the hint that names the desktop's bus. */
+  runtimeDir?: string | undefined;
+  /** Where the native keyring binding is required from (Platform.keyringBindingFrom). */
+  bindingFrom?: string | undefined;
   clock?: DeadlineClock;
   /** A person can answer an unlock dialog: a terminal, not --no-input, not CI. */
   interactive?: () => boolean;
@@ -33,6 +37,8 @@ export function keyringStore(entry: KeyringEntry, profile: string, configPath: s
     env: o.env,
     platform: o.platform ?? hostPlatform().os,
     uid: 'uid' in o ? o.uid : currentUid(),
+    runtimeDir: o.runtimeDir,
+    bindingFrom: o.bindingFrom,
     bounds: boundsFrom(o.env),
     clock: o.clock ?? realClock,
     interactive: o.interactive ?? (() => false),

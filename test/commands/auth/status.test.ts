@@ -1,7 +1,7 @@
 // `auth status`: where the settings came from, the key masked, and whether the service accepts it.
 import { describe, expect, it } from 'vitest';
 import { maskKey } from '../../../src/text/mask.js';
-import { runCli } from '../../support/harness.js';
+import { crawl, runCli, TEST_HOME } from '../../support/harness.js';
 import { BAD_KEY, envOf, settingsSuite } from '../../support/settings.js';
 
 const suite = settingsSuite();
@@ -63,5 +63,30 @@ describe('auth status', () => {
     expect(none.code).toBe(4);
     expect(none.stdout).toMatch(/Key\s+none/);
     expect(none.stdout).toContain('no key: run `crawl auth login`');
+  });
+});
+
+describe('auth status: the advice to move a plaintext key into the keyring', () => {
+  const ADVICE = 'note: the key is in plaintext in the config file: move it into the system keyring with `crawl auth login`';
+  const plaintext = (): string => folders.with({ default: { 'base-url': suite.fx.sandbox.url, 'api-key': suite.fx.sandbox.key } });
+  const empty = folders.fresh();
+
+  it.concurrent('only where a keyring is there to take it: none with no bus, or a bus whose socket is gone (a login would write plaintext again)', async ({ expect }) => {
+    for (const bus of [{}, { DBUS_SESSION_BUS_ADDRESS: `unix:path=${empty}/gone` }]) {
+      const r = await runCli(['auth', 'status'], { env: envOf({ CRAWL_CONFIG_DIR: plaintext(), ...bus }) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('move it into the system keyring');
+    }
+  });
+
+  // (Windows paths cannot name this system's config folder: macOS stands for both, the same code.)
+  it.concurrent('macOS: advised where the keyring binding loads, not where it cannot', async ({ expect }) => {
+    const env = envOf({ CRAWL_CONFIG_DIR: plaintext() });
+    const loads = await crawl(['auth', 'status'], { env, platform: { os: 'darwin', home: TEST_HOME } });
+    expect(loads.code, loads.stderr).toBe(0);
+    expect(loads.stderr).toContain(ADVICE);
+    const cannot = await crawl(['auth', 'status'], { env, platform: { os: 'darwin', home: TEST_HOME, keyringBindingFrom: empty } });
+    expect(cannot.code, cannot.stderr).toBe(0);
+    expect(cannot.stderr).not.toContain('move it into the system keyring');
   });
 });

@@ -68,6 +68,8 @@ describe('crawl keys create', () => {
       expect(fullKeysIn(r.stderr)).toEqual([]);
       expect(r.stderr).toMatch(/Saved as the key of profile "default"/);
       expect(r.stderr).toMatch(/CRAWL_API_KEY is set and takes precedence/);
+      // Kept where it was asked to go: no word about keeping it.
+      expect(r.stderr).not.toMatch(/not be shown again/);
       const file = join(dir, 'config.json');
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const config = JSON.parse(readFileSync(file, 'utf8'));
@@ -89,6 +91,7 @@ describe('crawl keys create', () => {
     expect(readFileSync(path, 'utf8')).toMatch(KEY_LINE);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(r.stderr).toContain(`Wrote the key to ${path}`);
+    expect(r.stderr).not.toMatch(/not be shown again|warning/);
   });
 
   it('refuses an existing --output-file before creating anything', async () => {

@@ -24,7 +24,7 @@ function configDir(): string {
 const login = (dir: string, address: string, ...flags: string[]) =>
   runCli(['auth', 'login', '--with-key', ...flags], { env: { ...fx.env, CRAWL_API_KEY: undefined, CRAWL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: address }, input: fx.sandbox.addKey('bus').key });
 
-const HINT = "hint: point DBUS_SESSION_BUS_ADDRESS at the session bus's Unix socket (unix:path=…), set CRAWL_API_KEY for this shell, or keep the key in the config file instead: `crawl auth login --insecure-storage`\n";
+const HINT = "hint: point DBUS_SESSION_BUS_ADDRESS at the session bus's Unix socket (`unix:path=…`); or set CRAWL_API_KEY for this shell; or keep the key in the config file instead (plaintext): `crawl auth login --insecure-storage`\n";
 
 describe('a bus address crawl cannot use: a keyring it cannot reach, never the config file', () => {
   it('only transports crawl does not speak: login exits 1 naming them and --insecure-storage; no key is written', async () => {

@@ -1,5 +1,6 @@
 import type { Deps } from '../../../deps.js';
 import { readAllStdin } from '../../../io/prompt.js';
+import { prepareKeyHome } from '../../../config/key-home.js';
 import { CrawlError, UsageError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { CrossOriginAnswerError } from '../../../http/errors.js';
@@ -32,6 +33,10 @@ export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<n
   const baseUrl = parseBaseUrl(deps.settings.requireBaseUrl().value);
   checkTransport(baseUrl, deps.globals.allowHttp);
   deps.settings.store.read();
+  const store = options.store ?? 'default';
+  // So is a store that cannot take the key: a keyring that cannot be reached from here, or is
+  // locked where nobody can unlock it (on a terminal it is unlocked now, before the key is typed).
+  await prepareKeyHome(deps.settings, store, deps.signal);
   let key: string;
   if (options.withKey) {
     // On a terminal the read waits for the end of input, which nothing else would tell the user.
@@ -68,7 +73,7 @@ export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<n
   }
   // Logging in again moves a plaintext key into the keyring: it is written and read back there,
   // then dropped from the file in the same rewrite that records the keyring.
-  const saved = await storeProfileKey(deps, key, { withBaseUrl: true, store: options.store ?? 'default', interruptible: true });
+  const saved = await storeProfileKey(deps, key, { withBaseUrl: true, store, interruptible: true });
   const { profile, baseUrlChange } = saved;
   const where = saved.store.describe();
   if (deps.globals.json) {

@@ -1,4 +1,5 @@
 import type { Deps } from '../../../deps.js';
+import { keyringReachable } from '../../../config/key-home.js';
 import { describeSource, type ResolvedKey } from '../../../config/settings.js';
 import { CrawlError, InterruptedError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
@@ -45,7 +46,10 @@ export async function authStatusRun(deps: Deps, _options: StatusOptions): Promis
   const plaintext = stored?.kind === 'file';
   const notes: string[] = [];
   if (overridden !== undefined) notes.push(`CRAWL_API_KEY overrides the key of profile "${profile}" (in the ${overridden})`);
-  if (plaintext) notes.push(`the key is in plaintext in the config file: move it into the system keyring with \`${crawlCommand(deps, ['auth', 'login'])}\``);
+  // Advised only where a keyring is there to take it: elsewhere a login would write plaintext again.
+  if (plaintext && !deps.globals.json && (await keyringReachable(deps.settings, deps.signal))) {
+    notes.push(`the key is in plaintext in the config file: move it into the system keyring with \`${crawlCommand(deps, ['auth', 'login'])}\``);
+  }
   const accepted = result?.accepted === true;
   if (deps.globals.json) {
     writeJson(

@@ -73,7 +73,10 @@ async function createAndHandOver(
   if (!hasDestination) await handOver();
 
   say(`Created key "${sanitize(created.name ?? name)}" (prefix ${sanitize(shownPrefix)})`);
-  say(`warning: ${deps.redactor.redact(sanitize(created.warning ?? DEFAULT_WARNING))}`);
+  // The service's word about keeping the key is for a key handed over here, on stdout: a key that
+  // went where it was asked to go is kept already.
+  const warn = (): void => say(`warning: ${deps.redactor.redact(sanitize(created.warning ?? DEFAULT_WARNING))}`);
+  if (!hasDestination) warn();
 
   const failures: string[] = [];
   const keptIn: string[] = [];
@@ -105,6 +108,7 @@ async function createAndHandOver(
   if (hasDestination && keptIn.length === 0) {
     // Every destination failed: stdout is the last place the key can go, rather than nowhere.
     printed = await handOver();
+    if (printed) warn();
   }
   if (notPrinted !== undefined && keptIn.length === 0) {
     // Nobody holds this key: say so, and how to get rid of it (never print it on stderr instead).

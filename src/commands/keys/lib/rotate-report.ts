@@ -155,6 +155,7 @@ export function describeFailure(s: RotationState, f: Failure, json: boolean, sug
   if (r.done.revoke) done.push('revoked the old key');
   if (rollback?.revoked) done.push('then revoked the new key again (rolled back)');
   if (done.length > 0) parts.push(`Done: ${done.join(', ')}.`);
+  if (r.asked?.held === 'old') parts.push(`Asked afterwards, ${where(s.target)} still holds the old key: the new one was kept nowhere, so no copy of it is left.`);
   else if (f.step === 'create' && f.unusableKey) parts.push(`A key "${sanitize(r.name)}" was created at the service, unusable: it was not kept.`);
   else if (f.step === 'create' && f.outcomeUnknown) parts.push(`Nothing else was changed, but a key "${sanitize(r.name)}" may have been created.`);
   else parts.push('Nothing was changed.');
@@ -193,6 +194,7 @@ function oldKeyState(s: RotationState, f: Failure, oldLabel: string): string {
   }
   if (f.oldKeyUncertain === 'new') return `The service lists the new key under the old key's id ${sanitize(s.result.old.id)}, so revoking that id could revoke the new key: nothing was revoked.`;
   if (f.configChanged) return `The old key ${oldLabel} was not revoked by this rotation; the config file holds the key another crawl process stored meanwhile, left as it is.`;
+  if (s.result.asked?.held === 'old') return `The old key ${oldLabel} is still the working one, where it was.`;
   if (s.target.kind === 'config' && !s.result.done.store && !s.result.unattended) return `The old key ${oldLabel} is still active and still stored.`;
   return `The old key ${oldLabel} is still active.`;
 }

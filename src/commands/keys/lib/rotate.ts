@@ -169,7 +169,11 @@ async function steps(deps: Deps, plan: Plan): Promise<number> {
       http: (apiKey, options) => deps.http({ ...(apiKey === undefined ? {} : { apiKey }), ...(options?.evenIfAborted ? { evenIfInterrupted: true } : {}) }),
       signal: deps.signal,
       secret: (key) => deps.redactor.add(key),
-      report: (step, r) => progress(stepLine(step, { result: r, target: plan.target, printed: false })),
+      report: (step, r) => {
+        // The store failed but holds the new key all the same: said, and the rotation goes on.
+        if (step === 'store' && r.asked?.held === 'new') deps.io.stderr.write(`crawl: warning: ${storeFailure(r.asked.error)}; but ${where(plan.target)} holds the new key, so the rotation goes on\n`);
+        progress(stepLine(step, { result: r, target: plan.target, printed: false }));
+      },
     },
     { old: plan.old, name: plan.newName, target: flowTarget(deps, plan.target), keepOld: plan.keepOld },
   );
@@ -211,6 +215,10 @@ function flowTarget(deps: Deps, target: Target): RotationTarget {
   if (target.kind === 'stdout') return { destination: stdoutDestination(deps) };
   const destination = commandDestination(deps, target.command);
   return target.config ? { destination, home: profileKeyHome(deps), replaces: target.config.replaces } : { destination };
+}
+
+function storeFailure(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function interruptCode(deps: Deps): number {
