@@ -8,6 +8,7 @@ import { printTable } from '../../../io/table.js';
 import { relativeTime, rfc3339 } from '../../../text/format.js';
 import { describeCutoff, spanBefore, type Span } from '../../../text/duration.js';
 import { keyLabel } from '../../../api/key-label.js';
+import { describeListed, listedTime } from '../../../api/key-times.js';
 import { writeJson } from '../../../io/json.js';
 
 /**
@@ -91,11 +92,11 @@ export function select(keys: readonly ApiKey[], inUse: ReadonlySet<ApiKey>, opti
     const name = typeof key.name === 'string' ? key.name : '';
     if (options.nameMatches && !options.nameMatches(name)) continue;
     named++;
-    const last = readTime(key.lastUsedAt);
-    const created = readTime(key.createdAt);
+    const last = listedTime(key.lastUsedAt);
+    const created = listedTime(key.createdAt);
     let due: boolean;
     if (last === 'unreadable') {
-      kept.push({ key, reason: `its lastUsedAt cannot be read (${describe(key.lastUsedAt)})` });
+      kept.push({ key, reason: `its lastUsedAt cannot be read (${describeListed(key.lastUsedAt)})` });
       continue;
     }
     const never = last === 'never';
@@ -106,7 +107,7 @@ export function select(keys: readonly ApiKey[], inUse: ReadonlySet<ApiKey>, opti
       // Never used: idle since it was made.
       const since = never ? created : last;
       if (since === 'unreadable' || since === 'never') {
-        kept.push({ key, reason: `its createdAt cannot be read (${describe(key.createdAt)})` });
+        kept.push({ key, reason: `its createdAt cannot be read (${describeListed(key.createdAt)})` });
         continue;
       }
       due = since <= spanBefore(now, options.unusedFor);
@@ -119,21 +120,6 @@ export function select(keys: readonly ApiKey[], inUse: ReadonlySet<ApiKey>, opti
     prune.push(key);
   }
   return { prune, kept, named };
-}
-
-/** A time from the list: ms since the epoch; `never` for null or ""; `unreadable` for anything else. */
-function readTime(value: unknown): number | 'never' | 'unreadable' {
-  if (value === null || value === '') return 'never';
-  if (typeof value !== 'string') return 'unreadable';
-  // ISO 8601 with a date and a time, as the interface gives them; Date.parse alone takes far more.
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return 'unreadable';
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? 'unreadable' : ms;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'missing';
-  return JSON.stringify(value)?.slice(0, 40) ?? String(value);
 }
 
 function view(key: ApiKey): Record<string, unknown> {
