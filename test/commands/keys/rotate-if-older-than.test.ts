@@ -6,31 +6,26 @@
 // error, never a guess. In this process, against the sandbox, on a fake clock.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '../../support/fake-clock.js';
-import { crawl, tempDir } from '../../support/harness.js';
+import { crawl } from '../../support/harness.js';
 import { calls, configProfile, fullKeysIn, keyStatus, storedKey } from '../../support/keys.js';
-import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { sandboxSuite, type SandboxFixture } from '../../support/sandbox.js';
 
 const NOW = Date.parse('2026-11-27T03:30:00Z');
 const DAY = 86_400_000;
 const daysAgo = (n: number): string => new Date(NOW - n * DAY).toISOString();
 
+const suite = sandboxSuite({ seed: false });
 let fx: SandboxFixture;
-let tmp: { dir: string; cleanup: () => void };
-beforeAll(async () => {
-  fx = await sandboxFixture({ seed: false });
-  tmp = tempDir('crawl-rotate-due-');
-});
-afterAll(async () => {
-  tmp.cleanup();
-  await fx.close();
+beforeAll(() => {
+  fx = suite.fx;
 });
 
 let folders = 0;
 /** A folder of its own for each run's config and files. */
 function folder(): string {
-  const dir = join(tmp.dir, String(++folders));
+  const dir = join(suite.dir, String(++folders));
   mkdirSync(dir);
   return dir;
 }
