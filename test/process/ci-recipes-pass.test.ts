@@ -3,6 +3,7 @@
 // and the built crawl, against the sandbox: the nightly rotation (examples/rotate-pass-nightly.sh),
 // due and not due, going on in the same script with the key read again; and pass as a profile's
 // key-command / key-store-command. `pass insert -m -f` is what stores a key read from stdin.
+// gpg and several spawned crawl runs a test: the bounds are hang guards for a loaded machine.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,7 +74,7 @@ describe('examples/rotate-pass-nightly.sh', () => {
     expect(watched.length).toBeGreaterThan(0);
     expect(watched.every((q) => q.authorized)).toBe(true);
     expect(r.stdout + r.stderr).not.toContain(fresh);
-  });
+  }, 60_000);
 
   it('not due: one line says so and how old the key is; pass keeps the key, which still works, and the script goes on', async () => {
     const young = fx.sandbox.addKey('ci-young', { createdAt: new Date(Date.now() - 2 * DAY).toISOString() });
@@ -85,7 +86,7 @@ describe('examples/rotate-pass-nightly.sh', () => {
     expect(r.stdout).toBe('crawl nightly-not-due completed\n');
     expect(await inPass()).toBe(young.key);
     expect(await keyStatus(fx.sandbox, young.key)).toBe(200);
-  });
+  }, 60_000);
 
   it('without -m, pass insert wants a terminal: as a --to-command it fails, and the rotation is rolled back', async () => {
     const old = fx.sandbox.addKey('ci-no-m');
@@ -95,7 +96,7 @@ describe('examples/rotate-pass-nightly.sh', () => {
     expect(r.stderr).toContain('the --to-command command did not store the key');
     expect(await inPass()).toBe(old.key);
     expect(await keyStatus(fx.sandbox, old.key)).toBe(200);
-  });
+  }, 60_000);
 });
 
 describe('pass as the profile\'s key store (docs/ci.md, A secret manager as the key\'s home)', () => {
@@ -116,5 +117,5 @@ describe('pass as the profile\'s key store (docs/ci.md, A secret manager as the 
     const status = await sh('crawl auth status', config);
     expect(status.stdout).toContain('accepted\ttrue\n');
     expect(readFileSync(join(tmp.dir, 'config-home', 'config.json'), 'utf8')).not.toContain(fresh);
-  });
+  }, 60_000);
 });
