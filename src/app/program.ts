@@ -43,6 +43,8 @@ export function globalsOf(program: Program): GlobalOptions {
 }
 
 export interface ProgramHooks {
+  /** The command line (after `crawl`): what a usage error's hint reads to name the command meant. */
+  argv?: readonly string[];
   streams: RawStreams;
   env: Env;
   /** Runs a command: builds its Deps from the global flags, runs it, records its exit code. */
@@ -66,7 +68,7 @@ export function buildProgram(hooks: ProgramHooks): Program {
     // on a 50-column terminal every line ran past the edge.
     .configureHelp({ minWidthToWrap: 16, showGlobalOptions: true, visibleCommands: declaredCommands })
     .exitOverride()
-    .configureOutput(output(hooks, (text) => hooks.onCommanderError(commanderError(text, reached))))
+    .configureOutput(output(hooks, (text) => hooks.onCommanderError(commanderError(text, reached, hooks.argv ?? []))))
     .hook('preSubcommand', (_root, sub) => {
       reached = sub as CommandUnknownOpts;
     });
@@ -122,18 +124,60 @@ function declaredCommands(this: Help, command: CommandUnknownOpts): CommandUnkno
  * commander's error text in our words: its first line is the message; its "(Did you mean job?)"
  * becomes a hint naming the whole command (`crawl keys list`), or the option.
  */
-function commanderError(text: string, reached: CommandUnknownOpts): { message: string; hint: string | undefined } {
+function commanderError(text: string, reached: CommandUnknownOpts, argv: readonly string[]): { message: string; hint: string | undefined } {
   const [first = '', ...rest] = text.trim().split('\n');
   const message = first.replace(/^error:\s*/i, '').trim();
   const suggestion = /\(Did you mean (.+)\?\)/.exec(rest.join(' '))?.[1];
+  // A global flag without its value (`crawl job <id> --jq`) is found by the root before any
+  // subcommand is reached: the help meant is that of the command the words name, which lists it too.
+  const helped = /^option '.+' argument missing$/.test(message) ? commandNamed(reached, argv) : reached;
   const path: string[] = [];
-  for (let c: CommandUnknownOpts | null = reached; c; c = c.parent) path.unshift(c.name());
+  for (let c: CommandUnknownOpts | null = helped; c; c = c.parent) path.unshift(c.name());
   // `-v` is the version in many tools, and the verbose flag in others: crawl has both, spelled out.
   if (/^unknown option '-v'$/.test(message)) return { message, hint: 'the version is -V (--version); an HTTP trace is --verbose' };
+  // gh, npm and go have a `version` command; crawl has the flag.
+  if (message === "unknown command 'version'" && reached.parent === null) return { message, hint: 'did you mean `crawl --version`?' };
   // The help of the command reached: its arguments and flags are what was missing or mistyped.
   if (suggestion === undefined) return { message, hint: `run \`${path.join(' ')} --help\` for usage` };
   if (suggestion.startsWith('-')) return { message, hint: `did you mean ${suggestion}?` };
   return { message, hint: `did you mean \`${[...path, suggestion].join(' ')}\`?` };
+}
+
+/**
+ * The command the words of the command line lead to, from the root down: each word that names a
+ * subcommand, or else the group's default command (`crawl job <id>` is `crawl job status`). The
+ * values of flags are skipped, so `--profile ci` is not read as a command.
+ */
+function commandNamed(reached: CommandUnknownOpts, argv: readonly string[]): CommandUnknownOpts {
+  let root = reached;
+  while (root.parent) root = root.parent;
+  let at = root;
+  const flags = (): Option[] => {
+    const all: Option[] = [];
+    for (let c: CommandUnknownOpts | null = at; c; c = c.parent) all.push(...(c.options as Option[]));
+    return all;
+  };
+  const words = [...argv];
+  while (words.length > 0) {
+    const word = words.shift() ?? '';
+    if (word === '--') break;
+    if (word.startsWith('-')) {
+      const flag = flags().find((o) => o.long === word || o.short === word);
+      if (flag?.required && !word.includes('=')) words.shift();
+      continue;
+    }
+    const sub = at.commands.find((c) => c.name() === word || c.aliases().includes(word)) ?? defaultCommand(at);
+    if (!sub) break;
+    at = sub;
+    if (sub.name() !== word) break;
+  }
+  return at;
+}
+
+/** The command `{ isDefault: true }` made the group's default: commander keeps its name in a field of its own. */
+function defaultCommand(group: CommandUnknownOpts): CommandUnknownOpts | undefined {
+  const name = (group as unknown as { _defaultCommandName?: string | null })._defaultCommandName;
+  return name ? group.commands.find((c) => c.name() === name) : undefined;
 }
 
 /**

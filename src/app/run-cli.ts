@@ -75,6 +75,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
 
   try {
     program = buildProgram({
+      argv,
       streams,
       env,
       onCommanderError: (error) => {

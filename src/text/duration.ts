@@ -17,7 +17,8 @@ export interface Span {
   ms: number;
 }
 
-export type SpanParse = { span: Span } | { problem: 'ambiguous-m' | 'invalid' };
+/** `zero`: well formed, but no time at all (`0s`, `0d0h`). */
+export type SpanParse = { span: Span } | { problem: 'ambiguous-m' | 'zero' | 'invalid' };
 
 /** One or more number-unit pairs adding up to more than 0; `m` alone is `ambiguous-m`. */
 export function parseSpan(text: string): SpanParse {
@@ -31,7 +32,7 @@ export function parseSpan(text: string): SpanParse {
     else ms += Number(count) * (UNIT_MS[unit] ?? 0);
   }
   if (!Number.isSafeInteger(ms) || !Number.isSafeInteger(months) || months > 12 * 10_000) return { problem: 'invalid' };
-  return months > 0 || ms > 0 ? { span: { months, ms } } : { problem: 'invalid' };
+  return months > 0 || ms > 0 ? { span: { months, ms } } : { problem: 'zero' };
 }
 
 /**

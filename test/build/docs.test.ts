@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { crawl } from '../support/harness.js';
+import { linkTargets } from '../support/markdown.js';
 import { ROOT } from '../support/spawn.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -78,5 +79,22 @@ describe('the README and docs/', () => {
       }
     }
     expect(checked).toBeGreaterThan(20);
+  });
+
+  it("a link to the repository's own files (where the package holds no copy) names a file or folder of this clone", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { repository: { url: string } };
+    const repository = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+    const pages = [join(ROOT, 'README.md'), join(ROOT, 'CHANGELOG.md'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'docs', f))];
+    let checked = 0;
+    for (const page of pages) {
+      for (const target of linkTargets(readFileSync(page, 'utf8'))) {
+        if (!target.startsWith(`${repository}/`)) continue;
+        const path = /^\/(?:blob|tree)\/main\/([^#?]+)/.exec(target.slice(repository.length))?.[1];
+        expect(path, `${page}: ${target}`).toBeDefined();
+        expect(existsSync(join(ROOT, path ?? '')), `${page}: ${target}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(5);
   });
 });

@@ -174,7 +174,7 @@ describe('docs/ci.md', () => {
   it('holds each recipe exactly as the tests run it', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');
     const scripts = readdirSync(EXAMPLES).filter((f) => f.endsWith('.sh'));
-    expect(scripts.length).toBe(6);
+    expect(scripts.length).toBe(7);
     for (const script of scripts) expect(doc, script).toContain('```sh\n' + readFileSync(join(EXAMPLES, script), 'utf8') + '```');
   });
 });

@@ -95,3 +95,24 @@ describe('keys rotate into the keyring, a fault at each step', () => {
     expect(fullKeysIn(r.stdout + r.stderr)).toEqual([]);
   });
 });
+
+describe('keys rotate --if-older-than, the key in the keyring', () => {
+  it('not due: the keyring keeps the key, exit 0; due: the entry is replaced and the old key revoked', async () => {
+    // The key logged in before each test was made just now.
+    const young = await crawl(['keys', 'rotate', '--yes', '--if-older-than', '30d']);
+    expect(young.code, young.stderr).toBe(0);
+    expect(young.stderr).toMatch(/^Not due: the key in use "rotate-me" .* is less than a minute old /);
+    expect(await inKeyring()).toBe(old.key);
+
+    const aged = fx.sandbox.addKey('aged', { createdAt: new Date(Date.now() - 40 * 86_400_000).toISOString() });
+    const login = await crawl(['auth', 'login', '--with-key'], aged.key);
+    expect(login.code, login.stderr).toBe(0);
+    const r = await crawl(['keys', 'rotate', '--yes', '--if-older-than', '30d']);
+    expect(r.code, r.stderr).toBe(0);
+    const stored = await inKeyring();
+    expect(stored).not.toBe(aged.key);
+    expect(await keyStatus(fx.sandbox, stored)).toBe(200);
+    expect(await keyStatus(fx.sandbox, aged.key)).toBe(401);
+    expect(fullKeysIn(r.stdout + r.stderr)).toEqual([]);
+  });
+});

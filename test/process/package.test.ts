@@ -2,12 +2,13 @@
 // and no network, then its bin, the Node client from ESM and CommonJS (the examples of docs/client.md,
 // run as they are), the sandbox in a node:test file, and the shipped declarations under tsc.
 import { execFile } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../src/client/client.js';
 import { tempDir } from '../support/harness.js';
+import { linkTargets } from '../support/markdown.js';
 import { ROOT } from '../support/spawn.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { fakeClock } from '../support/fake-clock.js';
@@ -65,6 +66,22 @@ describe('the tarball', () => {
     const allowed = /^(bin\/crawl\.js|bin\/package\.json|dist\/launch\/[\w-]+\.cjs|dist\/bundle\/bundle\.pack|dist\/lib\/(client|sandbox)\.(cjs|mjs)|dist\/types\/[\w/-]+\.d\.ts|dist\/man\/[\w-]+\.1|docs\/[\w-]+\.md|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
     expect(paths).toEqual(expect.arrayContaining(['bin/crawl.js', 'dist/bundle/bundle.pack', 'dist/lib/client.cjs', 'dist/types/client/index.d.ts', 'dist/man/crawl.1', 'docs/commands.md', 'CHANGELOG.md']));
+  });
+
+  it('every relative link of a document it ships leads to a file it holds (the rest name the repository)', () => {
+    const installed = join(project.dir, 'node_modules', ...pkg.name.split('/'));
+    const shipped = packed.files.map((f) => f.path).filter((p) => p.endsWith('.md'));
+    expect(shipped).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'docs/ci.md']));
+    let checked = 0;
+    for (const page of shipped) {
+      for (const target of linkTargets(readFileSync(join(installed, page), 'utf8'))) {
+        const path = target.split('#')[0] ?? '';
+        if (/^[a-z]+:/.test(target) || path === '') continue;
+        expect(existsSync(resolve(dirname(join(installed, page)), path)), `${page}: ${target}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
   });
 
   it('a global install puts every man page where man looks (share/man/man1 of the prefix)', () => {

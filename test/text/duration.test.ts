@@ -14,9 +14,10 @@ describe('parseSpan', () => {
     expect(parseSpan('1Y2D')).toEqual({ span: { months: 12, ms: 2 * 86_400_000 } });
   });
 
-  it('a bare m anywhere is ambiguous; what is no duration is invalid', () => {
+  it('a bare m anywhere is ambiguous; a duration of 0 is zero; what is no duration is invalid', () => {
     for (const text of ['6m', '1h30m', '1m1d']) expect(parseSpan(text), text).toEqual({ problem: 'ambiguous-m' });
-    for (const text of ['', 'mo', '0mo', '1month', '1.5y', '1 y', 'y1']) expect(parseSpan(text), text).toEqual({ problem: 'invalid' });
+    for (const text of ['0mo', '0s', '0d0h']) expect(parseSpan(text), text).toEqual({ problem: 'zero' });
+    for (const text of ['', 'mo', '1month', '1.5y', '1 y', 'y1']) expect(parseSpan(text), text).toEqual({ problem: 'invalid' });
   });
 
   it('whatever it is given, it returns a span above zero or a problem, and never throws', () => {

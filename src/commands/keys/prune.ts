@@ -1,16 +1,17 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
-import { DURATION_UNITS, parseSpan, type Span } from '../../text/duration.js';
+import { DURATION_UNITS } from '../../text/duration.js';
 import { globMatcher } from '../../text/glob.js';
 import type { PruneOptions } from './lib/prune.js';
 import { withExamples } from '../shared/examples.js';
+import { parseDuration } from '../shared/flags.js';
 
 export type { PruneOptions };
 
 export function command(runF: (options: PruneOptions) => Promise<void>) {
   const command = new Command('prune')
     .description('revoke keys not used for a while; never the key in use')
-    .addOption(new Option('--unused-for <duration>', `keys not used for this long (never used: since created), e.g. 30d, 6mo, 1y, 12h, 1d12h; units: ${DURATION_UNITS}`).argParser(span))
+    .addOption(new Option('--unused-for <duration>', `keys not used for this long (never used: since created), e.g. 30d, 6mo, 1y, 12h, 1d12h; units: ${DURATION_UNITS}`).argParser(parseDuration('--unused-for', 'would count every key as unused, even one used a moment ago')))
     .addOption(new Option('--never-used', 'keys never used (with --unused-for: and created longer ago than that)'))
     .addOption(new Option('--name-glob <pattern>', 'only keys whose whole name matches, e.g. "ci-*" (* ? [abc])'))
     .addOption(new Option('--dry-run', 'list the keys that would be revoked, and revoke none'))
@@ -34,14 +35,4 @@ export function command(runF: (options: PruneOptions) => Promise<void>) {
     ['see first what would go', 'crawl keys prune --never-used --unused-for 7d --dry-run'],
     ['keys idle for six months (mo: months; min: minutes)', 'crawl keys prune --unused-for 6mo --dry-run'],
   ]);
-}
-
-function span(value: string): Span {
-  const parsed = parseSpan(value);
-  if ('span' in parsed) return parsed.span;
-  if (parsed.problem === 'ambiguous-m') {
-    const count = /(\d+)m(?![a-z])/i.exec(value)?.[1] ?? '6';
-    throw new UsageError(`ambiguous --unused-for "${value}": m could be minutes or months`, `write ${count}min for minutes or ${count}mo for months`);
-  }
-  throw new UsageError(`invalid --unused-for "${value}": give a duration such as 30d, 6mo, 1y, 12h or 1d12h`, `units: ${DURATION_UNITS}`);
 }

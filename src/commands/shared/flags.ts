@@ -2,6 +2,7 @@
 // (a UsageError, exit 2, with today's wording) and gives the command a number, not a string.
 import { Option } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
+import { DURATION_UNITS, parseSpan, type Span } from '../../text/duration.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const DEFAULT_INTERVAL_SECONDS = 2;
@@ -39,6 +40,24 @@ export function parseInteger(flag: string, min: number, max?: number): (value: s
       throw new UsageError(`invalid ${flag} "${value}": give a whole number, ${range}`);
     }
     return n;
+  };
+}
+
+/**
+ * A duration as `keys prune --unused-for` and `keys rotate --if-older-than` take it (30d, 6mo, 1y,
+ * 12h, 1d12h). A bare `m` is refused as ambiguous, and a duration of 0 with `zero`: what it
+ * would do, said in the flag's own terms.
+ */
+export function parseDuration(flag: string, zero: string): (value: string) => Span {
+  return (value) => {
+    const parsed = parseSpan(value);
+    if ('span' in parsed) return parsed.span;
+    if (parsed.problem === 'ambiguous-m') {
+      const count = /(\d+)m(?![a-z])/i.exec(value)?.[1] ?? '6';
+      throw new UsageError(`ambiguous ${flag} "${value}": m could be minutes or months`, `write ${count}min for minutes or ${count}mo for months`);
+    }
+    if (parsed.problem === 'zero') throw new UsageError(`invalid ${flag} "${value}": a duration of 0 ${zero}`, `give a duration longer than 0, such as 30d, 6mo, 1y, 12h or 1d12h`);
+    throw new UsageError(`invalid ${flag} "${value}": give a duration such as 30d, 6mo, 1y, 12h or 1d12h`, `units: ${DURATION_UNITS}`);
   };
 }
 

@@ -46,23 +46,44 @@ describe('auth status', () => {
     for (const r of [plain, tty]) expect(r.stdout + r.stderr).not.toContain(suite.fx.sandbox.key);
   });
 
-  it.concurrent('a revoked, invalid or missing key → 4', async ({ expect }) => {
+  it.concurrent('a revoked or invalid key → 4', async ({ expect }) => {
     const revoked = await revokedKey();
     const base = { CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: suite.fx.sandbox.url };
-    const [a, b, none] = await Promise.all([
+    const [a, b] = await Promise.all([
       authStatus([], envOf({ ...base, CRAWL_API_KEY: revoked })),
       authStatus([], envOf({ ...base, CRAWL_API_KEY: BAD_KEY })),
-      runCli(['auth', 'status'], { env: envOf(base), tty: true }),
     ]);
     for (const r of [a, b]) {
       expect(r.code).toBe(4);
       expect(r.json).toMatchObject({ accepted: false, httpStatus: 401 });
     }
     expect(a.stdout + a.stderr).not.toContain(revoked);
-    // No key at all: reported as such, and "missing key" is exit 4 in the table.
-    expect(none.code).toBe(4);
-    expect(none.stdout).toMatch(/Key\s+none/);
-    expect(none.stdout).toContain('no key: run `crawl auth login`');
+  });
+
+  it.concurrent('no key at all → 2, as for every command: said on stderr with how to log in, whatever the output mode', async ({ expect }) => {
+    const env = envOf({ CRAWL_CONFIG_DIR: folders.fresh(), CRAWL_BASE_URL: suite.fx.sandbox.url });
+    const [plain, tty, json, profile] = await Promise.all([
+      runCli(['auth', 'status'], { env }),
+      runCli(['auth', 'status'], { env, tty: true }),
+      authStatus([], env),
+      runCli(['--profile', 'ci', 'auth', 'status'], { env: { ...env, CRAWL_PROFILE: undefined } }),
+    ]);
+    // Off a terminal: no verdict a script could take on stdout, the reason and the fix on stderr.
+    expect(plain.code).toBe(2);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toBe('crawl: no API key configured\nhint: run `crawl auth login` or set CRAWL_API_KEY\n');
+    // On a terminal: what is known here, then the same lines.
+    expect(tty.code).toBe(2);
+    expect(tty.stdout).toMatch(/Key\s+none\n/);
+    expect(tty.stdout).toMatch(/Status\s+\S*✗ no key \(below\)/);
+    expect(tty.stdout).toContain('crawl: no API key configured\nhint: run `crawl auth login` or set CRAWL_API_KEY\n');
+    // --json: the document (nothing to accept) on stdout, the error as the usual JSON line on stderr.
+    expect(json.code).toBe(2);
+    expect(json.json).toMatchObject({ apiKey: null, apiKeySource: null, accepted: false, httpStatus: null });
+    expect(JSON.parse(json.stderr)).toEqual({ error: { message: 'no API key configured', httpStatus: null, exitCode: 2 } });
+    // An unknown profile is its own usage error, named as such.
+    expect(profile.code).toBe(2);
+    expect(profile.stderr).toMatch(/^crawl: unknown profile "ci"/);
   });
 });
 

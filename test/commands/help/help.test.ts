@@ -90,6 +90,21 @@ describe('help that fits', () => {
 });
 
 describe('every command help', () => {
+  it('each group\'s help, as the root\'s, ends with examples too', async () => {
+    const groups = ['job', 'keys', 'auth', 'config'];
+    for (const words of [[], ...groups.map((g) => [g])]) {
+      const help = (await crawl([...words, '--help'], { env: {} })).stdout;
+      expect(help, `crawl ${words.join(' ')}`).toContain('\nExamples:\n');
+      // The last section: comments, commands and their continued lines, to the end.
+      const examples = help.slice(help.indexOf('\nExamples:\n') + '\nExamples:\n'.length);
+      for (const line of examples.trimEnd().split('\n')) expect(line, `crawl ${words.join(' ')}`).toMatch(/^ {2}[#$] | {6}\S/);
+      // Two or three, each naming a command of the group.
+      const lines = examples.split('\n').filter((line) => line.startsWith('  $ '));
+      expect(lines.length, words.join(' ')).toBeGreaterThanOrEqual(2);
+      for (const line of lines) expect(line, line).toContain(['crawl', ...words].join(' '));
+    }
+  });
+
   it('ends with examples and lists the global flags it takes', async () => {
     const commandsIn = (help: string): string[] =>
       (help.split(/\n(?=\S)/).find((part) => part.startsWith('Commands:')) ?? '')

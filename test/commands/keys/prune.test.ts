@@ -94,6 +94,26 @@ describe('keys prune', () => {
     }
   });
 
+  it('nothing to prune: the message says in plain words what every key did, and for which keys', async () => {
+    const { fx } = await keyring();
+    try {
+      const run = async (...flags: string[]): Promise<string> => {
+        const r = await crawl(['keys', 'prune', ...flags], { env: fx.env, clock: fakeClock(Date.parse('2026-11-27T03:30:00Z')) });
+        expect(r.code, flags.join(' ')).toBe(0);
+        return r.stderr.split('\n').filter((line) => !line.startsWith('note: ')).join('\n');
+      };
+      // The fixture's times are relative to now; these cut-offs lie before all of them.
+      expect(await run('--unused-for', '50y', '--name-glob', 'laptop')).toBe('No key to prune: every key whose name matches was used after 1976-11-27 (a key never used: created after it).\n');
+      expect(await run('--never-used', '--name-glob', 'laptop')).toBe('No key to prune: every key whose name matches has been used.\n');
+      expect(await run('--never-used', '--unused-for', '50y', '--name-glob', 'ci-never')).toBe('No key to prune: every key whose name matches has been used, or was created after 1976-11-27.\n');
+      expect(await run('--unused-for', '50y', '--name-glob', 'ci-odd')).toBe('No key to prune: every key whose name matches, but those kept above, was used after 1976-11-27 (a key never used: created after it).\n');
+      expect(await run('--never-used', '--name-glob', 'nobody-*')).toBe('No key to prune: no key has a name that matches --name-glob.\n');
+      for (const flags of [['--unused-for', '50y'], ['--never-used']]) expect(await run(...flags, '--name-glob', 'laptop')).not.toMatch(/none not/);
+    } finally {
+      await fx.close();
+    }
+  });
+
   it('a revoke that fails is reported, the others still go, and the exit code says so', async () => {
     const { fx, keys } = await keyring();
     try {
@@ -111,7 +131,7 @@ describe('keys prune', () => {
   it.each([
     [['keys', 'prune'], 'say which keys to prune: --unused-for <duration>, --never-used, or both'],
     [['keys', 'prune', '--unused-for', '30'], 'invalid --unused-for "30": give a duration such as 30d'],
-    [['keys', 'prune', '--unused-for', '0d'], 'invalid --unused-for "0d"'],
+    [['keys', 'prune', '--unused-for', '0d'], 'crawl: invalid --unused-for "0d": a duration of 0 would count every key as unused, even one used a moment ago\nhint: give a duration longer than 0'],
     [['keys', 'prune', '--never-used', '--name-glob', 'ci-[z-a]'], 'invalid --name-glob "ci-[z-a]"'],
   ])('%j: a usage error before any request', async (argv, says) => {
     const r = await crawl(argv, { env: { CRAWL_BASE_URL: 'http://127.0.0.1:9', CRAWL_API_KEY: 'crk_' + 'x'.repeat(30) } });
@@ -127,7 +147,8 @@ describe('durations and name patterns', () => {
     expect(parseSpan('1w')).toEqual({ span: { months: 0, ms: 7 * DAY } });
     expect(parseSpan('90min')).toEqual({ span: { months: 0, ms: 5_400_000 } });
     expect(parseSpan('90m')).toEqual({ problem: 'ambiguous-m' });
-    for (const bad of ['', '30', 'd', '1.5d', '-1d', '0s', '1d 2h']) expect(parseSpan(bad), bad).toEqual({ problem: 'invalid' });
+    for (const bad of ['', '30', 'd', '1.5d', '-1d', '1d 2h']) expect(parseSpan(bad), bad).toEqual({ problem: 'invalid' });
+    for (const zero of ['0s', '0d0h', '0mo']) expect(parseSpan(zero), zero).toEqual({ problem: 'zero' });
   });
 
   it('patterns match the whole name; regex characters are themselves', () => {

@@ -62,6 +62,10 @@ describe('keys rotate --to-command', () => {
     expect(r.stderr).toContain('✓ Stored the new key in the --to-command destination\n');
     expect(r.stderr.indexOf('Stored the new key')).toBeLessThan(r.stderr.indexOf('Revoked the old key'));
     expect(fullKeysIn(r.output)).toEqual([]);
+    // The same script goes on with the old key in its environment: it is told to read the store again.
+    expect(r.stderr.split('\n').at(-2)).toBe(
+      'note: CRAWL_API_KEY still holds the old key, which no longer works: later steps of the job get the new one from the store, but later commands of this script must read it from the store again first',
+    );
   });
 
   it('--json: one document on stdout (no key in it), the command output on stderr', async () => {

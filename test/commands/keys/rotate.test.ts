@@ -65,6 +65,7 @@ describe('crawl keys rotate', () => {
     const doc = JSON.parse(r.stdout);
     const listed = (await activeKeys(fx.sandbox, fx.sandbox.key)).find((k) => fresh.startsWith(k.keyPrefix));
     expect(doc).toEqual({
+      rotated: true,
       old: { id: old.id, name: 'ci', prefix: old.keyPrefix },
       new: { id: listed?.id, name: `ci (rotated ${today()})`, prefix: listed?.keyPrefix },
       steps: { create: true, verify: true, store: true, revoke: true },

@@ -14,6 +14,7 @@ import { writeJson } from '../../../io/json.js';
  * Base URL, profile, where the key comes from (masked), and whether the service accepts it: exit
  * 0 or 4. When the check itself fails (no answer, a 5xx), what is known here is still shown (on a
  * terminal, and with --json as `accepted: null`), and the failure is reported with its own exit code.
+ * No key at all is exit 2 with the usual message and hint, as for every command that needs one.
  */
 export type StatusOptions = Record<string, never>;
 
@@ -31,6 +32,9 @@ export async function authStatusRun(deps: Deps, _options: StatusOptions): Promis
     if (error instanceof InterruptedError || !(error instanceof CrawlError)) throw error;
     failure = error;
   }
+  // Nothing to check: after what is known here, the error every command gives without a key.
+  const noKey = key === undefined && failure === undefined;
+  if (noKey) failure = await deps.settings.requireApiKey(deps.signal).then(() => undefined, (error: CrawlError) => error);
   let result: { accepted: boolean; status: number } | undefined;
   if (key) {
     try {
@@ -40,7 +44,7 @@ export async function authStatusRun(deps: Deps, _options: StatusOptions): Promis
       failure = error;
     }
   }
-  const keyFailed = failure !== undefined && key === undefined;
+  const keyFailed = failure !== undefined && key === undefined && !noKey;
   const location = key?.source === 'env' ? 'CRAWL_API_KEY' : (stored?.describe() ?? null);
   const overridden = key?.source === 'env' && stored !== undefined ? stored.describe() : undefined;
   const plaintext = stored?.kind === 'file';
@@ -65,18 +69,18 @@ export async function authStatusRun(deps: Deps, _options: StatusOptions): Promis
         overriddenStore: overridden ?? null,
         plaintext,
         // null: the check failed, so whether the service accepts the key is not known.
-        accepted: failure ? null : accepted,
+        accepted: failure && !noKey ? null : accepted,
         httpStatus: result?.status ?? failure?.httpStatus ?? null,
       }),
     );
   } else if (deps.io.stdoutIsTTY) {
     const style = await deps.style();
-    const verdict = keyFailed
-      ? style.yellow('? the key could not be read (below)')
-      : failure
-        ? style.yellow('? not checked: the check failed (below)')
-        : !key
-          ? style.red(`no key: run \`${crawlCommand(deps, ['auth', 'login'])}\``)
+    const verdict = noKey
+      ? style.red('✗ no key (below)')
+      : keyFailed
+        ? style.yellow('? the key could not be read (below)')
+        : failure
+          ? style.yellow('? not checked: the check failed (below)')
           : accepted
             ? style.green('✓ the service accepts this key')
             : style.red(`✗ the service rejects this key (HTTP ${result?.status})`);
@@ -103,7 +107,7 @@ export async function authStatusRun(deps: Deps, _options: StatusOptions): Promis
     // Off a terminal nothing went to stdout (no verdict a script could take): what is known here
     // goes into the one error line.
     const known = deps.io.stdoutIsTTY || deps.globals.json ? '' : ` (profile "${profile}", ${baseHref}, key ${key ? maskKey(key.value) : 'none'}${location === null ? '' : ` in ${location}`})`;
-    const message = keyFailed ? failure.message : `cannot check the key${known} with the service: ${failure.message}`;
+    const message = keyFailed || noKey ? failure.message : `cannot check the key${known} with the service: ${failure.message}`;
     throw new CrawlError(message, failure.exitCode, {
       ...(failure.httpStatus === undefined ? {} : { httpStatus: failure.httpStatus }),
       ...(failure.hint === undefined ? {} : { hint: failure.hint }),

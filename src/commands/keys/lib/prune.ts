@@ -8,6 +8,7 @@ import { printTable } from '../../../io/table.js';
 import { relativeTime, rfc3339 } from '../../../text/format.js';
 import { describeCutoff, spanBefore, type Span } from '../../../text/duration.js';
 import { keyLabel } from '../../../api/key-label.js';
+import { describeListed, listedTime } from '../../../api/key-times.js';
 import { writeJson } from '../../../io/json.js';
 
 /**
@@ -32,6 +33,8 @@ type Kept = { key: ApiKey; reason: string };
 interface Selection {
   prune: ApiKey[];
   kept: Kept[];
+  /** How many keys the name pattern let through (all of them without one). */
+  named: number;
 }
 
 export async function keysPruneRun(deps: Deps, options: PruneOptions): Promise<number> {
@@ -39,11 +42,12 @@ export async function keysPruneRun(deps: Deps, options: PruneOptions): Promise<n
   const { keys } = await listKeys(http);
   const inUse = new Set(mayBeInUse(identifyKeyInUse(keys, (await deps.settings.apiKey(deps.signal))?.value)));
   const now = deps.clock.now();
-  const { prune, kept } = select(keys, inUse, options, now);
+  const selection = select(keys, inUse, options, now);
+  const { prune, kept } = selection;
   const cutoff = cutoffOf(options, now);
 
   if (options.dryRun || prune.length === 0) {
-    await report(deps, { prune, kept }, options.dryRun, cutoff);
+    await report(deps, selection, options, cutoff);
     return ExitCode.ok;
   }
   const bad = prune.find((key) => pathSegmentProblem(key.id) !== undefined);
@@ -83,14 +87,16 @@ export async function keysPruneRun(deps: Deps, options: PruneOptions): Promise<n
 export function select(keys: readonly ApiKey[], inUse: ReadonlySet<ApiKey>, options: PruneOptions, now: number): Selection {
   const prune: ApiKey[] = [];
   const kept: Kept[] = [];
+  let named = 0;
   for (const key of keys) {
     const name = typeof key.name === 'string' ? key.name : '';
     if (options.nameMatches && !options.nameMatches(name)) continue;
-    const last = readTime(key.lastUsedAt);
-    const created = readTime(key.createdAt);
+    named++;
+    const last = listedTime(key.lastUsedAt);
+    const created = listedTime(key.createdAt);
     let due: boolean;
     if (last === 'unreadable') {
-      kept.push({ key, reason: `its lastUsedAt cannot be read (${describe(key.lastUsedAt)})` });
+      kept.push({ key, reason: `its lastUsedAt cannot be read (${describeListed(key.lastUsedAt)})` });
       continue;
     }
     const never = last === 'never';
@@ -101,7 +107,7 @@ export function select(keys: readonly ApiKey[], inUse: ReadonlySet<ApiKey>, opti
       // Never used: idle since it was made.
       const since = never ? created : last;
       if (since === 'unreadable' || since === 'never') {
-        kept.push({ key, reason: `its createdAt cannot be read (${describe(key.createdAt)})` });
+        kept.push({ key, reason: `its createdAt cannot be read (${describeListed(key.createdAt)})` });
         continue;
       }
       due = since <= spanBefore(now, options.unusedFor);
@@ -113,22 +119,7 @@ export function select(keys: readonly ApiKey[], inUse: ReadonlySet<ApiKey>, opti
     }
     prune.push(key);
   }
-  return { prune, kept };
-}
-
-/** A time from the list: ms since the epoch; `never` for null or ""; `unreadable` for anything else. */
-function readTime(value: unknown): number | 'never' | 'unreadable' {
-  if (value === null || value === '') return 'never';
-  if (typeof value !== 'string') return 'unreadable';
-  // ISO 8601 with a date and a time, as the interface gives them; Date.parse alone takes far more.
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return 'unreadable';
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? 'unreadable' : ms;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'missing';
-  return JSON.stringify(value)?.slice(0, 40) ?? String(value);
+  return { prune, kept, named };
 }
 
 function view(key: ApiKey): Record<string, unknown> {
@@ -162,7 +153,9 @@ function since(cutoff: Cutoff | undefined): string {
 }
 
 /** --dry-run, or nothing to prune: what would go (data, on stdout) and what stays. */
-async function report(deps: Deps, { prune, kept }: Selection, dryRun: boolean, cutoff: Cutoff | undefined): Promise<void> {
+async function report(deps: Deps, selection: Selection, options: PruneOptions, cutoff: Cutoff | undefined): Promise<void> {
+  const { prune, kept } = selection;
+  const dryRun = options.dryRun;
   if (deps.globals.json) {
     writeJson(deps.io, JSON.stringify({ dryRun, ...cutoffField(cutoff), ...(dryRun ? { wouldRevoke: prune.map(view) } : { revoked: [] }), kept: kept.map(keptView) }));
     return;
@@ -171,9 +164,18 @@ async function report(deps: Deps, { prune, kept }: Selection, dryRun: boolean, c
   writeKept(deps, kept);
   deps.io.stderr.write(
     prune.length === 0
-      ? `No key to prune${cutoff === undefined ? '' : ` (none${since(cutoff)})`}.\n`
+      ? `${nothingToPrune(selection, options, cutoff)}\n`
       : `${prune.length} ${prune.length === 1 ? 'key' : 'keys'}${since(cutoff)} would be revoked (--dry-run: nothing was).\n`,
   );
+}
+
+/** Why no key is due, in plain words: what every key (of those the flags ask about) has done. */
+function nothingToPrune({ kept, named }: Selection, options: PruneOptions, cutoff: Cutoff | undefined): string {
+  if (named === 0) return options.nameMatches ? 'No key to prune: no key has a name that matches --name-glob.' : 'No key to prune: the service lists no key.';
+  const every = `every key${options.nameMatches ? ' whose name matches' : ''}${kept.length > 0 ? ', but those kept above,' : ''}`;
+  if (cutoff === undefined) return `No key to prune: ${every} has been used.`;
+  if (options.neverUsed) return `No key to prune: ${every} has been used, or was created after ${cutoff.text}.`;
+  return `No key to prune: ${every} was used after ${cutoff.text} (a key never used: created after it).`;
 }
 
 function writeKept(deps: Deps, kept: readonly Kept[]): void {

@@ -94,11 +94,15 @@ export interface Failure {
  */
 export type Suggest = (subcommand: readonly string[], operands?: readonly unknown[], flags?: readonly string[]) => string;
 
-/** `--json`: old and new key, the steps done, and where the new key is; its value only when not stored. */
+/**
+ * `--json`: whether the key in use was replaced (`rotated`: `--if-older-than` says false when it is
+ * not due), old and new key, the steps done, and where the new key is; its value only when not stored.
+ */
 export function rotationDocument(s: RotationState): Record<string, unknown> {
   const created = s.result.created;
   const rollback = rollbackOf(s);
   return {
+    rotated: s.result.failure === undefined,
     old: { id: s.result.old.id, name: s.result.old.name ?? null, prefix: s.result.old.prefix ?? null },
     new: created
       ? { id: created.id ?? null, name: created.name, prefix: newKeyPrefix(s), ...(s.result.done.store || (s.target.kind === 'command' && !s.printed) ? {} : { key: created.secret() }) }

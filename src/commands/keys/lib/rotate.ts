@@ -14,6 +14,7 @@ import { checkNewKeyFile, rescueKeyFile, STDOUT_PATH } from './key-file.js';
 import { commandDestination, fileDestination, stdoutDestination } from './key-destinations.js';
 import { dirname } from 'node:path';
 import { ProfileKeyChangedError, profileKeyHome } from '../../shared/profile-key.js';
+import { notDue, reportNotDue, type IfOlderThan, type NotDue } from './rotate-due.js';
 import {
   describeFailure,
   newKeyPrefix,
@@ -41,11 +42,14 @@ export interface RotateOptions {
   toCommand: string | undefined;
   /** Leave the old key active (step 5 left out). */
   keepOld: boolean;
+  /** Rotate only a key in use created longer ago than this (a scheduled job); else say it is not due. */
+  ifOlderThan: IfOlderThan | undefined;
   yes: boolean;
 }
 
 export async function keysRotateRun(deps: Deps, options: RotateOptions): Promise<number> {
   const plan = await prepare(deps, options);
+  if ('notDue' in plan) return reportNotDue(deps, plan.notDue);
   return rotateWith(deps, plan);
 }
 
@@ -57,8 +61,12 @@ interface Plan {
   keepOld: boolean;
 }
 
-/** Step 1: nothing is created until the old key, its id and the new key's home are all known. */
-async function prepare(deps: Deps, options: RotateOptions): Promise<Plan> {
+/**
+ * Step 1: nothing is created until the old key, its id and the new key's home are all known, and
+ * (--if-older-than) the key is due. Every flag is checked first, so that a scheduled job whose
+ * flags are wrong fails on its first run, not on the first run that finds the key due.
+ */
+async function prepare(deps: Deps, options: RotateOptions): Promise<Plan | { notDue: NotDue }> {
   const nameFlag = options.name;
   const outputFile = options.outputFile;
   const key = await deps.settings.requireApiKey(deps.signal);
@@ -120,6 +128,10 @@ async function prepare(deps: Deps, options: RotateOptions): Promise<Plan> {
     );
   }
   const old = found.key;
+  if (options.ifOlderThan) {
+    const due = notDue(deps, old, options.ifOlderThan);
+    if (due) return { notDue: due };
+  }
   const newName = nameFlag ?? rotatedName(old.name, deps.clock.now());
 
   if (!options.yes) {
@@ -184,7 +196,11 @@ async function steps(deps: Deps, plan: Plan): Promise<number> {
   if (deps.globals.json) {
     writeJson(deps.io, JSON.stringify(rotationDocument(s)));
   } else if (s.target.kind === 'command') {
-    if (!s.target.config) deps.io.stderr.write('note: CRAWL_API_KEY in this job still holds the old key, which no longer works: later steps get the new one from the store\n');
+    // A later step of a CI job reads the store anew; a later line of the same script has the old
+    // key in its environment until it reads the store again itself.
+    if (!s.target.config) {
+      deps.io.stderr.write('note: CRAWL_API_KEY still holds the old key, which no longer works: later steps of the job get the new one from the store, but later commands of this script must read it from the store again first\n');
+    }
   } else if (s.target.kind === 'file') {
     deps.io.stderr.write(`note: CRAWL_API_KEY still holds the old key, which no longer works: set it from ${s.target.path}\n`);
   } else if (s.target.kind === 'stdout') {
