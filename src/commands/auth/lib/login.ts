@@ -40,7 +40,7 @@ export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<n
         `Reading the key from standard input: paste it, press Enter, then ${endOfInputKeys(deps.platform)}. It shows as you type; \`${crawlCommand(deps, ['auth', 'login'])}\` alone asks for it without showing it.\n`,
       );
     }
-    key = await readAllStdin(deps.io, deps.signal);
+    key = await readAllStdin(deps.io, deps.signal, { platform: deps.platform });
   } else {
     key = (await deps.prompter.secret('Paste your API key:', pipeHint(deps))).trim();
   }
