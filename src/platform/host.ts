@@ -24,6 +24,15 @@ export function currentUid(): number | undefined {
   return process.getuid?.();
 }
 
+/** This process's current folder; '' when it has none any more (removed since). */
+export function currentFolder(): string {
+  try {
+    return process.cwd();
+  } catch {
+    return '';
+  }
+}
+
 /** Whether processes here get POSIX process groups and signals (not Windows). */
 export function hasProcessGroups(): boolean {
   return process.platform !== 'win32';

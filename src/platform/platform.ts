@@ -67,6 +67,27 @@ export function commandShell(platform: Pick<Platform, 'os'>, env: Env): string {
   return platform.os === 'android' ? '/system/bin/sh' : '/bin/sh';
 }
 
+/**
+ * The folder a user's command line (a key command, `--to-command`) starts in, when it cannot be
+ * crawl's own current folder `cwd`: cmd.exe refuses a UNC one (`\\wsl$\…`, `\\server\share\…`),
+ * warns on stderr and runs in %SystemRoot%. From there crawl starts it in the user's profile
+ * folder instead, where a new console starts and where a command that writes a file by a relative
+ * name can (a secret manager's CLI reads no folder at all); should that be a UNC path too, in
+ * %SystemRoot%, as cmd would, without the warning. Undefined: crawl's own folder, as everywhere else.
+ */
+export function commandFolder(platform: Pick<Platform, 'os'> & { readonly home?: string }, cwd: string, env: Env): string | undefined {
+  if (!isWindows(platform) || !isUncPath(cwd)) return undefined;
+  const local = (path: string | undefined): path is string => path !== undefined && /^[A-Za-z]:[\\/]/.test(path);
+  if (local(platform.home)) return platform.home;
+  const systemRoot = envValue(env, 'SystemRoot', platform);
+  return local(systemRoot) ? systemRoot : 'C:\\Windows';
+}
+
+/** `\\server\share\…`, `\\wsl$\…`, `\\?\UNC\…`, or with forward slashes: no folder cmd.exe runs in. */
+function isUncPath(path: string): boolean {
+  return /^[\\/]{2}/.test(path);
+}
+
 /** The keys that end typed input at a terminal: Ctrl-Z then Enter in a Windows console. */
 export function endOfInputKeys(platform: Pick<Platform, 'os'>): string {
   return isWindows(platform) ? 'Ctrl-Z, then Enter' : 'Ctrl-D';

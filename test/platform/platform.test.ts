@@ -1,6 +1,6 @@
 // Each system's branch of src/platform/platform.ts, decided here on Linux with the platform given.
 import { describe, expect, it } from 'vitest';
-import { commandShell, crawlLauncher, endOfInputKeys, removeCommand, envValue, envWithout, pathsOf, pipeBufferSize, terminatingSignals, type Platform } from '../../src/platform/platform.js';
+import { commandFolder, commandShell, crawlLauncher, endOfInputKeys, removeCommand, envValue, envWithout, pathsOf, pipeBufferSize, terminatingSignals, type Platform } from '../../src/platform/platform.js';
 
 const SYSTEMS: NodeJS.Platform[] = ['linux', 'darwin', 'win32', 'freebsd', 'android'];
 const on = (os: NodeJS.Platform): Platform => ({ os, home: '' });
@@ -42,6 +42,32 @@ describe('the shell that runs a command line', () => {
   });
   it.each(['linux', 'darwin', 'freebsd'] as const)('%s: /bin/sh', (os) => {
     expect(commandShell(on(os), { SHELL: '/bin/zsh' })).toBe('/bin/sh');
+  });
+});
+
+describe('the folder a command line starts in (commandFolder)', () => {
+  const ada = { os: 'win32' as const, home: 'C:\\Users\\ada' };
+  const ROOT = { SystemRoot: 'D:\\Windows' };
+
+  it.each(['\\\\wsl$\\Ubuntu\\home\\ada', '\\\\wsl.localhost\\Ubuntu\\srv', '\\\\fileserver\\team\\crawl', '//fileserver/team', '\\\\?\\UNC\\fileserver\\team'])(
+    'Windows, from the UNC folder %s (cmd.exe would warn and run in %%SystemRoot%%): the profile folder',
+    (cwd) => {
+      expect(commandFolder(ada, cwd, ROOT)).toBe('C:\\Users\\ada');
+    },
+  );
+
+  it('Windows, a UNC folder and a profile folder that is no local one (or none): %SystemRoot%, in any case of its name; else C:\\Windows', () => {
+    const uncHome = { os: 'win32' as const, home: '\\\\fileserver\\homes\\ada' };
+    expect(commandFolder(uncHome, '\\\\wsl$\\Ubuntu', ROOT)).toBe('D:\\Windows');
+    expect(commandFolder(on('win32'), '\\\\wsl$\\Ubuntu', { SYSTEMROOT: 'E:\\Win' })).toBe('E:\\Win');
+    expect(commandFolder(on('win32'), '\\\\wsl$\\Ubuntu', {})).toBe('C:\\Windows');
+    expect(commandFolder(on('win32'), '\\\\wsl$\\Ubuntu', { SystemRoot: '\\\\server\\windows' })).toBe('C:\\Windows');
+  });
+
+  it('Windows from a folder with a drive letter (a mapped share included), and every other system from any folder: its own current folder', () => {
+    expect(commandFolder(ada, 'C:\\work', ROOT)).toBeUndefined();
+    expect(commandFolder(ada, 'Z:\\team', ROOT)).toBeUndefined();
+    for (const os of ['linux', 'darwin', 'freebsd'] as const) expect(commandFolder({ os, home: '/home/ada' }, '//server/share', ROOT)).toBeUndefined();
   });
 });
 
