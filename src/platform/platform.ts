@@ -130,11 +130,12 @@ export function isInstalledScript(platform: Pick<Platform, 'os'>, path: string):
 
 /**
  * The command that removes what is at `path` (a folder with all it holds, or a file), as words for
- * the system's usual shells: `rm` (`rm -r`) on POSIX; on Windows cmd's `del` and `rmdir /s /q`
- * through `cmd /c`, which PowerShell runs as it is too (PowerShell's own `del` is Remove-Item,
- * which reads `[` and `]` in a path as wildcards: it could remove another file).
+ * a shell: `rm` (`rm -r`) for POSIX shells, Git Bash's on Windows included (MSYS would turn `/c`
+ * into a path); for cmd and PowerShell, cmd's `del` and `rmdir /s /q` through `cmd /c`, which
+ * PowerShell runs as it is too (PowerShell's own `del` is Remove-Item, which reads `[` and `]` in a
+ * path as wildcards: it could remove another file).
  */
-export function removeCommand(platform: Pick<Platform, 'os'>, path: string, folder: boolean): string[] {
-  if (isWindows(platform)) return folder ? ['cmd', '/c', 'rmdir', '/s', '/q', path] : ['cmd', '/c', 'del', path];
+export function removeCommand(shell: 'posix' | 'windows', path: string, folder: boolean): string[] {
+  if (shell === 'windows') return folder ? ['cmd', '/c', 'rmdir', '/s', '/q', path] : ['cmd', '/c', 'del', path];
   return folder ? ['rm', '-r', path] : ['rm', path];
 }

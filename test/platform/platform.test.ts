@@ -115,12 +115,13 @@ describe('crawl as this run was started (crawlLauncher)', () => {
 
 describe('the command that removes a file or a folder', () => {
   it.each([
-    ['linux', false, ['rm', '/x/config.json.lock']],
-    ['darwin', true, ['rm', '-r', '/x/config.json.lock']],
+    // POSIX shells, Git Bash's on Windows included: MSYS would turn cmd's `/c` into a path.
+    ['posix', false, ['rm', '/x/config.json.lock']],
+    ['posix', true, ['rm', '-r', '/x/config.json.lock']],
     // cmd's del: PowerShell's own `del` (Remove-Item) reads `[` and `]` in a path as wildcards.
-    ['win32', false, ['cmd', '/c', 'del', '/x/config.json.lock']],
-    ['win32', true, ['cmd', '/c', 'rmdir', '/s', '/q', '/x/config.json.lock']],
-  ] as Array<[NodeJS.Platform, boolean, string[]]>)('%s, a folder: %s', (os, folder, words) => {
-    expect(removeCommand(on(os), '/x/config.json.lock', folder)).toEqual(words);
+    ['windows', false, ['cmd', '/c', 'del', '/x/config.json.lock']],
+    ['windows', true, ['cmd', '/c', 'rmdir', '/s', '/q', '/x/config.json.lock']],
+  ] as Array<['posix' | 'windows', boolean, string[]]>)('%s shells, a folder: %s', (shell, folder, words) => {
+    expect(removeCommand(shell, '/x/config.json.lock', folder)).toEqual(words);
   });
 });

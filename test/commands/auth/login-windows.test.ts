@@ -83,17 +83,21 @@ describe('Ctrl-Z then Enter ends `--with-key` input at a Windows console (Node s
   });
 });
 
-describe('where no prompt can be shown, the hint pipes a key file in', () => {
+describe('where no prompt can be shown, the hint pipes a key file in, in the words of the shell in use', () => {
   it.each([
-    ['win32', 'Get-Content keyfile | crawl auth login --with-key'],
-    ['darwin', 'crawl auth login --with-key < keyfile'],
-    ['linux', 'crawl auth login --with-key < keyfile'],
-  ] as const)('%s: `%s`', async (os, form) => {
+    ['win32', {}, '`Get-Content keyfile | crawl auth login --with-key`'],
+    // Git Bash, MSYS2: bash, which has no Get-Content.
+    ['win32', { MSYSTEM: 'MINGW64' }, '`crawl auth login --with-key < keyfile`'],
+    // A POSIX terminal named without MSYS: the shell cannot be told.
+    ['win32', { TERM: 'xterm-256color' }, '`crawl auth login --with-key < keyfile` in bash or cmd, `Get-Content keyfile | crawl auth login --with-key` in PowerShell'],
+    ['darwin', {}, '`crawl auth login --with-key < keyfile`'],
+    ['linux', { MSYSTEM: 'MINGW64' }, '`crawl auth login --with-key < keyfile`'],
+  ] as const)('%s with %j: %s', async (os, env, form) => {
     const fx = await sandboxFixture({ seed: false });
     try {
-      const r = await crawl(['auth', 'login'], { env: { ...fx.env, CRAWL_API_KEY: undefined }, platform: on(os) });
+      const r = await crawl(['auth', 'login'], { env: { ...fx.env, CRAWL_API_KEY: undefined, ...env }, platform: on(os) });
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`hint: pipe the key in with \`${form}\``);
+      expect(r.stderr).toContain(`hint: pipe the key in with ${form}\n`);
     } finally {
       await fx.close();
     }

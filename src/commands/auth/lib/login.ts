@@ -100,5 +100,5 @@ export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<n
 }
 
 function pipeHint(deps: Deps): string {
-  return `pipe the key in with \`${withFileOnStdin(crawlCommand(deps, ['auth', 'login', '--with-key']), 'keyfile', quotingFor(deps.platform))}\``;
+  return `pipe the key in with ${withFileOnStdin(crawlCommand(deps, ['auth', 'login', '--with-key']), 'keyfile', quotingFor(deps.platform, deps.env))}`;
 }
