@@ -416,7 +416,8 @@ class NotALock extends Error {
 }
 
 function notALock(path: string, kind: string, quoting: Quoting): CrawlError {
-  const remove = eachShell(quoting, (shell) => programWords(removeCommand(shell, path, kind === 'a folder'), quoting, () => 'path'), { windows: 'cmd or PowerShell' });
+  // Each form is for its own shells, named when there are two.
+  const remove = eachShell(quoting, (shell) => programWords(removeCommand(shell, path, kind === 'a folder'), shell, () => 'path'), { windows: 'cmd or PowerShell' });
   return new CrawlError(`the config lock ${path} is ${kind}, not a lock file crawl made; nothing was changed`, ExitCode.failure, {
     hint: `remove it (${remove}) and try again`,
   });

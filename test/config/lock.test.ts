@@ -762,8 +762,8 @@ describe('a lock that is not a file crawl made', () => {
     it.concurrent.for([
       // Git Bash or MSYS2: `rm`, single-quoted (MSYS would turn cmd's `/c` into a path).
       [{ MSYSTEM: 'MINGW64' }, (lock: string) => `\`rm ${shellQuote(lock)}\``],
-      // The shell cannot be told: a form for each, named.
-      [{ TERM: 'xterm' }, (lock: string) => `\`rm ${lock}\` in bash, \`cmd /c del ${lock}\` in cmd or PowerShell`],
+      // The shell cannot be told: a form for each, named, each quoted for its own shells.
+      [{ TERM: 'xterm' }, (lock: string) => `\`rm ${shellQuote(lock)}\` in bash, \`cmd /c del ${lock}\` in cmd or PowerShell`],
     ] as Array<[Record<string, string>, (lock: string) => string]>)('on Windows with %j, a FIFO at the lock: the hint removes it in the words of the shell in use', async ([env, remove], { expect }) => {
       const { file, lock } = setUp();
       execFileSync('mkfifo', [lock]);
