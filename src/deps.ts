@@ -35,6 +35,8 @@ export interface ExitGuard {
   critical<T>(work: () => Promise<T>): Promise<T>;
   /** A request that changes something is on the wire until `dueAt` at the latest; call the result when it settled. */
   mutationInFlight(dueAt: number): () => void;
+  /** From the moment `signal` aborts, a section the exit waits for, until the result is called: to say what an interrupted export left. */
+  holdOnceAborted(signal: AbortSignal): () => void;
   /** Terminal restoration (cursor, live line) to run on exit and on interrupt; the result unregisters it. */
   onCleanup(fn: () => void): () => void;
 }

@@ -3,11 +3,10 @@
 // drained. Everything else runs in runCli, which tests call in-process.
 import { Guard } from './app/guard.js';
 import { runCli } from './app/run-cli.js';
-import { LONG_LINE_GRACE_MS, signalExit } from './app/signal-exit.js';
+import { listenForSignals, LONG_LINE_GRACE_MS, signalExit } from './app/signal-exit.js';
 import { systemStreams, type SystemStreams } from './io/system-streams.js';
 import { realClock } from './platform/clock.js';
 import { hostPlatform } from './platform/host.js';
-import { terminatingSignals } from './platform/platform.js';
 
 /**
  * What bin/crawl.js calls: runs the CLI, then exits with its code once stdout has drained, so
@@ -23,10 +22,7 @@ export function run(argv: string[]): void {
     exit: (code) => process.exit(code),
   });
   const platform = hostPlatform();
-  process.on('SIGINT', () => signals.onSignal('SIGINT'));
-  // SIGHUP (the terminal or console window closed) and, on Windows, Ctrl-Break end a run as
-  // SIGTERM does: never inside a critical section (a created key not yet stored).
-  for (const name of terminatingSignals(platform)) process.on(name, () => signals.onSignal('SIGTERM'));
+  listenForSignals(signals, platform, (name, listener) => process.on(name, listener));
 
   void runCli(argv, { env: process.env, platform, streams, clock: realClock, signal: signals.interrupt, guard, nodeVersion: process.versions.node }).then(
     (code) => {

@@ -198,7 +198,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         verbose: globals.verbose,
         redact: (text) => redactor.redact(text),
         suggestionFlags: [...deps.settings.suggestionFlags(), ...(globals.allowHttp ? ['--allow-http'] : [])],
-        quoting: quotingFor(platform),
+        quoting: quotingFor(platform, env),
       });
     },
     userAgent,

@@ -2,8 +2,9 @@ import type { ExitGuard } from '../deps.js';
 
 /**
  * What an exit must not cut, for one run: writing the config file, a request that changes
- * something while it is on the wire (its answer says what the service did), and the span from the
- * moment the service has made a key until that key is stored or handed over on stdout. Killing
+ * something while it is on the wire (its answer says what the service did), the span from the
+ * moment the service has made a key until that key is stored or handed over on stdout, and an
+ * interrupted export's account of what its file holds. Killing
  * the process inside one loses what the user cannot get back, so after Ctrl-C the forced exit
  * (src/main.ts) waits for open sections to close. Each section is short and bounded by its own
  * timeouts. Also the terminal restorations (cursor, live line) to run however the run ends.
@@ -64,6 +65,31 @@ export class Guard implements ExitGuard {
     let until = this.#lastSettledAt > 0 ? this.#lastSettledAt + marginMs : 0;
     for (const { dueAt } of this.#inFlight) until = Math.max(until, dueAt + marginMs);
     return Math.max(0, until - now);
+  }
+
+  /**
+   * For work that, once interrupted, must still say what it left behind (an export: how many
+   * records the file holds): a section opens the moment `signal` aborts, in the abort itself, so
+   * before any later signal is handled, and closes when the returned function is called (once the
+   * work has flushed what it wrote and made its message). However many signals come, the exit
+   * waits for it as for any section, and then gives the report its grace.
+   */
+  holdOnceAborted(signal: AbortSignal): () => void {
+    let held = false;
+    let released = false;
+    const hold = (): void => {
+      if (released) return;
+      held = true;
+      this.#open++;
+    };
+    if (signal.aborted) hold();
+    else signal.addEventListener('abort', hold, { once: true });
+    return () => {
+      if (released) return;
+      released = true;
+      signal.removeEventListener('abort', hold);
+      if (held) this.#close();
+    };
   }
 
   /** Registers terminal restoration (cursor, live line) to run on exit and on interrupt. */

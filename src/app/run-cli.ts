@@ -56,7 +56,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
     const globals = program ? globalsOf(program) : undefined;
     const io = createIO(streams, new Redactor(), { env, noColor: true, noInput: true });
     const flags = [...suggestionFlags(globals?.profile ?? env.CRAWL_PROFILE, globals?.baseUrl), ...(globals?.allowHttp ? ['--allow-http'] : [])];
-    return reportError(io, error, { json: globals?.json ?? false, verbose: globals?.verbose ?? false, redact: (text) => text, suggestionFlags: flags, quoting: quotingFor(platform) });
+    return reportError(io, error, { json: globals?.json ?? false, verbose: globals?.verbose ?? false, redact: (text) => text, suggestionFlags: flags, quoting: quotingFor(platform, env) });
   };
 
   streams.onError({

@@ -1,6 +1,7 @@
 import { InterruptedError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Clock } from '../platform/clock.js';
+import { terminatingSignals, type Platform } from '../platform/platform.js';
 import type { Guard } from './guard.js';
 
 /** After Ctrl-C, the command gets this long to end on its own before the process ends it. */
@@ -85,4 +86,14 @@ export function signalExit(parts: SignalExitParts): SignalExit {
       exitWhenSafe(code, finished ? 0 : FORCED_EXIT_MS);
     },
   };
+}
+
+/**
+ * The process's signals, as `on` (process.on) delivers them, wired to `signals`: SIGINT is Ctrl-C;
+ * SIGTERM, SIGHUP (the terminal or console window closed) and, on Windows, Ctrl-Break (SIGBREAK)
+ * end a run as SIGTERM does (platform.ts's terminatingSignals): never inside a critical section.
+ */
+export function listenForSignals(signals: Pick<SignalExit, 'onSignal'>, platform: Pick<Platform, 'os'>, on: (name: NodeJS.Signals, listener: () => void) => void): void {
+  on('SIGINT', () => signals.onSignal('SIGINT'));
+  for (const name of terminatingSignals(platform)) on(name, () => signals.onSignal('SIGTERM'));
 }

@@ -1,12 +1,12 @@
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, realpathSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
-import { hostPlatform, isProcessRunning, processId } from '../platform/host.js';
+import { hostPlatform, isProcessRunning, processFacts, processId } from '../platform/host.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { realClock, type Clock } from '../platform/clock.js';
-import { removeCommand, type Platform } from '../platform/platform.js';
-import { programWords, quotingFor } from '../text/shell.js';
+import { removeCommand } from '../platform/platform.js';
+import { eachShell, programWords, quotingFor, type Quoting } from '../text/shell.js';
 
 // How long a lock may sit before it counts as abandoned, and how long a writer waits for one.
 // A write holds the lock for milliseconds, so every bound below is far above a real write.
@@ -121,8 +121,8 @@ export interface LockOptions {
   /** Ends a wait early (the sleep rejects with its reason). */
   signal?: AbortSignal;
   fs?: LockFs;
-  /** The system whose shell a hint's command is written for (`rm` or `del`); this one by default. */
-  platform?: Pick<Platform, 'os'>;
+  /** The shells a hint's command is written for (`rm` or `del`, text/shell.ts's quotingFor); this system's by default. */
+  quoting?: Quoting;
 }
 
 interface Holder {
@@ -165,8 +165,8 @@ export class ConfigLock {
     try {
       return await ConfigLock.#acquire(configPath, options);
     } catch (error) {
-      // Found where the lock is read, which knows no platform: told here, in the user's shell's words.
-      if (error instanceof NotALock) throw notALock(error.path, error.kind, options.platform ?? hostPlatform());
+      // Found where the lock is read, which knows no shell: told here, in the user's shell's words.
+      if (error instanceof NotALock) throw notALock(error.path, error.kind, options.quoting ?? quotingFor(hostPlatform(), processFacts().env));
       throw error;
     }
   }
@@ -415,10 +415,11 @@ class NotALock extends Error {
   }
 }
 
-function notALock(path: string, kind: string, platform: Pick<Platform, 'os'>): CrawlError {
-  const remove = programWords(removeCommand(platform, path, kind === 'a folder'), quotingFor(platform), () => 'path');
+function notALock(path: string, kind: string, quoting: Quoting): CrawlError {
+  // Each form is for its own shells, named when there are two.
+  const remove = eachShell(quoting, (shell) => programWords(removeCommand(shell, path, kind === 'a folder'), shell, () => 'path'), { windows: 'cmd or PowerShell' });
   return new CrawlError(`the config lock ${path} is ${kind}, not a lock file crawl made; nothing was changed`, ExitCode.failure, {
-    hint: `remove it (\`${remove}\`) and try again`,
+    hint: `remove it (${remove}) and try again`,
   });
 }
 

@@ -51,7 +51,7 @@ export class Settings {
     this.#flags = flags;
     this.#platform = platform;
     const config = locateConfig(env, platform);
-    this.store = new ConfigStore(config.path, { platform, ...storeOptions });
+    this.store = new ConfigStore(config.path, { quoting: quotingFor(platform, env), ...storeOptions });
     const moved = movedNotice(config);
     if (moved !== undefined) storeOptions.notice?.(moved);
     this.#keyOptions = { env, command: (words) => this.command(words), ...keyOptions };
@@ -114,7 +114,7 @@ export class Settings {
 
   /** A `crawl` command line for a hint, with this run's profile (and --base-url) in it. */
   command(words: readonly string[]): string {
-    return commandLine({ command: ['crawl', ...this.suggestionFlags(), ...words] }, quotingFor(this.#platform));
+    return commandLine({ command: ['crawl', ...this.suggestionFlags(), ...words] }, quotingFor(this.#platform, this.#env));
   }
 
   /**
@@ -164,7 +164,7 @@ export class Settings {
     if (defect) {
       throw new UsageError(
         `the API key of profile "${this.profile().value}" in ${store.kind === 'file' ? this.store.path : `the ${store.describe()}`} ${defect}; refusing to send it`,
-        `store the key again with \`${withFileOnStdin(this.command(['auth', 'login', '--with-key']), 'keyfile', quotingFor(this.#platform))}\``,
+        `store the key again with ${withFileOnStdin(this.command(['auth', 'login', '--with-key']), 'keyfile', quotingFor(this.#platform, this.#env))}`,
       );
     }
     return { value: key, source: 'config', store };

@@ -5,10 +5,10 @@ import { isRecord } from '../text/record.js';
 import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Clock } from '../platform/clock.js';
-import type { Platform } from '../platform/platform.js';
 import { keyDefect } from '../text/keys.js';
 import { checkFileTrusted, checkFoldersTrusted } from './file-trust.js';
 import { describeFsError, notAFolder } from '../platform/fs-errors.js';
+import type { Quoting } from '../text/shell.js';
 import { ConfigLock } from './lock.js';
 import { CONFIG_KEYS, type ConfigKey } from './setting-names.js';
 import { loadConfigWriter } from './conf-writer.js';
@@ -34,8 +34,8 @@ export interface ConfigStoreOptions {
   clock?: Pick<Clock, 'now' | 'sleep'>;
   /** Runs a write as a section an exit after Ctrl-C waits for (the run's ExitGuard); by default it just runs. */
   guard?: { critical<T>(work: () => Promise<T>): Promise<T> };
-  /** The system whose shell a hint's command is written for; this one by default. */
-  platform?: Pick<Platform, 'os'>;
+  /** The shells a hint's command is written for (text/shell.ts's quotingFor); this system's by default. */
+  quoting?: Quoting;
 }
 
 /**
@@ -96,7 +96,7 @@ export class ConfigStore {
       let lock: ConfigLock;
       try {
         // No interrupt: a write may be storing a key the service already made; the wait is bounded.
-        lock = await ConfigLock.acquire(this.path, { notice: this.#options.notice, clock: this.#options.clock, ...(this.#options.platform === undefined ? {} : { platform: this.#options.platform }) });
+        lock = await ConfigLock.acquire(this.path, { notice: this.#options.notice, clock: this.#options.clock, ...(this.#options.quoting === undefined ? {} : { quoting: this.#options.quoting }) });
       } catch (error) {
         throw writeFailure(this.path, error);
       }

@@ -1,4 +1,5 @@
 import { InterruptedError, UsageError } from '../errors.js';
+import { isWindows, type Platform } from '../platform/platform.js';
 import { canPrompt, type IO } from './io.js';
 
 /**
@@ -75,13 +76,19 @@ export class Prompter {
   }
 }
 
+/** Ctrl-Z, which a Windows console sends as a character: Node sees `1A 0D 0A`, never the end of input. */
+const CTRL_Z = '\x1a';
+
 /**
  * Reads all of stdin (for `--with-key`), trimmed; a bounded read so a stray pipe cannot eat
  * memory. Ctrl-C ends it at once (a terminal's input ends only when the user says so), and on a
- * terminal ends the line being typed.
+ * terminal ends the line being typed. At a Windows console, a line that holds Ctrl-Z ends it too
+ * (what is before the Ctrl-Z is kept): the console's end of input, which Node passes on as text.
  */
-export function readAllStdin(io: IO, interrupt: AbortSignal, max = 64 * 1024): Promise<string> {
+export function readAllStdin(io: IO, interrupt: AbortSignal, options: { platform: Pick<Platform, 'os'>; max?: number }): Promise<string> {
   const stdin = io.stdin;
+  const max = options.max ?? 64 * 1024;
+  const endsAtCtrlZ = io.stdinIsTTY && isWindows(options.platform);
   return new Promise((resolve, reject) => {
     if (interrupt.aborted) return reject(interrupt.reason as Error);
     let text = '';
@@ -96,6 +103,11 @@ export function readAllStdin(io: IO, interrupt: AbortSignal, max = 64 * 1024): P
     };
     const onData = (chunk: Buffer | string): void => {
       text += chunk.toString();
+      const ctrlZ = endsAtCtrlZ ? text.indexOf(CTRL_Z) : -1;
+      if (ctrlZ >= 0 && text.includes('\n', ctrlZ)) {
+        text = text.slice(0, ctrlZ);
+        return done();
+      }
       if (text.length > max) done(new UsageError('standard input is too long for a key'));
     };
     const onEnd = (): void => done();

@@ -36,6 +36,15 @@ export function reachesAbstractSockets(): boolean {
   return major > 1 || (major === 1 && minor >= 48);
 }
 
+/** This process's current folder; '' when it has none any more (removed since). */
+export function currentFolder(): string {
+  try {
+    return process.cwd();
+  } catch {
+    return '';
+  }
+}
+
 /** Whether processes here get POSIX process groups and signals (not Windows). */
 export function hasProcessGroups(): boolean {
   return process.platform !== 'win32';

@@ -89,6 +89,27 @@ export function windowsProgram(name: string, env: Env): string {
   return win32.join(root, 'System32', `${name}.exe`);
 }
 
+/**
+ * The folder a user's command line (a key command, `--to-command`) starts in, when it cannot be
+ * crawl's own current folder `cwd`: cmd.exe refuses a UNC one (`\\wsl$\…`, `\\server\share\…`),
+ * warns on stderr and runs in %SystemRoot%. From there crawl starts it in the user's profile
+ * folder instead, where a new console starts and where a command that writes a file by a relative
+ * name can (a secret manager's CLI reads no folder at all); should that be a UNC path too, in
+ * %SystemRoot%, as cmd would, without the warning. Undefined: crawl's own folder, as everywhere else.
+ */
+export function commandFolder(platform: Pick<Platform, 'os'> & { readonly home?: string }, cwd: string, env: Env): string | undefined {
+  if (!isWindows(platform) || !isUncPath(cwd)) return undefined;
+  const local = (path: string | undefined): path is string => path !== undefined && /^[A-Za-z]:[\\/]/.test(path);
+  if (local(platform.home)) return platform.home;
+  const systemRoot = envValue(env, 'SystemRoot', platform);
+  return local(systemRoot) ? systemRoot : 'C:\\Windows';
+}
+
+/** `\\server\share\…`, `\\wsl$\…`, `\\?\UNC\…`, or with forward slashes: no folder cmd.exe runs in. */
+function isUncPath(path: string): boolean {
+  return /^[\\/]{2}/.test(path);
+}
+
 /** The keys that end typed input at a terminal: Ctrl-Z then Enter in a Windows console. */
 export function endOfInputKeys(platform: Pick<Platform, 'os'>): string {
   return isWindows(platform) ? 'Ctrl-Z, then Enter' : 'Ctrl-D';
@@ -131,11 +152,12 @@ export function isInstalledScript(platform: Pick<Platform, 'os'>, path: string):
 
 /**
  * The command that removes what is at `path` (a folder with all it holds, or a file), as words for
- * the system's usual shells: `rm` (`rm -r`) on POSIX; on Windows cmd's `del` and `rmdir /s /q`
- * through `cmd /c`, which PowerShell runs as it is too (PowerShell's own `del` is Remove-Item,
- * which reads `[` and `]` in a path as wildcards: it could remove another file).
+ * a shell: `rm` (`rm -r`) for POSIX shells, Git Bash's on Windows included (MSYS would turn `/c`
+ * into a path); for cmd and PowerShell, cmd's `del` and `rmdir /s /q` through `cmd /c`, which
+ * PowerShell runs as it is too (PowerShell's own `del` is Remove-Item, which reads `[` and `]` in a
+ * path as wildcards: it could remove another file).
  */
-export function removeCommand(platform: Pick<Platform, 'os'>, path: string, folder: boolean): string[] {
-  if (isWindows(platform)) return folder ? ['cmd', '/c', 'rmdir', '/s', '/q', path] : ['cmd', '/c', 'del', path];
+export function removeCommand(shell: 'posix' | 'windows', path: string, folder: boolean): string[] {
+  if (shell === 'windows') return folder ? ['cmd', '/c', 'rmdir', '/s', '/q', path] : ['cmd', '/c', 'del', path];
   return folder ? ['rm', '-r', path] : ['rm', path];
 }

@@ -4,12 +4,13 @@
 // CRAWL_API_KEY is left out, in any case of its name on Windows).
 //
 // The shell is Node's `shell: true`: /bin/sh -c on POSIX, %ComSpec% (cmd.exe) /d /s /c on
-// Windows, whatever shell crawl itself was started from (platform.ts's commandShell names it).
+// Windows, whatever shell crawl itself was started from (platform.ts's commandShell names it). It
+// starts in crawl's current folder, except from a UNC one, which cmd.exe refuses (commandFolder).
 import { spawn as nodeSpawn, type ChildProcess, type ChildProcessWithoutNullStreams, type SpawnOptions } from 'node:child_process';
 import { realClock, type Clock } from './clock.js';
 import { CALLED_OFF } from './deadline.js';
-import { hasProcessGroups, hostPlatform, signalProcessGroup } from './host.js';
-import { envWithout, isWindows, windowsProgram, type Platform } from './platform.js';
+import { currentFolder, hasProcessGroups, hostPlatform, signalProcessGroup } from './host.js';
+import { commandFolder, envWithout, isWindows, windowsProgram, type Platform } from './platform.js';
 
 /** What starts processes: node:child_process's spawn, or a test's stand-in. */
 export type Spawn = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
@@ -30,7 +31,9 @@ export interface ShellCommandOptions {
   /** Variables never passed to the command; CRAWL_API_KEY by default. Matched in any case on Windows. */
   withoutEnv?: readonly string[];
   /** The system it runs on: this process's by default (a test gives another to run its branch). */
-  platform?: Pick<Platform, 'os'>;
+  platform?: Pick<Platform, 'os'> & { readonly home?: string };
+  /** crawl's current folder, which the command starts in where the shell can (platform.ts's commandFolder); this process's by default. */
+  cwd?: string;
   /** Starts the command, and on Windows the tree kill: node:child_process's spawn by default. */
   spawn?: Spawn;
 }
@@ -60,6 +63,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
   const spawn: Spawn = options.spawn ?? ((file, args, opts) => nodeSpawn(file, [...args], opts));
   const env = envWithout(options.env, options.withoutEnv ?? ['CRAWL_API_KEY'], platform);
   const windows = isWindows(platform);
+  const folder = commandFolder(platform, options.cwd ?? currentFolder(), options.env);
   return new Promise((resolve) => {
     let settled = false;
     let stopped = false;
@@ -79,7 +83,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
     // too: a grandchild left running would hold the output pipes open, and the rotation with
     // them. On Windows the tree is ended by taskkill instead; no console window flashes up.
     const groups = !windows && hasProcessGroups();
-    const child = spawn(options.command, [], { shell: true, env, stdio: ['pipe', 'pipe', 'pipe'], detached: groups, windowsHide: true }) as ChildProcessWithoutNullStreams;
+    const child = spawn(options.command, [], { shell: true, env, stdio: ['pipe', 'pipe', 'pipe'], detached: groups, windowsHide: true, ...(folder === undefined ? {} : { cwd: folder }) }) as ChildProcessWithoutNullStreams;
     const signalAll = (name: NodeJS.Signals): void => {
       if (!groups || child.pid === undefined || !signalProcessGroup(child.pid, name)) child.kill(name);
     };

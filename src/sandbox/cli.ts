@@ -41,8 +41,11 @@ export interface SandboxCommandOptions {
   clock?: SandboxClock;
   /** crawl as the lines to run name it, typed as this one was started (`node bin/crawl.js`); `crawl` by default. Asked only when a line is printed. */
   crawl?: () => string;
-  /** The line that sets these variables in the user's shell; POSIX's `export NAME=value ...` by default. */
-  setVariables?: (variables: ReadonlyArray<readonly [string, string]>) => string;
+  /**
+   * The lines that set these variables in the user's shell, each named by its shell (`shell`) when
+   * there are several (the shell in use cannot be told); POSIX's `export NAME=value ...` by default.
+   */
+  setVariables?: (variables: ReadonlyArray<readonly [string, string]>) => ReadonlyArray<{ text: string; shell?: string }>;
 }
 
 type Deadline = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -126,8 +129,15 @@ function crawlWords(opts: SandboxCommandOptions): string {
   return opts.crawl?.() ?? 'crawl';
 }
 
+function variableLines(opts: SandboxCommandOptions, variables: ReadonlyArray<readonly [string, string]>): ReadonlyArray<{ text: string; shell?: string }> {
+  return opts.setVariables?.(variables) ?? [{ text: `export ${variables.map(([name, value]) => `${name}=${value}`).join(' ')}` }];
+}
+
+/** The lines in a sentence: `export X=…`, or `export X=… in bash, $env:X = '…' in PowerShell`. */
 function setVariables(opts: SandboxCommandOptions, variables: ReadonlyArray<readonly [string, string]>): string {
-  return opts.setVariables?.(variables) ?? `export ${variables.map(([name, value]) => `${name}=${value}`).join(' ')}`;
+  return variableLines(opts, variables)
+    .map(({ text, shell }) => (shell === undefined ? text : `${text} in ${shell}`))
+    .join(', ');
 }
 
 /**
@@ -214,7 +224,8 @@ function hint(url: string, key: string, opts: SandboxCommandOptions): string {
   return [
     '',
     'Use it from another shell:',
-    `  ${setVariables(opts, [['CRAWL_BASE_URL', url], ['CRAWL_API_KEY', key]])}`,
+    // A line for each shell it may be, each marked by a comment that both read as one.
+    ...variableLines(opts, [['CRAWL_BASE_URL', url], ['CRAWL_API_KEY', key]]).map(({ text, shell }) => `  ${text}${shell === undefined ? '' : `   # ${shell}`}`),
     `  ${crawl} job demo-running`,
     ...(opts.keyNote === undefined ? [] : [opts.keyNote]),
     `Demo jobs: ${DEMO_JOB_IDS.join(' ')}`,

@@ -4,12 +4,54 @@
 // On Windows no quoting means the same in cmd and in PowerShell (cmd passes '...' on literally and
 // still runs `x&calc` inside double quotes): a word goes into a hint there only when it is safe
 // bare in both, and anything else is named (`<id>`) for the user to fill in, never spliced.
+// Where a hint differs by shell (a file on stdin, setting a variable, removing a file), it follows
+// the shell in use, not only the system: Git Bash and MSYS2 are POSIX shells on Windows.
 
-/** How a hint's words are written: for POSIX shells, or for cmd and PowerShell. */
-export type Quoting = 'posix' | 'windows';
+/**
+ * How a hint's words are written: for POSIX shells; for cmd and PowerShell; or, where the shell
+ * cannot be told, in words that mean the same in all three, and in both forms where a hint differs.
+ */
+export type Quoting = 'posix' | 'windows' | 'both';
 
-export function quotingFor(platform: { os: string }): Quoting {
-  return platform.os === 'win32' ? 'windows' : 'posix';
+/**
+ * The shells that may read a hint. Off Windows, POSIX ones. On Windows: under Git Bash or MSYS2
+ * (MSYSTEM set), their bash, where `$env:X` expands to nothing and MSYS turns `/c` into a path;
+ * with no MSYSTEM but a POSIX shell or terminal named (SHELL, TERM: Cygwin's mintty, an ssh
+ * session), it may be bash or cmd or PowerShell; else cmd or PowerShell, whose consoles set neither.
+ */
+export function quotingFor(platform: { os: string }, env: Readonly<Record<string, string | undefined>>): Quoting {
+  if (platform.os !== 'win32') return 'posix';
+  const set = (name: string): boolean => Object.entries(env).some(([key, value]) => key.toUpperCase() === name && value !== undefined && value !== '');
+  if (set('MSYSTEM')) return 'posix';
+  return set('SHELL') || set('TERM') ? 'both' : 'windows';
+}
+
+/** The shells whose forms a hint gives, in the order it gives them. */
+export function shellsOf(quoting: Quoting): Array<'posix' | 'windows'> {
+  return quoting === 'both' ? ['posix', 'windows'] : [quoting];
+}
+
+/** What a form is labelled with when a hint gives both. */
+const SHELL_NAMES = { posix: 'bash', windows: 'PowerShell' } as const;
+
+/** What differs by shell, written for each shell a hint gives: named (`shell`) when there are several. */
+export function shellForms(
+  quoting: Quoting,
+  form: (shell: 'posix' | 'windows') => string,
+  names: { posix?: string; windows?: string } = {},
+): Array<{ text: string; shell?: string }> {
+  const shells = shellsOf(quoting);
+  return shells.map((shell) => ({ text: form(shell), ...(shells.length > 1 ? { shell: names[shell] ?? SHELL_NAMES[shell] } : {}) }));
+}
+
+/**
+ * The same as one phrase, each form in backticks: the one form, or, for `both`, each with the
+ * shells it is for (`\`rm x\` in bash, \`cmd /c del x\` in cmd or PowerShell`).
+ */
+export function eachShell(quoting: Quoting, form: (shell: 'posix' | 'windows') => string, names: { posix?: string; windows?: string } = {}): string {
+  return shellForms(quoting, form, names)
+    .map(({ text, shell }) => (shell === undefined ? `\`${text}\`` : `\`${text}\` in ${shell}`))
+    .join(', ');
 }
 
 /**
@@ -22,6 +64,11 @@ const SAFE_WINDOWS_WORD = /^[A-Za-z0-9_.:\\/+-]+$/;
 /** `value` as a bare word safe in cmd and PowerShell, or undefined when it is not one. */
 export function windowsWord(value: string): string | undefined {
   return SAFE_WINDOWS_WORD.test(value) ? value : undefined;
+}
+
+/** `value` as a bare word safe in cmd, PowerShell and POSIX shells alike (no `\\` for bash), or undefined. */
+function everyShellWord(value: string): string | undefined {
+  return SAFE_WINDOWS_WORD.test(value) && SAFE_WORD.test(value) ? value : undefined;
 }
 
 /** Characters no POSIX shell treats specially in an unquoted word. */
@@ -55,12 +102,13 @@ export interface CommandParts {
  */
 export function commandLine({ command, operands = [], flags = [], operandName = 'id' }: CommandParts, quoting: Quoting = 'posix'): string {
   const dashed = operands.some((o) => o.startsWith('-'));
-  if (quoting === 'windows') {
+  if (quoting !== 'posix') {
     // A value that is not spliced is named by what it is: an operand by `operandName`, a flag's
     // value by its flag (`<profile>`). An operand that starts with `-` is named too: `--` does not
     // survive PowerShell's call of npm's crawl.ps1 shim, so nothing would keep it an operand.
-    const named = (words: readonly string[], name: (i: number) => string): string[] => words.map((w, i) => windowsWord(w) ?? `<${name(i)}>`);
-    const ops = operands.map((o) => (o.startsWith('-') ? undefined : windowsWord(o)) ?? `<${operandName}>`);
+    const bare = quoting === 'both' ? everyShellWord : windowsWord;
+    const named = (words: readonly string[], name: (i: number) => string): string[] => words.map((w, i) => bare(w) ?? `<${name(i)}>`);
+    const ops = operands.map((o) => (o.startsWith('-') ? undefined : bare(o)) ?? `<${operandName}>`);
     const head = named(command, (i) => valueName(command, i));
     const tail = named(flags, (i) => valueName(flags, i));
     return [...head, ...ops, ...tail].join(' ');
@@ -86,11 +134,14 @@ const QUOTABLE_WINDOWS_WORD = /^[A-Za-z0-9_.:\\/+\- '#~@[\]{}]+$/;
  * (`<path>`) for the user to fill in, never spliced (see the top of this file). A word ending in
  * `\` is named too: `\"` would escape the closing quote for the program that reads its command
  * line. The first word is the program, always a plain name here (`node`, `cmd`): PowerShell would
- * take a quoted one for a string, not a command.
+ * take a quoted one for a string, not a command. `both`: the same, for bash too (a word with a
+ * backslash goes in double quotes, and one with `\\` in it, which bash reads as `\`, is named).
  */
 export function programWords(words: readonly string[], quoting: Quoting = 'posix', placeholder: (i: number) => string = () => 'value'): string {
   if (quoting === 'posix') return words.map(shellQuote).join(' ');
-  return words.map((word, i) => windowsWord(word) ?? (QUOTABLE_WINDOWS_WORD.test(word) && !word.endsWith('\\') ? `"${word}"` : `<${placeholder(i)}>`)).join(' ');
+  const bare = quoting === 'both' ? everyShellWord : windowsWord;
+  const quotable = (word: string): boolean => QUOTABLE_WINDOWS_WORD.test(word) && !word.endsWith('\\') && (quoting !== 'both' || !word.includes('\\\\'));
+  return words.map((word, i) => bare(word) ?? (quotable(word) ? `"${word}"` : `<${placeholder(i)}>`)).join(' ');
 }
 
 /** What the word at `i` is, for a placeholder: the value of the flag before it, or a value. */
@@ -138,17 +189,17 @@ function repeatableBaseUrl(value: string): string | undefined {
  */
 export function withSuggestionFlags(text: string, flags: readonly string[], quoting: Quoting = 'posix'): string {
   if (flags.length === 0) return text;
-  const words = quoting === 'windows' ? commandLine({ command: flags }, quoting) : flags.map(shellQuote).join(' ');
+  const words = quoting === 'posix' ? flags.map(shellQuote).join(' ') : commandLine({ command: flags }, quoting);
   return text.replace(/`crawl(?= |`)(?! --profile | --base-url | --allow-http )/g, `\`crawl ${words}`);
 }
 
 /**
- * A command that reads a file on its standard input, as typed in the system's usual shell:
- * `crawl … < keyfile` for POSIX shells and cmd; PowerShell rejects `<`, and pipes instead
- * (`Get-Content keyfile | crawl …`, which cmd's `type` also matches).
+ * A command that reads a file on its standard input, as typed in the user's shell, in backticks:
+ * `crawl … < keyfile` for POSIX shells (and cmd); PowerShell rejects `<`, and pipes instead
+ * (`Get-Content keyfile | crawl …`, which cmd's `type` also matches). `both`: each, named.
  */
 export function withFileOnStdin(command: string, file: string, quoting: Quoting = 'posix'): string {
-  return quoting === 'windows' ? `Get-Content ${file} | ${command}` : `${command} < ${file}`;
+  return eachShell(quoting, (shell) => (shell === 'windows' ? `Get-Content ${file} | ${command}` : `${command} < ${file}`), { posix: 'bash or cmd' });
 }
 
 /**
@@ -156,8 +207,9 @@ export function withFileOnStdin(command: string, file: string, quoting: Quoting 
  * `export NAME=value ...` for POSIX shells; for Windows, PowerShell's `$env:NAME = 'value'`
  * (single quotes: nothing in them expands), the shell its hints are written for
  * (withFileOnStdin above), since no one line sets a variable in both cmd and PowerShell.
+ * `both` has no one line: ask shellsOf() for the shells and write a line for each.
  */
-export function environmentLine(variables: ReadonlyArray<readonly [name: string, value: string]>, quoting: Quoting = 'posix'): string {
-  if (quoting === 'windows') return variables.map(([name, value]) => `$env:${name} = '${value.replace(/['‘’‚‛]/g, (q) => q + q)}'`).join('; ');
+export function environmentLine(variables: ReadonlyArray<readonly [name: string, value: string]>, shell: 'posix' | 'windows' = 'posix'): string {
+  if (shell === 'windows') return variables.map(([name, value]) => `$env:${name} = '${value.replace(/['‘’‚‛]/g, (q) => q + q)}'`).join('; ');
   return `export ${variables.map(([name, value]) => `${name}=${shellQuote(value)}`).join(' ')}`;
 }

@@ -1,9 +1,10 @@
 // What a signal does to the process (src/app/signal-exit.ts, wired to process.exit by src/main.ts),
 // on a fake clock: when the exit comes, and what holds it. test/process/signals.test.ts shows
 // the same with real processes and real signals, for the shorter holds.
+import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { Guard } from '../../src/app/guard.js';
-import { FORCED_EXIT_MS, GRACE_MS, HARD_LIMIT_MS, signalExit } from '../../src/app/signal-exit.js';
+import { FORCED_EXIT_MS, GRACE_MS, HARD_LIMIT_MS, listenForSignals, signalExit } from '../../src/app/signal-exit.js';
 import { fakeClock, type FakeClock } from '../support/fake-clock.js';
 
 const STEP = 50;
@@ -90,6 +91,31 @@ describe('what holds the exit', () => {
     expect(clock.elapsed()).toBe(3000 + GRACE_MS);
   });
 
+  it('a hold that opens with the interrupt (an export saying what its file holds): a second SIGTERM sent from the handler of the first waits for it, then the grace', async () => {
+    const { clock, exits, guard, signals, runFor } = setUp();
+    const release = guard.holdOnceAborted(signals.interrupt);
+    expect(guard.criticalOpen()).toBe(false);
+    signals.onSignal('SIGTERM');
+    expect(guard.criticalOpen()).toBe(true);
+    signals.onSignal('SIGTERM');
+    await runFor(FORCED_EXIT_MS + STEP);
+    expect(exits).toEqual([]);
+    release();
+    await settleTurns(clock);
+    await runFor(GRACE_MS);
+    expect(exits).toEqual([{ code: 143, at: FORCED_EXIT_MS + STEP + GRACE_MS }]);
+  });
+
+  it('a hold released before any signal holds nothing', async () => {
+    const { clock, exits, guard, signals } = setUp();
+    guard.holdOnceAborted(signals.interrupt)();
+    signals.finished();
+    signals.onSignal('SIGTERM');
+    expect(guard.criticalOpen()).toBe(false);
+    await settleTurns(clock);
+    expect(exits).toEqual([{ code: 143, at: 0 }]);
+  });
+
   it('a critical section that never closes: the hard limit ends the process', async () => {
     const { exits, guard, signals, runFor } = setUp();
     void guard.critical(() => new Promise<void>(() => undefined));
@@ -123,5 +149,35 @@ describe('what holds the exit', () => {
     expect(exits).toHaveLength(1);
     expect(exits[0]?.code).toBe(143);
     expect(exits[0]?.at).toBeGreaterThanOrEqual(15_000 + HARD_LIMIT_MS);
+  });
+});
+
+describe("the process's signals (listenForSignals, as src/main.ts wires process.on)", () => {
+  const wired = (os: NodeJS.Platform) => {
+    const parts = setUp();
+    const host = new EventEmitter();
+    listenForSignals(parts.signals, { os }, (name, listener) => void host.on(name, listener));
+    return { ...parts, host };
+  };
+
+  it('Windows: Ctrl-Break (SIGBREAK) ends a run as SIGTERM does: exit 143, at the forced-exit time', async () => {
+    const { exits, host, signals, runFor } = wired('win32');
+    host.emit('SIGBREAK');
+    expect((signals.interrupt.reason as { exitCode: number }).exitCode).toBe(143);
+    await runFor(FORCED_EXIT_MS);
+    expect(exits).toEqual([{ code: 143, at: FORCED_EXIT_MS }]);
+  });
+
+  it.each([
+    ['win32', ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']],
+    ['linux', ['SIGINT', 'SIGTERM', 'SIGHUP']],
+    ['darwin', ['SIGINT', 'SIGTERM', 'SIGHUP']],
+  ] as const)('%s: listens for %j, each ending the run with its code', (os, names) => {
+    expect(wired(os).host.eventNames()).toEqual(names);
+    for (const name of names) {
+      const { host, signals } = wired(os);
+      host.emit(name);
+      expect((signals.interrupt.reason as { exitCode: number }).exitCode).toBe(name === 'SIGINT' ? 130 : 143);
+    }
   });
 });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envOf, folderWith as privateFolderWith } from '../support/settings.js';
 import { ConfigLock, type LockFs, lockPathFor, nodeLockFs } from '../../src/config/lock.js';
 import { CrawlError } from '../../src/errors.js';
+import { quotingFor, shellQuote } from '../../src/text/shell.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { runCli, tempDir } from '../support/harness.js';
 import { clockWatching, fakeClock as sharedFakeClock, type FakeClock } from '../support/fake-clock.js';
@@ -744,18 +745,32 @@ describe('a lock that is not a file crawl made', () => {
     it.concurrent.for([
       ['a FIFO', (lock: string) => execFileSync('mkfifo', [lock]), 'a FIFO', 'cmd /c del'],
       ['a folder', (lock: string) => mkdirSync(lock), 'a folder', 'cmd /c rmdir /s /q'],
-    ] as Array<[string, (lock: string) => void, string, string]>)('%s, on Windows (the platform given to the store): the hint removes it in words cmd and PowerShell take', async ([, make, kind, remove], { expect }) => {
+    ] as Array<[string, (lock: string) => void, string, string]>)('%s, on Windows in cmd or PowerShell (the quoting given to the store): the hint removes it in words both take', async ([, make, kind, remove], { expect }) => {
       const { file, lock } = setUp();
       make(lock);
       const before = readFileSync(file);
-      // A Windows path would be no path here: the store is given this file, and the platform's words.
-      const store = new ConfigStore(file, { platform: { os: 'win32' } });
+      // A Windows path would be no path here: the store is given this file, and the Windows shells' words.
+      const store = new ConfigStore(file, { quoting: 'windows' });
       const error = await store.update('default', (profile) => void (profile['base-url'] = 'https://new.example')).then(() => undefined, (e: unknown) => e);
       expect(error).toBeInstanceOf(CrawlError);
       expect((error as CrawlError).message).toBe(`the config lock ${lock} is ${kind}, not a lock file crawl made; nothing was changed`);
       expect((error as CrawlError).hint).toBe(`remove it (\`${remove} ${lock}\`) and try again`);
       expect(readFileSync(file).equals(before)).toBe(true);
       expect(lstatSync(lock, { throwIfNoEntry: false })).toBeDefined();
+    });
+
+    it.concurrent.for([
+      // Git Bash or MSYS2: `rm`, single-quoted (MSYS would turn cmd's `/c` into a path).
+      [{ MSYSTEM: 'MINGW64' }, (lock: string) => `\`rm ${shellQuote(lock)}\``],
+      // The shell cannot be told: a form for each, named, each quoted for its own shells.
+      [{ TERM: 'xterm' }, (lock: string) => `\`rm ${shellQuote(lock)}\` in bash, \`cmd /c del ${lock}\` in cmd or PowerShell`],
+    ] as Array<[Record<string, string>, (lock: string) => string]>)('on Windows with %j, a FIFO at the lock: the hint removes it in the words of the shell in use', async ([env, remove], { expect }) => {
+      const { file, lock } = setUp();
+      execFileSync('mkfifo', [lock]);
+      const store = new ConfigStore(file, { quoting: quotingFor({ os: 'win32' }, env) });
+      const error = await store.update('default', (profile) => void (profile['base-url'] = 'https://new.example')).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(CrawlError);
+      expect((error as CrawlError).hint).toBe(`remove it (${remove(lock)}) and try again`);
     });
 
     it.concurrent.for([
@@ -768,7 +783,7 @@ describe('a lock that is not a file crawl made', () => {
       const { file } = privateFolderWith(parent, { profiles: { default: { 'base-url': 'https://kept.example' } } });
       const lock = `${file}.lock`;
       execFileSync('mkfifo', [lock]);
-      const store = new ConfigStore(file, { platform: { os: 'win32' } });
+      const store = new ConfigStore(file, { quoting: 'windows' });
       const error = await store.update('default', (profile) => void (profile['base-url'] = 'https://new.example')).then(() => undefined, (e: unknown) => e);
       expect(error).toBeInstanceOf(CrawlError);
       expect((error as CrawlError).message).toBe(`the config lock ${lock} is a FIFO, not a lock file crawl made; nothing was changed`);

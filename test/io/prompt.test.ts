@@ -1,10 +1,13 @@
 // Prompts (src/io/prompt.ts) at a terminal: Ctrl-C or Ctrl-D at a confirmation or at the hidden
-// key prompt ends the prompt's line, so what follows starts a line of its own. In this process, on
-// memory terminals.
+// key prompt ends the prompt's line, so what follows starts a line of its own; Ctrl-Z then Enter
+// ends typed input at a Windows console. In this process, on memory terminals.
 import { join } from 'node:path';
 import type { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { TestStreams } from '../../src/io/test-streams.js';
+import { createIO } from '../../src/io/io.js';
+import { readAllStdin } from '../../src/io/prompt.js';
+import { testStreams, type TestStreams } from '../../src/io/test-streams.js';
+import { Redactor } from '../../src/text/redact.js';
 import { sandboxSuite } from '../support/sandbox.js';
 import { crawl, runCli, waitFor } from '../support/harness.js';
 
@@ -43,5 +46,24 @@ describe('Ctrl-C and Ctrl-D at a prompt end the prompt line', () => {
     expect(r.code).toBe(130);
     expect(r.stdout.endsWith('? Paste your API key: \n')).toBe(true);
     expect(r.stdout).not.toContain('crk_half');
+  });
+});
+
+describe('readAllStdin at a Windows console: a line that holds Ctrl-Z ends the input', () => {
+  /** Reads a terminal's stdin on `os`, typing `chunks` one after another (each as Enter sends it). */
+  const read = async (os: NodeJS.Platform, chunks: string[]): Promise<string> => {
+    const streams = testStreams({ tty: true });
+    const io = createIO(streams, new Redactor(), { env: {}, noColor: true, noInput: false });
+    const text = readAllStdin(io, new AbortController().signal, { platform: { os } });
+    for (const chunk of chunks) streams.type(chunk);
+    return text;
+  };
+
+  it.each([
+    ['alone on its line, after the text', ['crk_first\r\n', '\x1a\r\n'], 'crk_first'],
+    ['after text on the same line: the text before it is kept', ['crk_same\x1a\r\n'], 'crk_same'],
+    ['with lines after it (pasted): they are not read', ['two\r\nlines\r\n\x1a\r\nmore\r\n'], 'two\r\nlines'],
+  ])('%s', async (_, chunks, expected) => {
+    expect(await read('win32', chunks)).toBe(expected);
   });
 });

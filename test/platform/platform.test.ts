@@ -1,6 +1,6 @@
 // Each system's branch of src/platform/platform.ts, decided here on Linux with the platform given.
 import { describe, expect, it } from 'vitest';
-import { commandShell, crawlLauncher, endOfInputKeys, removeCommand, envValue, envWithout, pathsOf, pipeBufferSize, terminatingSignals, windowsProgram, type Platform } from '../../src/platform/platform.js';
+import { commandFolder, commandShell, crawlLauncher, endOfInputKeys, removeCommand, envValue, envWithout, pathsOf, pipeBufferSize, terminatingSignals, windowsProgram, type Platform } from '../../src/platform/platform.js';
 
 const SYSTEMS: NodeJS.Platform[] = ['linux', 'darwin', 'win32', 'freebsd', 'android'];
 const on = (os: NodeJS.Platform): Platform => ({ os, home: '' });
@@ -56,6 +56,32 @@ describe('a program of Windows itself (icacls, taskkill)', () => {
   });
 });
 
+describe('the folder a command line starts in (commandFolder)', () => {
+  const ada = { os: 'win32' as const, home: 'C:\\Users\\ada' };
+  const ROOT = { SystemRoot: 'D:\\Windows' };
+
+  it.each(['\\\\wsl$\\Ubuntu\\home\\ada', '\\\\wsl.localhost\\Ubuntu\\srv', '\\\\fileserver\\team\\crawl', '//fileserver/team', '\\\\?\\UNC\\fileserver\\team'])(
+    'Windows, from the UNC folder %s (cmd.exe would warn and run in %%SystemRoot%%): the profile folder',
+    (cwd) => {
+      expect(commandFolder(ada, cwd, ROOT)).toBe('C:\\Users\\ada');
+    },
+  );
+
+  it('Windows, a UNC folder and a profile folder that is no local one (or none): %SystemRoot%, in any case of its name; else C:\\Windows', () => {
+    const uncHome = { os: 'win32' as const, home: '\\\\fileserver\\homes\\ada' };
+    expect(commandFolder(uncHome, '\\\\wsl$\\Ubuntu', ROOT)).toBe('D:\\Windows');
+    expect(commandFolder(on('win32'), '\\\\wsl$\\Ubuntu', { SYSTEMROOT: 'E:\\Win' })).toBe('E:\\Win');
+    expect(commandFolder(on('win32'), '\\\\wsl$\\Ubuntu', {})).toBe('C:\\Windows');
+    expect(commandFolder(on('win32'), '\\\\wsl$\\Ubuntu', { SystemRoot: '\\\\server\\windows' })).toBe('C:\\Windows');
+  });
+
+  it('Windows from a folder with a drive letter (a mapped share included), and every other system from any folder: its own current folder', () => {
+    expect(commandFolder(ada, 'C:\\work', ROOT)).toBeUndefined();
+    expect(commandFolder(ada, 'Z:\\team', ROOT)).toBeUndefined();
+    for (const os of ['linux', 'darwin', 'freebsd'] as const) expect(commandFolder({ os, home: '/home/ada' }, '//server/share', ROOT)).toBeUndefined();
+  });
+});
+
 describe('typing, signals, paths', () => {
   it.each(SYSTEMS)('%s', (os) => {
     const windows = os === 'win32';
@@ -100,12 +126,13 @@ describe('crawl as this run was started (crawlLauncher)', () => {
 
 describe('the command that removes a file or a folder', () => {
   it.each([
-    ['linux', false, ['rm', '/x/config.json.lock']],
-    ['darwin', true, ['rm', '-r', '/x/config.json.lock']],
+    // POSIX shells, Git Bash's on Windows included: MSYS would turn cmd's `/c` into a path.
+    ['posix', false, ['rm', '/x/config.json.lock']],
+    ['posix', true, ['rm', '-r', '/x/config.json.lock']],
     // cmd's del: PowerShell's own `del` (Remove-Item) reads `[` and `]` in a path as wildcards.
-    ['win32', false, ['cmd', '/c', 'del', '/x/config.json.lock']],
-    ['win32', true, ['cmd', '/c', 'rmdir', '/s', '/q', '/x/config.json.lock']],
-  ] as Array<[NodeJS.Platform, boolean, string[]]>)('%s, a folder: %s', (os, folder, words) => {
-    expect(removeCommand(on(os), '/x/config.json.lock', folder)).toEqual(words);
+    ['windows', false, ['cmd', '/c', 'del', '/x/config.json.lock']],
+    ['windows', true, ['cmd', '/c', 'rmdir', '/s', '/q', '/x/config.json.lock']],
+  ] as Array<['posix' | 'windows', boolean, string[]]>)('%s shells, a folder: %s', (shell, folder, words) => {
+    expect(removeCommand(shell, '/x/config.json.lock', folder)).toEqual(words);
   });
 });

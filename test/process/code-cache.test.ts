@@ -55,7 +55,7 @@ describe('the code cache', () => {
     expect(pkg.files.filter((f) => f.includes('.cache'))).toEqual([]);
   });
 
-  it('each kind of run keeps its own in a private folder, taken by later runs; never one others may write; one made for another Node is not offered; other builds\' are removed', async () => {
+  it('each kind of run keeps its own in a private folder, taken by later runs; never one others may write; one made for another Node or system is not offered; other builds\' are removed', async () => {
     const { env, folder } = freshCache('private');
     // What an older build left: removed once this build writes its own.
     mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -78,6 +78,13 @@ describe('the code cache', () => {
     writeFileSync(help, Buffer.concat([Buffer.from(JSON.stringify([key[0], key[1], 'v0.0.1', key[3]]) + '\n'), cache.subarray(cache.indexOf(10) + 1)]));
     const otherNode = await checkCodeCache(HELP, env);
     expect(otherNode.map((r) => r.rejected)).toEqual(otherNode.map(() => undefined));
+    // The cache later runs took, with its first line naming another system (one cache folder for
+    // WSL's Linux and Windows, say): not offered either. Were the system not in the key, this
+    // would be that very cache, and taken.
+    const elsewhere = process.platform === 'win32' ? 'linux' : 'win32';
+    writeFileSync(help, Buffer.concat([Buffer.from(JSON.stringify(key.map((part) => (part === process.platform ? elsewhere : part))) + '\n'), cache.subarray(cache.indexOf(10) + 1)]));
+    const otherSystem = await checkCodeCache(HELP, env);
+    expect(otherSystem.map((r) => r.rejected)).toEqual(otherSystem.map(() => undefined));
 
     // A folder others may write to could hold anyone's code: not read, not written.
     chmodSync(folder, 0o777);

@@ -1,6 +1,7 @@
 // src/platform/shell-command.ts with the platform given: on "Windows" (run here on Linux, so the
-// shell is still /bin/sh) the command starts without a window or a process group, ending it runs
-// taskkill over the whole tree, and CRAWL_API_KEY is left out in any case of its name. The spawn
+// shell is still /bin/sh) the command starts without a window or a process group (and, from a UNC
+// folder, in the profile folder), ending it runs taskkill over the whole tree, and CRAWL_API_KEY is
+// left out in any case of its name. The spawn
 // is node's own, wrapped to see what it was asked; taskkill, which this system lacks, is a stand-in
 // that does what it would to the one process the command is.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
@@ -124,5 +125,33 @@ describe('the key in use is not in the command\'s environment', () => {
       expect(seen).toContain('crawl_api_key');
       expect(seen).not.toContain('CRAWL_API_KEY');
     }
+  });
+});
+
+describe('the folder the command starts in', () => {
+  const started = async (os: NodeJS.Platform, cwd: string): Promise<SpawnOptions> => {
+    const { spawn: spawnIt, calls } = recording(() => done());
+    await runShellCommand({
+      command: 'exit 0',
+      input: '',
+      env: { PATH: process.env.PATH, SystemRoot: 'C:\\Windows' },
+      onStdout: () => undefined,
+      onStderr: () => undefined,
+      signal: new AbortController().signal,
+      platform: { os, home: 'C:\\Users\\ada' },
+      cwd,
+      spawn: spawnIt,
+    });
+    return calls[0]?.options ?? {};
+  };
+
+  it('Windows, crawl in a UNC folder (\\\\wsl$\\…), where cmd.exe would warn and run in C:\\Windows: the profile folder', async () => {
+    // That folder is not on this system: the spawn fails here, having been asked for it.
+    expect((await started('win32', '\\\\wsl$\\Ubuntu\\home\\ada')).cwd).toBe('C:\\Users\\ada');
+  });
+
+  it("Windows from a local folder, and Linux from any: crawl's own current folder", async () => {
+    expect(await started('win32', 'C:\\work')).not.toHaveProperty('cwd');
+    expect(await started('linux', '//server/share')).not.toHaveProperty('cwd');
   });
 });

@@ -29,14 +29,18 @@ const KEY_LINE = /^crk_[A-Za-z0-9]{20,}\n$/;
 
 describe('a signal while job pages writes a file', () => {
   // SIGHUP is what a closed terminal (or console window, on Windows) sends: handled as SIGTERM, not
-  // Node's default death by the signal. Ctrl-Break (SIGBREAK) exists on Windows only: src/main.ts
-  // wires it from platform.ts's list (test/platform/platform.test.ts).
+  // Node's default death by the signal. Ctrl-Break (SIGBREAK) exists on Windows only: delivered
+  // through the same wiring with the platform given, in test/app/signal-exit.test.ts. Two SIGTERMs
+  // back to back are what GNU `timeout` and CI runners send (to crawl, then to its group); whether
+  // Node gets them as one or two depends on the scheduler: the second arriving before the message
+  // is made is made to happen in test/commands/job/pages-signals.test.ts.
   it.concurrent.for([
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-    ['SIGHUP', 143],
-  ] as const)('%s: exit %i, the file holds whole records, in order', async ([signal, code], { expect }) => {
-    const id = `slow-out-${signal}`;
+    ['SIGINT', 130, ['SIGINT']],
+    ['SIGTERM', 143, ['SIGTERM']],
+    ['SIGHUP', 143, ['SIGHUP']],
+    ['SIGTERM twice', 143, ['SIGTERM', 'SIGTERM']],
+  ] as Array<[string, number, NodeJS.Signals[]]>)('%s: exit %i, the file holds whole records, in order, and the message says how many', async ([name, code, signals], { expect }) => {
+    const id = `slow-out-${name.replace(' ', '-')}`;
     fx.sandbox.addJob({ id, status: 'completed', pagesTotal: 20_000 });
     // The first batch comes at once, the later ones never: only the signal ends the run.
     fx.sandbox.inject({ path: `^/api/crawl/${id}/pages`, kind: 'hang', skip: 1 });
@@ -47,7 +51,7 @@ describe('a signal while job pages writes a file', () => {
     const r = await runCli(['job', 'pages', id, '--output', file], {
       process: true,
       env: fx.env,
-      onSpawn: (child) => void waitFor(waiting, 10_000, 'the second batch').then(() => child.kill(signal)),
+      onSpawn: (child) => void waitFor(waiting, 10_000, 'the second batch').then(() => signals.forEach((signal) => child.kill(signal))),
     });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(code);

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
+import type { Guard } from '../../src/app/guard.js';
 import { runCli as runCliInProcess } from '../../src/app/run-cli.js';
 import { InterruptedError } from '../../src/errors.js';
 import { testStreams, type TestStreams, type TestStreamsOptions } from '../../src/io/test-streams.js';
@@ -35,6 +36,8 @@ export interface CrawlOptions {
   clock?: Clock;
   /** Aborting it is Ctrl-C (or SIGTERM, with `new InterruptedError(143)` as the reason). */
   signal?: AbortSignal;
+  /** The run's critical sections, seen by a signalExit (src/app/signal-exit.ts) as src/main.ts sees them. */
+  guard?: Guard;
   /** Called with the run's streams before it starts: to resize the terminal or type into it mid-run. */
   onStreams?: (streams: TestStreams) => void;
   /** The system the run is on: this one by default, with a home folder of the tests' own (never the user's). */
@@ -72,6 +75,7 @@ export async function crawl(argv: string[], options: CrawlOptions = {}): Promise
     streams,
     clock,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.guard === undefined ? {} : { guard: options.guard }),
     nodeVersion: process.versions.node,
     platform: options.platform ?? { os: process.platform, home: TEST_HOME },
   });

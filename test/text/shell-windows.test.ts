@@ -1,7 +1,9 @@
 // Hints on Windows (src/text/shell.ts): no quoting means the same in cmd and PowerShell, so only
-// words safe bare in both are spliced into a command; anything else is named, never pasted.
+// words safe bare in both are spliced into a command; anything else is named, never pasted. Under
+// Git Bash or MSYS2 hints are POSIX; where the shell cannot be told, they hold for all three.
 import { describe, expect, it } from 'vitest';
 import { commandLine, environmentLine, programWords, quotingFor, shellQuote, windowsWord, withFileOnStdin, withSuggestionFlags } from '../../src/text/shell.js';
+import { wordsOf } from '../support/shell-words.js';
 
 const HOSTILE = ['x&calc', 'a|b', 'a>b', 'a<b', '%PATH%', 'a^b', "it's", 'a"b', 'two words', '$(calc)', '`calc`', 'a;b', 'a,b', '@args', '{x}', '(x)', 'a=b', 'x\ny'];
 
@@ -46,18 +48,50 @@ describe('a command line for Windows', () => {
 });
 
 describe('a file on standard input', () => {
-  it('POSIX shells: `< file`; Windows: Get-Content piped (PowerShell rejects `<`)', () => {
-    expect(withFileOnStdin('crawl auth login --with-key', 'keyfile')).toBe('crawl auth login --with-key < keyfile');
-    expect(withFileOnStdin('crawl auth login --with-key', 'keyfile', 'windows')).toBe('Get-Content keyfile | crawl auth login --with-key');
+  it('POSIX shells: `< file`; Windows: Get-Content piped (PowerShell rejects `<`); where the shell cannot be told, both, named', () => {
+    expect(withFileOnStdin('crawl auth login --with-key', 'keyfile')).toBe('`crawl auth login --with-key < keyfile`');
+    expect(withFileOnStdin('crawl auth login --with-key', 'keyfile', 'windows')).toBe('`Get-Content keyfile | crawl auth login --with-key`');
+    expect(withFileOnStdin('crawl auth login --with-key', 'keyfile', 'both')).toBe(
+      '`crawl auth login --with-key < keyfile` in bash or cmd, `Get-Content keyfile | crawl auth login --with-key` in PowerShell',
+    );
+  });
+});
+
+describe('the shell in use, not only the system', () => {
+  it.each([
+    ['linux', {}, 'posix'],
+    ['darwin', { MSYSTEM: 'MINGW64' }, 'posix'],
+    ['freebsd', {}, 'posix'],
+    // cmd and PowerShell consoles set neither SHELL nor TERM.
+    ['win32', {}, 'windows'],
+    ['win32', { MSYSTEM: '' }, 'windows'],
+    // Git Bash and MSYS2: their bash.
+    ['win32', { MSYSTEM: 'MINGW64' }, 'posix'],
+    ['win32', { msystem: 'UCRT64', TERM: 'xterm' }, 'posix'],
+    // A POSIX shell or terminal named without MSYS (Cygwin's mintty, an ssh session): it cannot be told.
+    ['win32', { TERM: 'xterm-256color' }, 'both'],
+    ['win32', { SHELL: '/bin/bash' }, 'both'],
+  ] as const)('%s with %j: %s', (os, env, quoting) => {
+    expect(quotingFor({ os }, env)).toBe(quoting);
+  });
+});
+
+describe('where the shell cannot be told: words that mean the same in bash, cmd and PowerShell', () => {
+  it('a command line splices only words safe bare in all three: a backslash (an escape for bash) is named too', () => {
+    expect(commandLine({ command: ['crawl', '--profile', 'work', 'keys', 'revoke'], operands: ['key_1'], flags: ['--yes'] }, 'both')).toBe('crawl --profile work keys revoke key_1 --yes');
+    expect(commandLine({ command: ['crawl', 'job', 'status'], operands: ['a\\b'] }, 'both')).toBe('crawl job status <id>');
+    expect(commandLine({ command: ['crawl', 'job', 'status'], operands: ['--force'] }, 'both')).toBe('crawl job status <id>');
+    for (const id of HOSTILE) expect(commandLine({ command: ['crawl', 'job', 'status'], operands: [id] }, 'both')).toBe('crawl job status <id>');
+    expect(withSuggestionFlags('run `crawl auth login`', ['--profile', 'x\\y'], 'both')).toBe('run `crawl --profile <profile> auth login`');
   });
 
-  it.each([
-    ['win32', 'windows'],
-    ['linux', 'posix'],
-    ['darwin', 'posix'],
-    ['freebsd', 'posix'],
-  ] as const)('%s quotes for %s', (os, quoting) => {
-    expect(quotingFor({ os })).toBe(quoting);
+  it('a program\'s words: a path in double quotes, which bash reads back as itself; one with `\\\\` (bash reads `\\`) named', () => {
+    const path = "C:\\Users\\O'Brien [1]\\crawl\\bin\\crawl.js";
+    const line = programWords(['node', path], 'both');
+    expect(line).toBe(`node "${path}"`);
+    expect(wordsOf(line)).toEqual(['node', path]);
+    expect(programWords(['node', '\\\\server\\share\\crawl.js'], 'both', () => 'path')).toBe('node <path>');
+    expect(programWords(['node', 'C:\\ad$min\\crawl.js'], 'both', () => 'path')).toBe('node <path>');
   });
 });
 

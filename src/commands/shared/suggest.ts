@@ -16,5 +16,5 @@ export function crawlCommand(deps: Deps, subcommand: readonly string[], operands
     command: ['crawl', ...globals, ...subcommand],
     operands: operands.map((o) => sanitize(o)),
     flags,
-  }, quotingFor(deps.platform));
+  }, quotingFor(deps.platform, deps.env));
 }

@@ -127,6 +127,20 @@ describe('PowerShell', () => {
     expect(r.stdout).toContain('$cursorPosition - $extent.StartOffset');
     expect(r.stdout).not.toContain('__complete --');
   });
+
+  // No PowerShell runs here (none is packaged for Debian): what the script holds is what is checked.
+  it("the call to crawl is read as UTF-8, not in the console's code page, which is put back after it", async () => {
+    const script = (await crawl(['completion', 'powershell'], { env: {} })).stdout;
+    const saved = script.indexOf('$encoding = [Console]::OutputEncoding');
+    const utf8 = script.indexOf('[Console]::OutputEncoding = [System.Text.UTF8Encoding]::new($false)');
+    const call = script.indexOf('$out = @(& crawl __complete');
+    const restored = script.indexOf('} finally {\n        if ($switched) { [Console]::OutputEncoding = $encoding }\n    }');
+    expect([saved, utf8, call, restored].every((at) => at >= 0)).toBe(true);
+    expect(saved < utf8 && utf8 < call && call < restored).toBe(true);
+    // Inside the try whose finally puts it back; and only one call to crawl, the one switched.
+    expect(script.lastIndexOf('try {', call)).toBeGreaterThan(saved);
+    expect(script.match(/& crawl /g)).toHaveLength(1);
+  });
 });
 
 describe('what the line may hold', () => {

@@ -4,10 +4,14 @@
 // are written as before, with nothing said. The hangs that need real descriptors and a real signal
 // (a FIFO no one reads, or whose reader stalls; stdout piped to a reader that stalls) are in
 // test/process/pipes.test.ts; an interrupt while writing stdout, in test/app/interrupt.test.ts.
+import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ndjson, runCli, tempDir, waitFor } from '../../support/harness.js';
+import { Guard } from '../../../src/app/guard.js';
+import { GRACE_MS, listenForSignals, signalExit } from '../../../src/app/signal-exit.js';
+import { fakeClock } from '../../support/fake-clock.js';
+import { crawl, ndjson, runCli, tempDir, waitFor } from '../../support/harness.js';
 import { everyLineJson } from '../../support/local-faults.js';
 import { expectInterruptedExport, records, startPagesServer, type PagesServer, type ScriptedJob } from '../../support/pages-server.js';
 
@@ -25,7 +29,7 @@ const pagesOf = (total: number, render: (first: number, count: number) => string
 });
 
 /** Jobs of 20,000 pages whose first batch comes at once and whose later batches never come. */
-const STALLING = ['stalls-SIGINT', 'stalls-SIGTERM', 'stalls-tty'];
+const STALLING = ['stalls-SIGINT', 'stalls-SIGTERM', 'stalls-tty', 'stalls-twice'];
 
 let svc: PagesServer;
 let tmp: { dir: string; cleanup: () => void };
@@ -77,6 +81,39 @@ describe('--output to a file, interrupted midway', () => {
     expect(r.code).toBe(130);
     expect(r.stdout.includes(HIDE) && r.stdout.lastIndexOf(SHOW) > r.stdout.lastIndexOf(HIDE)).toBe(true);
     everyLineJson(readFileSync(file, 'utf8'));
+  });
+});
+
+describe('two SIGTERMs back to back (GNU `timeout` signals crawl, then its process group)', () => {
+  // The signals go through the wiring src/main.ts uses, to the signal-exit module on the run's fake
+  // clock; the exit is recorded with what stderr held at that moment.
+  it('the second delivered from the handler of the first: the exit still comes after the line that says what the file holds', async ({ expect }) => {
+    const id = 'stalls-twice';
+    const file = join(tmp.dir, `${id}.ndjson`);
+    const clock = fakeClock();
+    const guard = new Guard(() => clock.now());
+    let stderrNow = (): string => '';
+    const exits: Array<{ code: number; stderr: string }> = [];
+    const signals = signalExit({ guard, clock, settleStdout: async () => undefined, exit: (code) => void exits.push({ code, stderr: stderrNow() }) });
+    const host = new EventEmitter();
+    listenForSignals(signals, { os: 'linux' }, (name, listener) => void host.on(name, listener));
+    // Before anything else runs, as when Node is handed both signals in one turn of its loop.
+    host.once('SIGTERM', () => host.emit('SIGTERM'));
+    const r = await crawl(['job', 'pages', id, '--output', file], {
+      env: svc.env,
+      clock,
+      signal: signals.interrupt,
+      guard,
+      onStreams: (streams) => {
+        stderrNow = () => streams.stderrText();
+        void waitFor(secondBatch(id), 10_000, 'the second batch').then(() => host.emit('SIGTERM'));
+      },
+    });
+    expect(r.code).toBe(143);
+    expectInterruptedExport(expect, file, 20_000, r.stderr);
+    // The run has ended on its own; whatever exit the signals still make comes after the report's grace.
+    await clock.advance(GRACE_MS);
+    expect(exits).toEqual([{ code: 143, stderr: r.stderr }]);
   });
 });
 

@@ -211,6 +211,26 @@ describe('the lines to run in another shell start crawl as this sandbox was star
   });
 });
 
+describe('the lines to run in another shell follow the shell in use on Windows, not only the system', () => {
+  const script = 'C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js';
+  const on = { os: 'win32' as const, home: TEST_HOME, script };
+
+  it('Git Bash or MSYS2 (MSYSTEM set): bash\'s lines, where `$env:X` would expand to nothing', async () => {
+    const s = await start(['--port', '0'], { MSYSTEM: 'MINGW64' }, on);
+    const r = await s.stop();
+    expect(r.stderr).toContain(`\nUse it from another shell:\n  export CRAWL_BASE_URL=${s.url} CRAWL_API_KEY=${s.key}\n  node ${shellQuote(script)} job demo-running\n`);
+    expect(r.stderr).not.toContain('$env:');
+  });
+
+  it('a POSIX terminal named (TERM) but no MSYSTEM: the shell cannot be told, so a line for each, marked by a comment both read', async () => {
+    const s = await start(['--port', '0'], { TERM: 'xterm-256color' }, on);
+    const r = await s.stop();
+    expect(r.stderr).toContain(
+      `\nUse it from another shell:\n  export CRAWL_BASE_URL=${s.url} CRAWL_API_KEY=${s.key}   # bash\n  $env:CRAWL_BASE_URL = '${s.url}'; $env:CRAWL_API_KEY = '${s.key}'   # PowerShell\n  node "${script}" job demo-running\n`,
+    );
+  });
+});
+
 describe('a busy port, in the words of the shell and the crawl of this run', () => {
   it('--reset with no sandbox there, run from a clone: the hint starts one with `node <script> sandbox`', async () => {
     const port = await freePort();

@@ -1,6 +1,6 @@
 // Hints that name a command, in a run on Windows (the platform given, on this system): an id or a
 // profile that is not safe bare in cmd and PowerShell is named (`<id>`), never spliced; a safe one
-// is written as it is. The same runs on Linux and macOS quote for POSIX shells.
+// is written as it is. The same runs on Linux and macOS, and under Git Bash, quote for POSIX shells.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Platform } from '../../../src/platform/platform.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
@@ -38,6 +38,18 @@ describe('job ids in hints', () => {
     const r = await crawl(['job', 'pages', 'job_42'], { env: fx.env, platform: windows });
     expect(r.code).toBe(2);
     expect(suggested(r.stderr, 'wait for it with')).toBe('crawl job pages job_42 --wait');
+  });
+
+  it('Windows under Git Bash or MSYS2 (MSYSTEM set): quoted for bash, as on Linux', async () => {
+    fx.sandbox.addJob({ id: 'x&calc', status: 'completed', pagesTotal: 1 });
+    const r = await crawl(['job', 'cancel', '--', 'x&calc'], { env: { ...fx.env, MSYSTEM: 'MINGW64' }, platform: windows });
+    expect(suggested(r.stderr, 'see where it stands with')).toBe("crawl job status 'x&calc'");
+  });
+
+  it('Windows where the shell cannot be told (TERM set, no MSYSTEM): a word safe in no one of them is named', async () => {
+    fx.sandbox.addJob({ id: 'x&calc', status: 'completed', pagesTotal: 1 });
+    const r = await crawl(['job', 'cancel', '--', 'x&calc'], { env: { ...fx.env, TERM: 'xterm' }, platform: windows });
+    expect(suggested(r.stderr, 'see where it stands with')).toBe('crawl job status <id>');
   });
 
   it('macOS: quoted for its shells, as on Linux', async () => {

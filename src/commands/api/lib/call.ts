@@ -130,7 +130,7 @@ async function readFields(deps: Deps, fields: ApiOptions['fields']): Promise<Par
 
 /** -F's value: true, false, null and numbers as JSON (a number as written), @file or @- read, else the string. */
 async function typedValue(deps: Deps, key: string, value: string): Promise<Scalar> {
-  if (value.startsWith('@')) return value === '@-' ? readAllStdin(deps.io, deps.signal, MAX_DOCUMENT_BYTES) : readFileText(value.slice(1), `-F ${key}`);
+  if (value.startsWith('@')) return value === '@-' ? readAllStdin(deps.io, deps.signal, { platform: deps.platform, max: MAX_DOCUMENT_BYTES }) : readFileText(value.slice(1), `-F ${key}`);
   if (value === 'true' || value === 'false') return value === 'true';
   if (value === 'null') return null;
   if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value) && Number.isFinite(Number(value))) return new JsonNumber(value);
@@ -138,7 +138,7 @@ async function typedValue(deps: Deps, key: string, value: string): Promise<Scala
 }
 
 async function readInput(deps: Deps, input: string): Promise<string | Buffer> {
-  if (input === '-') return readAllStdin(deps.io, deps.signal, MAX_DOCUMENT_BYTES);
+  if (input === '-') return readAllStdin(deps.io, deps.signal, { platform: deps.platform, max: MAX_DOCUMENT_BYTES });
   return readFileBytes(input, '--input');
 }
 

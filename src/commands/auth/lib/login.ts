@@ -45,7 +45,7 @@ export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<n
         `Reading the key from standard input: paste it, press Enter, then ${endOfInputKeys(deps.platform)}. It shows as you type; \`${crawlCommand(deps, ['auth', 'login'])}\` alone asks for it without showing it.\n`,
       );
     }
-    key = await readAllStdin(deps.io, deps.signal);
+    key = await readAllStdin(deps.io, deps.signal, { platform: deps.platform });
   } else {
     key = (await deps.prompter.secret('Paste your API key:', pipeHint(deps))).trim();
   }
@@ -105,5 +105,5 @@ export async function authLoginRun(deps: Deps, options: LoginOptions): Promise<n
 }
 
 function pipeHint(deps: Deps): string {
-  return `pipe the key in with \`${withFileOnStdin(crawlCommand(deps, ['auth', 'login', '--with-key']), 'keyfile', quotingFor(deps.platform))}\``;
+  return `pipe the key in with ${withFileOnStdin(crawlCommand(deps, ['auth', 'login', '--with-key']), 'keyfile', quotingFor(deps.platform, deps.env))}`;
 }

@@ -191,7 +191,17 @@ Register-ArgumentCompleter -Native -CommandName crawl -ScriptBlock {
     # Each word behind a colon, and their count: crawl.ps1 drops a bare --, and PowerShell before
     # 7.3 an empty argument; neither can change what crawl reads.
     $asked = @($words | ForEach-Object { ':' + $_ })
-    $out = @(& crawl __complete $words.Count @asked 2>$null)
+    # crawl writes UTF-8, and PowerShell decodes a program's output with [Console]::OutputEncoding,
+    # the console's code page (437, 850, 1252...): a profile named müller would arrive garbled.
+    # UTF-8 for this one call, and the console's own back after it, whatever happens.
+    $encoding = [Console]::OutputEncoding
+    $switched = $false
+    try {
+        try { [Console]::OutputEncoding = [System.Text.UTF8Encoding]::new($false); $switched = $true } catch { }
+        $out = @(& crawl __complete $words.Count @asked 2>$null)
+    } finally {
+        if ($switched) { [Console]::OutputEncoding = $encoding }
+    }
     if ($out.Count -ge 1 -and $out[0] -match "^:(files|commands)\`t(.*)$") {
         $kind = $Matches[1]
         $own = $Matches[2]

@@ -45,21 +45,29 @@ export async function jobPagesRun(deps: Deps, options: PagesOptions): Promise<nu
   const http = await deps.http();
   // Opened before any request: a missing folder or a read-only file fails at once.
   const file = options.output === undefined ? undefined : await openOutputFile(options.output);
-  let response: JobResponse;
+  // Interrupted, the run says what the file holds: a second signal (`timeout` sends SIGTERM to
+  // crawl and then to its group) must not end the process between the first and that line.
+  const release = file ? deps.guard.holdOnceAborted(deps.signal) : undefined;
   try {
-    response = await readyJob(deps, http, options, deadline);
-    if (file) await beginOutputFile(file, { interrupt: deps.signal, clock: deps.clock, notice: deps.globals.json ? undefined : (line) => deps.io.stderr.write(`crawl: ${line}\n`) });
-  } catch (error) {
-    if (file) await abandonOutputFile(file);
-    if (error instanceof ReaderWaitInterrupted) throw interruptedWith(error.interruption, `${error.message}; nothing was written`);
-    // Ctrl-C while --wait watches the job: say so, rather than end on the watch's last line.
-    if (file && error instanceof InterruptedError) throw interruptedWith(error, `interrupted before the export began: nothing was written to ${file.path}`);
-    throw error;
+    let response: JobResponse;
+    try {
+      response = await readyJob(deps, http, options, deadline);
+      if (file) await beginOutputFile(file, { interrupt: deps.signal, clock: deps.clock, notice: deps.globals.json ? undefined : (line) => deps.io.stderr.write(`crawl: ${line}\n`) });
+    } catch (error) {
+      if (file) await abandonOutputFile(file);
+      if (error instanceof ReaderWaitInterrupted) throw interruptedWith(error.interruption, `${error.message}; nothing was written`);
+      // Ctrl-C while --wait watches the job: say so, rather than end on the watch's last line.
+      if (file && error instanceof InterruptedError) throw interruptedWith(error, `interrupted before the export began: nothing was written to ${file.path}`);
+      throw error;
+    }
+    // Records go out unredacted and fast: the HTTP layer has already redacted every body they come from.
+    const sink = file ? await RecordSink.toFile(file, deps.signal, pipeBufferSize(deps.platform)) : RecordSink.toStream(deps.io.rawStdout, deps.signal);
+    sink.filter = deps.jq;
+    return await exportPages(deps, http, response, sink, options, file);
+  } finally {
+    // The message is made: the report that follows has the exit's grace, as after any section.
+    release?.();
   }
-  // Records go out unredacted and fast: the HTTP layer has already redacted every body they come from.
-  const sink = file ? await RecordSink.toFile(file, deps.signal, pipeBufferSize(deps.platform)) : RecordSink.toStream(deps.io.rawStdout, deps.signal);
-  sink.filter = deps.jq;
-  return exportPages(deps, http, response, sink, options, file);
 }
 
 /** The job, once its pages can be read: at once if it has finished, after watching with --wait. */

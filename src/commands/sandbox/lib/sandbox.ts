@@ -4,7 +4,7 @@ import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
 import { writeJson } from '../../../io/json.js';
 import { crawlLauncher } from '../../../platform/platform.js';
 import { VERSION } from '../../../version.js';
-import { environmentLine, programWords, quotingFor } from '../../../text/shell.js';
+import { environmentLine, programWords, quotingFor, shellForms } from '../../../text/shell.js';
 
 export interface SandboxOptions {
   port: number;
@@ -48,15 +48,19 @@ export async function sandboxRun(deps: Deps, options: SandboxOptions): Promise<n
 /**
  * How the lines to run in another shell are written: crawl as this run was started (a clone's
  * `node bin/crawl.js` has no `crawl` on PATH until `npm link`), looked up on PATH only when a
- * line needs it; variables set in the platform's shell's words.
+ * line needs it; variables set in the words of the shell in use (a line for each where it cannot
+ * be told, text/shell.ts's quotingFor).
  */
-async function anotherShell(deps: Deps): Promise<{ crawl: () => string; setVariables: (variables: ReadonlyArray<readonly [string, string]>) => string }> {
+async function anotherShell(deps: Deps): Promise<{
+  crawl: () => string;
+  setVariables: (variables: ReadonlyArray<readonly [string, string]>) => ReadonlyArray<{ text: string; shell?: string }>;
+}> {
   const { thisCrawlOnPath } = await import('../../../platform/crawl-on-path.js');
-  const quoting = quotingFor(deps.platform);
+  const quoting = quotingFor(deps.platform, deps.env);
   let words: string | undefined;
   return {
     crawl: () => (words ??= programWords(crawlLauncher(deps.platform, thisCrawlOnPath(deps.platform, deps.env), VERSION), quoting, () => 'path of bin\\crawl.js')),
-    setVariables: (variables) => environmentLine(variables, quoting),
+    setVariables: (variables) => shellForms(quoting, (shell) => environmentLine(variables, shell)),
   };
 }
 
