@@ -5,6 +5,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionWorld, limiter, PROMPT, ptyTab, type CompletionWorld, type PtyTab } from '../support/completion-shells.js';
+import { needs } from '../support/tools.js';
 
 type Rc = 'compinit-first' | 'no-compinit' | 'compinit-after' | 'fpath';
 
@@ -65,7 +66,7 @@ function listed(r: PtyTab): string[] {
     .filter((word) => word !== '');
 }
 
-describe('zsh completion (compinit first, the script sourced twice)', () => {
+describe('zsh completion (compinit first, the script sourced twice)', needs('zsh', 'script'), () => {
   it.concurrent('commands, subcommands and profiles; the hidden command never', async () => {
     const [partial, job, top, profiles] = await Promise.all([tab('crawl jo'), tab('crawl job '), tab('crawl '), tab('crawl --profile ')]);
     expect(partial.line).toBe('crawl job ');
@@ -121,7 +122,7 @@ describe('zsh completion (compinit first, the script sourced twice)', () => {
   });
 });
 
-describe('zsh loaded other ways: without compinit (macOS\'s default), as a file on $fpath, before compinit', () => {
+describe('zsh loaded other ways: without compinit (macOS\'s default), as a file on $fpath, before compinit', needs('zsh', 'script'), () => {
   it.concurrent('the script loads without an error at start-up; zsh completes nothing of crawl\'s', async () => {
     const r = await tab('crawl jo', 'no-compinit');
     expect(r.startup).toContain('CRAWL-FUNCTION:1');

@@ -8,7 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { ROOT } from '../support/spawn.js';
-import { startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
+import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
+import { needs } from '../support/tools.js';
 
 const ENTRY = `
 import { KeyringStore } from ${JSON.stringify(join(ROOT, 'src/config/key-stores/keyring-store.ts'))};
@@ -33,7 +34,7 @@ out.writtenOverDBusReadNatively = (await mac.read(signal)) === key;
 process.stdout.write(JSON.stringify(out));
 `;
 
-let session: KeyringSession;
+let session: KeyringSession | undefined;
 let script: string;
 beforeAll(async () => {
   session = await startKeyringSession();
@@ -52,11 +53,12 @@ beforeAll(async () => {
     logLevel: 'warning',
   });
 });
-afterAll(() => session.close());
+// Under CRAWL_TEST_TOOLS=required without the keyring's tools, the session never started.
+afterAll(() => session?.close());
 
 function runAs(platform: string, key: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [script, platform], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...session.env }, cwd: ROOT, timeout: 30_000 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [script, platform], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...session?.env }, cwd: ROOT, timeout: 30_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${error.message}\n${stderr}`));
       else resolve(JSON.parse(stdout) as Record<string, unknown>);
     });
@@ -64,7 +66,7 @@ function runAs(platform: string, key: string): Promise<Record<string, unknown>> 
   });
 }
 
-describe('the native keyring binding (the macOS and Windows path)', () => {
+describe('the native keyring binding (the macOS and Windows path)', needs(...KEYRING_TOOLS), () => {
   for (const platform of ['darwin', 'win32']) {
     it(`as ${platform}: writes, reads back and erases through the binding, and agrees with the Secret Service code`, async () => {
       const result = await runAs(platform, `crk_native_${platform}_0123456789abcdef`);
