@@ -3,7 +3,7 @@
 // package each tool comes from. Then a real vitest run of tools-fixture/ with no tool on PATH, in
 // both modes: what a developer on a bare machine and what CI would see.
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './harness.js';
@@ -91,6 +91,16 @@ describe('the packages', () => {
     for (const [tool, pkg] of Object.entries(TOOLS)) expect({ tool, pkg }).toEqual({ tool, pkg: expect.stringMatching(/^[a-z0-9][a-z0-9+.-]+$/) });
   });
 
+  it('.ci/run installs each (or Debian itself has it), and the README names the line it uses', () => {
+    const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+    const packages = /^packages=\(([^)]*)\)$/m.exec(ci)?.[1]?.split(/\s+/) ?? [];
+    expect(packages.length).toBeGreaterThan(0);
+    expect(ci).toMatch(/^export CRAWL_TEST_TOOLS=required$/m);
+    for (const [tool, pkg] of Object.entries(TOOLS)) expect({ tool, installed: packages.includes(pkg) || DEBIAN_ITSELF.has(pkg) }).toEqual({ tool, installed: true });
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(`\`apt-get install ${packages.join(' ')}\``);
+  });
+
   it('each tool installed here comes from the package named (dpkg says)', needs('dpkg-query'), () => {
     const installed = (Object.keys(TOOLS) as Tool[]).flatMap((tool) => {
       const path = toolPath(tool);
@@ -109,6 +119,9 @@ describe('the packages', () => {
     expect(found).toEqual(installed.map(({ tool }) => ({ tool, pkg: TOOLS[tool] })));
   });
 });
+
+/** Packages every Debian system has (Essential), which .ci/run need not install. */
+const DEBIAN_ITSELF = new Set(['bash', 'bsdutils', 'util-linux', 'dpkg']);
 
 /** Where dpkg may know a program found at `path` by: the path, where its links lead, and the other of /bin and /usr/bin. */
 function candidates(path: string): string[] {
