@@ -22,7 +22,9 @@ const spawnMode = process.env.CRAWL_TEST_MODE === 'spawn';
 
 export default defineConfig({
   test: {
-    setupFiles: ['test/support/umask.ts', 'test/support/scratch.ts'],
+    setupFiles: ['test/support/umask.ts', 'test/support/scratch.ts', 'test/support/tools-setup.ts'],
+    // After vitest's summary, what a missing tool skipped (test/support/tools.ts).
+    reporters: ['default', './test/support/tools-reporter.ts'],
     // Forks, not threads: a few tests set the umask, which workers may not. Most files run the CLI
     // in this process and wait on loopback I/O, so three workers keep two cores busy (`npm test` on
     // two cores was slower with two or with four); files share a worker's module cache (no

@@ -11,6 +11,7 @@ import { runCli } from '../support/harness.js';
 import { BROKEN_HEAD, BROKEN_TAIL, expectNoBrokenKeyIn } from '../support/key-forms.js';
 import { withOwnSandbox } from '../support/sandbox.js';
 import { configFolders, envOf } from '../support/settings.js';
+import { needs } from '../support/tools.js';
 
 const folders = configFolders('crawl-file-trust-');
 afterAll(() => folders.cleanup());
@@ -154,7 +155,7 @@ describe('a config file that other users could change (as ssh refuses its own)',
     expect(r.stderr).not.toContain('refusing to use config file');
   });
 
-  it.concurrent('a path that needs quoting is quoted in the hint, so it pastes as itself', async ({ expect }) => {
+  it.concurrent('a path that needs quoting is quoted in the hint, so it pastes as itself', needs('bash'), async ({ expect }) => {
     const dir = join(folders.fresh(), "it's $(here)");
     mkdirSync(dir, { mode: 0o700 });
     const file = join(dir, 'config.json');

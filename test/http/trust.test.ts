@@ -15,6 +15,7 @@ import { crawl, tempDir } from '../support/harness.js';
 import { listenOnLoopback, type OnLoopback } from '../support/loopback.js';
 import { fakeClock } from '../support/fake-clock.js';
 import { makeTestCertificates, type TestCertificates } from '../support/tls-certs.js';
+import { needs } from '../support/tools.js';
 
 const KEY = 'crk_' + 'TlsTestKey0123456789abcdefghij';
 const JOB = JSON.stringify({ success: true, job: { id: 'tls-job', url: 'https://example.com', status: 'completed', pagesTotal: 1, pagesFinished: 1, creditsUsed: 1, createdAt: '2026-11-27T00:00:00Z' }, pages: [] });
@@ -39,8 +40,9 @@ beforeAll(async () => {
   selfSigned = await listenOnLoopback(jobServer(certs.selfSigned));
 });
 afterAll(async () => {
-  await signed.close();
-  await selfSigned.close();
+  // Neither server started when openssl is missing (under CRAWL_TEST_TOOLS=required).
+  await signed?.close();
+  await selfSigned?.close();
   tmp.cleanup();
 });
 
@@ -48,7 +50,7 @@ const httpsUrl = (server: OnLoopback): string => `https://127.0.0.1:${server.por
 const run = (server: OnLoopback, env: Record<string, string> = {}, extra: string[] = []) =>
   crawl(['job', 'tls-job', ...extra], { env: { CRAWL_BASE_URL: httpsUrl(server), CRAWL_API_KEY: KEY, ...env } });
 
-describe('a certificate from an authority crawl does not trust', () => {
+describe('a certificate from an authority crawl does not trust', needs('openssl'), () => {
   it.each([
     ['signed by an unknown authority', () => signed, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', "the server's certificate comes from a certificate authority crawl does not know"],
     ['self-signed', () => selfSigned, 'DEPTH_ZERO_SELF_SIGNED_CERT', "the server's certificate is self-signed, and crawl does not trust it"],
@@ -61,7 +63,7 @@ describe('a certificate from an authority crawl does not trust', () => {
   });
 });
 
-describe('the variables that name authorities', () => {
+describe('the variables that name authorities', needs('openssl'), () => {
   it.each([
     ['SSL_CERT_FILE', () => ({ SSL_CERT_FILE: certs.caCert })],
     ['SSL_CERT_DIR', () => ({ SSL_CERT_DIR: certs.caDir })],
@@ -94,7 +96,7 @@ describe('the variables that name authorities', () => {
   });
 });
 
-describe("the operating system's store", () => {
+describe("the operating system's store", needs('openssl'), () => {
   it(
     hasSystemStore
       ? `Node ${process.versions.node}: read when the bundled authorities do not know the server's, and the handshake tried again (--verbose says so)`
@@ -166,7 +168,7 @@ describe("the operating system's store", () => {
   });
 });
 
-describe('the Node client trusts what the CLI trusts', () => {
+describe('the Node client trusts what the CLI trusts', needs('openssl'), () => {
   it('NODE_EXTRA_CA_CERTS from its environment: the job is read; without it, the TLS error and its hint', async () => {
     const system = (env: Record<string, string>) => ({ env: { CRAWL_BASE_URL: httpsUrl(signed), CRAWL_API_KEY: KEY, ...env }, clock: fakeClock(), nodeVersion: process.versions.node });
     const trusted = makeClient({}, system({ NODE_EXTRA_CA_CERTS: certs.caCert }));

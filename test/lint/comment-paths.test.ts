@@ -1,7 +1,9 @@
 // Every path a comment names exists: a comment that points at a moved or deleted file sends the
 // next reader looking for it. The comments of the code and tests (and the repository's own config
 // files) are read with TypeScript's scanner, so strings and regular expressions are not taken for
-// comments; a path is a word with a slash, or a file name with a code extension.
+// comments; a path is a word with a slash, or a file name with a code extension. The README,
+// ARCHITECTURE.md and the Markdown files of docs/ are held to the same, their whole text
+// (CHANGELOG.md is history: it names what was there then).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import ts from 'typescript';
@@ -66,6 +68,11 @@ function pathsIn(comment: string): string[] {
   const words = comment.match(/(?<![\w/.$*-])(?:[\w.@~*-]*[\w@~*-]\/[\w./@~*-]*[\w*]|[\w*-]+(?:\.[\w-]+)*\.(?:ts|cts|mts|mjs)\b)/g) ?? [];
   return words.filter((w) => {
     if (/^[A-Z][A-Z0-9_]*\//.test(w)) return false;
+    // In a user's home (`~/.config/crawl`), or crawl's own folder under a base named beside it
+    // (`XDG_STATE_HOME`, base of `crawl/recent-jobs.json`): not a file of this repository.
+    if (/^(~|crawl\/)/.test(w)) return false;
+    // A pattern with a letter for each part (`src/X/Y.ts` is tested in `test/X/Y.test.ts`).
+    if (/(^|\/)[A-Z](\/|\.)/.test(w)) return false;
     // A path names a file by its extension, or a folder of ours by its first word.
     return CODE.test(w) || /^(src|test|bin|docs|examples|\.ci)\//.test(w) || /\.(md|json|sh)$/.test(w);
   });
@@ -111,6 +118,7 @@ describe('paths named in comments', () => {
     expect(exists('src/app/guard.ts', 'x.ts')).toBe(true);
     expect(exists('src/cli/critical.ts', 'x.ts')).toBe(false);
     expect(exists('test/startup.test.ts', 'x.ts')).toBe(false);
+    expect(pathsIn('`~/.config/crawl/config.json`, base of crawl/recent-jobs.json; src/X/Y.ts in test/X/Y.test.ts; see docs/ci.md and test/launch/user-cache.test.ts')).toEqual(['docs/ci.md', 'test/launch/user-cache.test.ts']);
   });
 
   it('every path a comment names, in src/, test/, bin/ and the config files at the root, exists', () => {
@@ -119,6 +127,18 @@ describe('paths named in comments', () => {
     const missing = files.flatMap((file) =>
       commentsOf(readFileSync(join(ROOT, file), 'utf8'))
         .flatMap(pathsIn)
+        .filter((path) => !exists(path, file))
+        .map((path) => `${file}: ${path}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('every path the README, ARCHITECTURE.md and docs/*.md name exists', () => {
+    const docs = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+    const files = ['README.md', 'ARCHITECTURE.md', ...docs];
+    expect(docs).toEqual(expect.arrayContaining(['docs/development.md', 'docs/performance.md', 'docs/windows.md']));
+    const missing = files.flatMap((file) =>
+      pathsIn(readFileSync(join(ROOT, file), 'utf8'))
         .filter((path) => !exists(path, file))
         .map((path) => `${file}: ${path}`),
     );

@@ -12,6 +12,7 @@ import { findKey } from '../support/key-forms.js';
 import { keyStatus } from '../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { standIns } from '../support/stand-ins.js';
+import { needs } from '../support/tools.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 
@@ -125,7 +126,7 @@ describe('rotating into a secret store', () => {
   });
 });
 
-describe('pruning and gating', () => {
+describe('pruning and gating', needs('jq'), () => {
   it.concurrent('prune-ci-keys.sh: the idle ci-* keys revoked and printed; the key in use, a recent one and other names kept', async () => {
     const days = (n: number): string => new Date(Date.now() - n * 86_400_000).toISOString();
     const idle = fx.sandbox.addKey('ci-idle', { createdAt: days(90), lastUsedAt: days(45) });

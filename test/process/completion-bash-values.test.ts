@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionWorld, limiter, PROMPT, ptyTab, type CompletionWorld } from '../support/completion-shells.js';
+import { needs } from '../support/tools.js';
 
 let world: CompletionWorld;
 let script: string;
@@ -60,7 +61,7 @@ async function tabOffered(line: string, bash?: { path: string; rc: string }): Pr
   return { line: r.line, offered };
 }
 
-describe('bash completion', () => {
+describe('bash completion', needs('bash', 'script'), () => {
   it.concurrent('-X g: the method in capitals; after --method= too', async () => {
     const [short, assigned] = await Promise.all([tab('crawl api api/keys -X g'), tab('crawl api api/keys --method=pa')]);
     expect(short).toBe('crawl api api/keys -X GET ');
@@ -142,7 +143,7 @@ describe('bash 3.2 (macOS\'s /bin/bash)', () => {
   });
 
   const bash32 = process.env.CRAWL_TEST_BASH32 ?? whichBash32();
-  it(`as bash 3.2 runs it (${bash32 === undefined ? 'this bash, compopt failing' : bash32}): commands, values, flags=values, file names`, async () => {
+  it(`as bash 3.2 runs it (${bash32 === undefined ? 'this bash, compopt failing' : bash32}): commands, values, flags=values, file names`, needs('bash', 'script'), async () => {
     const bash = bash32 === undefined ? { path: 'bash', rc: rcfileNoCompopt } : { path: bash32, rc: rcfileOffered };
     if (bash32 !== undefined) expect(execFileSync(bash32, ['-c', 'echo $BASH_VERSION']).toString()).toMatch(/^3\.2\./);
     const cases: Array<[string, string[], string]> = [

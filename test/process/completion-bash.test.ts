@@ -12,6 +12,7 @@ import { BIN, cleanEnv } from '../support/spawn.js';
 import { startSilentTcp } from '../support/hostile-server.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { crawl, tempDir } from '../support/harness.js';
+import { needs } from '../support/tools.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
@@ -125,7 +126,7 @@ function tabNow(line: string, env: Record<string, string>): Promise<Tab> {
   });
 }
 
-describe('bash completion', () => {
+describe('bash completion', needs('bash', 'script'), () => {
   it.concurrent('commands, then subcommands, then flags (the global ones too); the hidden one never', async () => {
     const [top, partial, job, flags] = await Promise.all([tab('crawl '), tab('crawl jo'), tab('crawl job '), tab('crawl job watch --')]);
     expect(top.offered).toEqual(expect.arrayContaining(['job', 'keys', 'auth', 'config', 'api', 'sandbox', 'completion', 'help']));
@@ -210,7 +211,7 @@ describe('bash completion', () => {
   });
 });
 
-describe('job ids from the history (XDG state folder)', () => {
+describe('job ids from the history (XDG state folder)', needs('bash', 'script'), () => {
   it.concurrent('the ids looked at lately on this service, the latest first; none with CRAWL_JOB_HISTORY=off', async () => {
     fx.sandbox.addJob({ id: 'nightly-41', status: 'completed', pagesTotal: 1 });
     fx.sandbox.addJob({ id: 'nightly-42', status: 'completed', pagesTotal: 1 });

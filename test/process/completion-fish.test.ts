@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionWorld, limiter, PROMPT, ptyTab, type CompletionWorld } from '../support/completion-shells.js';
+import { needs } from '../support/tools.js';
 
 let world: CompletionWorld;
 let script: string;
@@ -56,7 +57,7 @@ async function tab(line: string): Promise<string> {
   return r.line.replace(/\n$/, '');
 }
 
-describe('fish completion', () => {
+describe('fish completion', needs('fish', 'script'), () => {
   it.concurrent('commands, subcommands, flags and profiles; the hidden command never', async () => {
     const [top, job, flags, profiles, assigned] = await Promise.all([
       offered('crawl '),

@@ -1,10 +1,20 @@
 // Process: zsh completion in a real interactive zsh (test/support/completion-shells.ts), with
 // compinit run before the script (as the docs say), not at all (macOS's default), and after it;
 // and the script as a file named _crawl on $fpath, which compinit loads at the first Tab.
+//
+// compinit keeps a dump of zsh's completion functions, as it does for users (~/.zcompdump): without
+// one (`compinit -D`) every shell read each of them again, ten times the CPU of a start from the
+// dump, and on a loaded machine the later tabs ran past their test's time. The dump is made once,
+// before the tests; only the _crawl-on-$fpath case reads the functions afresh (-D), as a shell
+// does the first time it finds a new one. The tests run one after another, so a test's time is its
+// own tabs' (four shells at once), not a queue behind the other tests'.
+import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionWorld, limiter, PROMPT, ptyTab, type CompletionWorld, type PtyTab } from '../support/completion-shells.js';
+import { needs, requireTools } from '../support/tools.js';
 
 type Rc = 'compinit-first' | 'no-compinit' | 'compinit-after' | 'fpath';
 
@@ -17,7 +27,8 @@ beforeAll(async () => {
   world = completionWorld('crawl-zsh-');
   const script = await world.script('zsh');
   const load = `eval "$(crawl completion zsh)"`;
-  const compinit = 'autoload -Uz compinit && compinit -D';
+  const dump = join(world.dir, 'zcompdump');
+  const compinit = `autoload -Uz compinit && compinit -d '${dump}'`;
   const functions = join(world.dir, 'zsh-functions');
   mkdirSync(functions);
   copyFileSync(script, join(functions, '_crawl'));
@@ -25,7 +36,7 @@ beforeAll(async () => {
     'compinit-first': [compinit, `source '${script}'`, `source '${script}'`],
     'no-compinit': [load],
     'compinit-after': [load, compinit],
-    fpath: [`fpath=('${functions}' $fpath)`, compinit],
+    fpath: [`fpath=('${functions}' $fpath)`, 'autoload -Uz compinit && compinit -D'],
   };
   for (const [rc, lines] of Object.entries(rcs) as Array<[Rc, string[]]>) {
     const dir = join(world.dir, `zdotdir-${rc}`);
@@ -44,7 +55,11 @@ beforeAll(async () => {
     );
     zdotdirs.set(rc, dir);
   }
-});
+  // zsh -f: no rc file; only the dump is made.
+  requireTools('zsh');
+  await promisify(execFile)('zsh', ['-f', '-c', `autoload -Uz compinit && compinit -d '${dump}'`], { env: world.env() });
+  // The bound: a full read of zsh's functions, on what may be a loaded machine.
+}, 60_000);
 afterAll(() => world.cleanup());
 
 /** Types `line` and a Tab into an interactive zsh whose ~/.zshrc is `rc`. */
@@ -65,8 +80,8 @@ function listed(r: PtyTab): string[] {
     .filter((word) => word !== '');
 }
 
-describe('zsh completion (compinit first, the script sourced twice)', () => {
-  it.concurrent('commands, subcommands and profiles; the hidden command never', async () => {
+describe('zsh completion (compinit first, the script sourced twice)', needs('zsh', 'script'), () => {
+  it('commands, subcommands and profiles; the hidden command never', async () => {
     const [partial, job, top, profiles] = await Promise.all([tab('crawl jo'), tab('crawl job '), tab('crawl '), tab('crawl --profile ')]);
     expect(partial.line).toBe('crawl job ');
     expect(listed(job)).toEqual(['cancel', 'pages', 'status', 'watch']);
@@ -76,14 +91,14 @@ describe('zsh completion (compinit first, the script sourced twice)', () => {
     for (const r of [partial, job, top, profiles]) expect(r.startup).not.toMatch(/not found|error/i);
   });
 
-  it.concurrent('-X g: the method in capitals; after --method= too', async () => {
+  it('-X g: the method in capitals; after --method= too', async () => {
     const [short, assigned, one] = await Promise.all([tab('crawl api api/keys -X g'), tab('crawl api api/keys --method=p'), tab('crawl api api/keys --method=pa')]);
     expect(short.line).toBe('crawl api api/keys -X GET ');
     expect(assigned.line).toBe('crawl api api/keys --method=P');
     expect(one.line).toBe('crawl api api/keys --method=PATCH ');
   });
 
-  it.concurrent('file names for --output, after --output=, after -F name=@; a quoted name stays quoted', async () => {
+  it('file names for --output, after --output=, after -F name=@; a quoted name stays quoted', async () => {
     const [spaced, assigned, field, fieldAssigned, quoted] = await Promise.all([
       tab('crawl job pages demo --output pages-'),
       tab('crawl job pages demo --output=di'),
@@ -98,7 +113,7 @@ describe('zsh completion (compinit first, the script sourced twice)', () => {
     expect(quoted.line).toBe("crawl job pages demo --output 'my exports/");
   });
 
-  it.concurrent('commands on PATH for --to-command and the key-command / key-store-command settings', async () => {
+  it('commands on PATH for --to-command and the key-command / key-store-command settings', async () => {
     const partial = world.storeCommand.slice(0, -2);
     const [flag, assigned, setting, storeSetting] = await Promise.all([
       tab(`crawl keys rotate --to-command ${partial}`),
@@ -112,7 +127,7 @@ describe('zsh completion (compinit first, the script sourced twice)', () => {
     expect(storeSetting.line).toBe(`crawl config set key-store-command ${world.storeCommand} `);
   });
 
-  it.concurrent('the user\'s quotes are not part of the words; words after the cursor are not asked about', async () => {
+  it('the user\'s quotes are not part of the words; words after the cursor are not asked about', async () => {
     // Ctrl-B four times: the cursor after `c`, before ` job`.
     const [quoted, before] = await Promise.all([tab("crawl 'job' 'st"), tab('crawl --profile c job\x02\x02\x02\x02')]);
     expect(quoted.line).toBe("crawl 'job' 'status' ");
@@ -121,21 +136,21 @@ describe('zsh completion (compinit first, the script sourced twice)', () => {
   });
 });
 
-describe('zsh loaded other ways: without compinit (macOS\'s default), as a file on $fpath, before compinit', () => {
-  it.concurrent('the script loads without an error at start-up; zsh completes nothing of crawl\'s', async () => {
+describe('zsh loaded other ways: without compinit (macOS\'s default), as a file on $fpath, before compinit', needs('zsh', 'script'), () => {
+  it('the script loads without an error at start-up; zsh completes nothing of crawl\'s', async () => {
     const r = await tab('crawl jo', 'no-compinit');
     expect(r.startup).toContain('CRAWL-FUNCTION:1');
     expect(r.startup).not.toMatch(/compdef|not found/);
     expect(r.line).toBe('crawl jo');
   });
 
-  it.concurrent('the script as _crawl on $fpath: the first Tab completes', async () => {
+  it('the script as _crawl on $fpath: the first Tab completes', async () => {
     const [partial, job] = await Promise.all([tab('crawl jo', 'fpath'), tab('crawl job w', 'fpath')]);
     expect(partial.line).toBe('crawl job ');
     expect(job.line).toBe('crawl job watch ');
   });
 
-  it.concurrent('compinit run later in ~/.zshrc: crawl completes from the first prompt on', async () => {
+  it('compinit run later in ~/.zshrc: crawl completes from the first prompt on', async () => {
     const r = await tab('crawl jo', 'compinit-after');
     expect(r.startup).not.toMatch(/compdef|not found/);
     expect(r.line).toBe('crawl job ');

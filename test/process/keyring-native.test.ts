@@ -8,7 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { ROOT } from '../support/spawn.js';
-import { startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
+import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
+import { needs } from '../support/tools.js';
 
 const ENTRY = `
 import { KeyringStore } from ${JSON.stringify(join(ROOT, 'src/config/key-stores/keyring-store.ts'))};
@@ -49,7 +50,7 @@ const out = await store.read(AbortSignal.timeout(20000)).then(() => ({ read: tru
 process.stdout.write(JSON.stringify({ ...out, notices }) + '\\n');
 `;
 
-let session: KeyringSession;
+let session: KeyringSession | undefined;
 let script: string;
 let waiting: string;
 beforeAll(async () => {
@@ -59,7 +60,8 @@ beforeAll(async () => {
   script = await bundled(ENTRY, join(dir, 'entry.mjs'));
   waiting = await bundled(WAITING, join(dir, 'waiting.mjs'));
 });
-afterAll(() => session.close());
+// Under CRAWL_TEST_TOOLS=required without the keyring's tools, the session never started.
+afterAll(() => session?.close());
 
 /** A script of the sources above, bundled into `outfile` as one ES module (the binding left to Node). */
 async function bundled(contents: string, outfile: string): Promise<string> {
@@ -77,9 +79,9 @@ async function bundled(contents: string, outfile: string): Promise<string> {
   return outfile;
 }
 
-function runAs(platform: string, key: string, on: KeyringSession = session): Promise<Record<string, unknown>> {
+function runAs(platform: string, key: string, on: KeyringSession | undefined = session): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [script, platform], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...on.env }, cwd: ROOT, timeout: 30_000 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [script, platform], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...on?.env }, cwd: ROOT, timeout: 30_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${error.message}\n${stderr}`));
       else resolve(JSON.parse(stdout) as Record<string, unknown>);
     });
@@ -87,7 +89,7 @@ function runAs(platform: string, key: string, on: KeyringSession = session): Pro
   });
 }
 
-describe('the native keyring binding (the macOS and Windows path)', () => {
+describe('the native keyring binding (the macOS and Windows path)', needs(...KEYRING_TOOLS), () => {
   for (const platform of ['darwin', 'win32']) {
     it(`as ${platform}: writes, reads back and erases through the binding, and agrees with the Secret Service code`, async () => {
       const result = await runAs(platform, `crk_native_${platform}_0123456789abcdef`);

@@ -8,7 +8,8 @@ import { runCli, tempDir } from '../support/harness.js';
 import { fullKeysIn, keyStatus } from '../support/keys.js';
 import { onArrival, sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { realClock } from '../../src/platform/clock.js';
-import { startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
+import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
+import { needs } from '../support/tools.js';
 
 let fx: SandboxFixture;
 let s: KeyringSession;
@@ -42,7 +43,7 @@ function crawl(args: string[], input?: string) {
 
 const inKeyring = (): Promise<string> => s.secretTool(['lookup', 'service', entry['keyring-service'] ?? '', 'username', entry['keyring-account'] ?? '']);
 
-describe('keys rotate into the keyring, a fault at each step', () => {
+describe('keys rotate into the keyring, a fault at each step', needs(...KEYRING_TOOLS, 'secret-tool'), () => {
   it('step 2, the service cannot create a key: nothing changed, the keyring holds the old key', async () => {
     fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'status', status: 500 });
     const r = await crawl(['keys', 'rotate', '--yes']);

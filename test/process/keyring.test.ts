@@ -9,7 +9,8 @@ import { runCli, tempDir, type RunOptions } from '../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { realClock } from '../../src/platform/clock.js';
 import { maskKey } from '../../src/text/mask.js';
-import { startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
+import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
+import { needs } from '../support/tools.js';
 
 let fx: SandboxFixture;
 beforeAll(async () => {
@@ -40,7 +41,7 @@ function crawl(session: KeyringSession, dir: string, args: string[], extra: { en
   });
 }
 
-describe('a key in the system keyring (GNOME Keyring, Secret Service)', () => {
+describe('a key in the system keyring (GNOME Keyring, Secret Service)', needs(...KEYRING_TOOLS, 'secret-tool'), () => {
   it('login -> status -> job -> logout: the key is in the keyring (secret-tool finds it), never in the config file', async () => {
     await withSession(async (s) => {
       const { dir, cleanup } = tempDir();
@@ -161,7 +162,7 @@ describe('a key in the system keyring (GNOME Keyring, Secret Service)', () => {
   });
 });
 
-describe('when the keyring cannot be used', () => {
+describe('when the keyring cannot be used', needs(...KEYRING_TOOLS), () => {
   it('no Secret Service on the bus: login stores into the config file and says why; --store keyring is an error', async () => {
     await withSession(
       async (s) => {
@@ -263,7 +264,7 @@ async function loggedIn(s: KeyringSession, name: string): Promise<{ dir: string;
   return { dir, key, entry, lookup, cleanup };
 }
 
-describe('a profile on the keyring, from a shell without its bus (SSH): never moved to plaintext unasked', () => {
+describe('a profile on the keyring, from a shell without its bus (SSH): never moved to plaintext unasked', needs(...KEYRING_TOOLS, 'secret-tool'), () => {
   it('auth login again: exit 1, the config file and the keyring entry as they were, and the ways forward', async () => {
     await withSession(async (s) => {
       const { dir, key, lookup, cleanup } = await loggedIn(s, 'ssh');
@@ -309,7 +310,7 @@ describe('a profile on the keyring, from a shell without its bus (SSH): never mo
   });
 });
 
-describe('auth login asks the keyring before it asks for the key', () => {
+describe('auth login asks the keyring before it asks for the key', needs(...KEYRING_TOOLS, 'script'), () => {
   it('locked, off a terminal: the locked error before stdin is read or the key checked; nothing written', async () => {
     await withSession(async (s) => {
       const { dir, cleanup } = await loggedIn(s, 'locked-first');
@@ -337,7 +338,7 @@ describe('auth login asks the keyring before it asks for the key', () => {
   });
 });
 
-describe('a secret manager in place of the keyring', () => {
+describe('a secret manager in place of the keyring', needs(...KEYRING_TOOLS, 'secret-tool'), () => {
   it('config set key-command on a keyring profile: the entry is removed once the command is seen to print that key; another key is refused, nothing changed', async () => {
     await withSession(async (s) => {
       const { dir, cleanup } = tempDir();

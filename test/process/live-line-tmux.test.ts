@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { BIN, cleanEnv } from '../support/spawn.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { needs } from '../support/tools.js';
 import { shellQuote } from '../../src/text/shell.js';
 
 const run = promisify(execFile);
@@ -73,7 +74,7 @@ async function watchInTmux(
   return { history, historyRows, rows };
 }
 
-describe('job watch in tmux', () => {
+describe('job watch in tmux', needs('tmux'), () => {
   it('a line on the top row, redrawn many times: nothing goes into the scrollback', async () => {
     fx.sandbox.addJob({ id: 'tmux-top', status: 'running', pagesTotal: 100, advance: { perPoll: 10 } });
     const { history, historyRows, rows } = await watchInTmux('top', 'tmux-top', 80);

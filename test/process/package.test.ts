@@ -12,7 +12,8 @@ import { linkTargets } from '../support/markdown.js';
 import { ROOT } from '../support/spawn.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { fakeClock } from '../support/fake-clock.js';
-import { startKeyringSession } from '../support/keyring-session.js';
+import { KEYRING_TOOLS, startKeyringSession } from '../support/keyring-session.js';
+import { needs } from '../support/tools.js';
 
 const run = promisify(execFile);
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -103,7 +104,7 @@ describe('the tarball', () => {
   });
 });
 
-describe('the installed package and the system keyring', () => {
+describe('the installed package and the system keyring', needs(...KEYRING_TOOLS), () => {
   it('the bin logs in to a real Secret Service, and openClient() reads the key from it; the binding resolves from the install', async () => {
     const session = await startKeyringSession();
     try {

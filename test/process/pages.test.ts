@@ -10,6 +10,7 @@ import { ndjson, runCli, tempDir } from '../support/harness.js';
 import { BIN, cleanEnv } from '../support/spawn.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { needs } from '../support/tools.js';
 
 const MiB = 1024 * 1024;
 
@@ -31,7 +32,7 @@ afterAll(async () => {
 });
 
 describe('job pages in a process', () => {
-  it.concurrent('`| head -1`: one line, nothing on stderr, exit 0 (pipefail), and the export stops', async ({ expect }) => {
+  it.concurrent('`| head -1`: one line, nothing on stderr, exit 0 (pipefail), and the export stops', needs('bash'), async ({ expect }) => {
     const pageRequests = (): number => fx.sandbox.requests.filter((r) => r.url.startsWith('/api/crawl/demo-huge/pages')).length;
     const child = spawn('bash', ['-c', `set -o pipefail; ${shellQuote(process.execPath)} ${shellQuote(BIN)} job pages demo-huge | head -1`], { env: cleanEnv(fx.env) });
     let stdout = '';

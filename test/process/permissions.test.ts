@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { keyStatus } from '../support/keys.js';
-import { removeUserInstall, runCliAsUser, unprivileged } from '../support/local-faults.js';
+import { removeUserInstall, runCliAsUser, unprivileged, UNPRIVILEGED_TOOLS } from '../support/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { needs } from '../support/tools.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
@@ -43,7 +44,7 @@ function rootFolder(mode: number): string {
   return dir;
 }
 
-describe('the config', () => {
+describe('the config', needs(...UNPRIVILEGED_TOOLS), () => {
   it.concurrent('a config file the user may not read: exit 1, "permission denied", for reads and writes', async ({ expect }) => {
     const dir = rootFolder(0o755);
     const file = join(dir, 'config.json');
@@ -123,7 +124,7 @@ describe('the config', () => {
   });
 });
 
-describe('the output', () => {
+describe('the output', needs(...UNPRIVILEGED_TOOLS), () => {
   it.concurrent('job pages --output to a file the user may not write: one line, exit 1, the file as it was, no request', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'not-mine', status: 'completed', pagesTotal: 10 });
     const file = join(tmp.dir, `not-mine-${++n}.ndjson`);

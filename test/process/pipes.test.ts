@@ -15,6 +15,7 @@ import { calls } from '../support/keys.js';
 import { cliPid, everyLineJson, runShell } from '../support/local-faults.js';
 import { records, startPagesServer, type PagesServer, type ScriptedJob } from '../support/pages-server.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { needs } from '../support/tools.js';
 
 /**
  * However long what holds a signalled process takes, it is gone this long after the signal
@@ -149,7 +150,7 @@ async function stalledPipe(id: string, signal: NodeJS.Signals, readerWaitsMs: nu
   return { exit: stderr, out: readFileSync(out, 'utf8'), exitedAfterMs: endedAt - signalledAt };
 }
 
-describe('stdout piped to a reader that stalls', () => {
+describe('stdout piped to a reader that stalls', needs('bash'), () => {
   it.concurrent('SIGTERM while the pipe is full: crawl ends (143) while the reader still stalls; the reader then finds only whole lines, in order', async ({ expect }) => {
     const { exit, out, exitedAfterMs } = await stalledPipe('many', 'SIGTERM', 0);
     expect(exit).toBe('crawl-exit=143\n');
@@ -244,7 +245,7 @@ describe('--output to a FIFO', () => {
   });
 });
 
-describe('a reader that leaves early', () => {
+describe('a reader that leaves early', needs('bash'), () => {
   it.concurrent('keys list | head -1 gives the reader its one line, and stops (exit 0, nothing on stderr)', async ({ expect }) => {
     const mark = fx.sandbox.requests.length;
     const r = await runShell('crawl keys list | head -1', fx.env);
@@ -286,7 +287,7 @@ describe('a reader that leaves early', () => {
   });
 });
 
-describe('no room for the output', () => {
+describe('no room for the output', needs('bash'), () => {
   const ENOSPC = 'crawl: cannot write to standard output: no space left on device (ENOSPC)\n';
 
   // Help written straight to the descriptor, and records through the stream: the two ways out.

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { ROOT, spawnProcess } from '../support/spawn.js';
+import { needs } from '../support/tools.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
@@ -38,7 +39,7 @@ describe('the README', () => {
     expect(demo.stdout).toContain('Tour complete.');
   }, 120_000);
 
-  it('the tour: every `$ ` line runs as written, in one bash, against the sandbox it starts', async () => {
+  it('the tour: every `$ ` line runs as written, in one bash, against the sandbox it starts', { ...needs('bash'), timeout: 120_000 }, async () => {
     const tour = blocks(README)
       .filter(({ lang }) => lang === 'console')
       .flatMap(({ lines }) => {
@@ -112,5 +113,5 @@ describe('the README', () => {
       compared++;
     }
     expect(compared).toBeGreaterThanOrEqual(3);
-  }, 120_000);
+  });
 });

@@ -8,6 +8,7 @@ import { shellQuote } from '../../src/text/shell.js';
 import { VERSION } from '../../src/version.js';
 import { tempDir, waitFor } from '../support/harness.js';
 import { BIN, spawnProcess, type ProcessResult } from '../support/spawn.js';
+import { toolOptions } from '../support/tools.js';
 
 /** node alone on PATH (and the shell's own tools): no crawl there. */
 const NODE_ONLY = `${dirname(process.execPath)}:/usr/bin:/bin`;
@@ -36,7 +37,8 @@ async function linesRunElsewhere(command: string, args: string[], env: Record<st
   return { sandbox, lines, shown: await shown };
 }
 
-describe('the lines to run in another shell', () => {
+// The bash that runs the lines is the one on NODE_ONLY.
+describe('the lines to run in another shell', toolOptions(['bash'], { ...process.env, PATH: NODE_ONLY }), () => {
   it('from a clone, run by bash elsewhere with no crawl on PATH: the demo job is shown', async () => {
     const elsewhere = tempDir('crawl-another-shell-');
     try {

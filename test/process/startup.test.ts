@@ -11,6 +11,7 @@ import { runCli, tempDir } from '../support/harness.js';
 import { BIN, cleanEnv } from '../support/spawn.js';
 import { listenOnLoopback, relayTunnels } from '../support/loopback.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
+import { needs } from '../support/tools.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
@@ -40,7 +41,7 @@ async function builtinsLoaded(args: string[]): Promise<{ code: number | null; mo
 }
 
 describe('the installed bin', () => {
-  it('runs the CLI plain and in a terminal', async () => {
+  it('runs the CLI plain and in a terminal', needs('script'), async () => {
     const [plain, tty] = await Promise.all([
       runCli(['job', 'demo-small'], { process: true, env: fx.env }),
       runCli(['job', 'demo-small'], { process: true, env: fx.env, tty: true }),

@@ -15,6 +15,7 @@ import { calls } from '../support/keys.js';
 import { cliPid, everyLineJson } from '../support/local-faults.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { liveRows, screenOf } from '../support/screen.js';
+import { needs } from '../support/tools.js';
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
@@ -42,7 +43,7 @@ function envOf(vars: Record<string, string | undefined>): Record<string, string 
   return { CRAWL_BASE_URL: undefined, CRAWL_API_KEY: undefined, CRAWL_PROFILE: undefined, XDG_CONFIG_HOME: undefined, ...vars };
 }
 
-describe('live displays, ^C typed', () => {
+describe('live displays, ^C typed', needs('script'), () => {
   it.concurrent('job watch: exit 130, cursor shown again, job not cancelled', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-ctrlc', status: 'running', pagesTotal: 100, pagesFinished: 1 });
     const r = await runCli(['job', 'watch', 'w-ctrlc', '--interval', '0.5'], {
@@ -150,7 +151,7 @@ describe('live displays, ^C typed', () => {
   });
 });
 
-describe('auth login: the hidden prompt', () => {
+describe('auth login: the hidden prompt', needs('script'), () => {
   it.concurrent('the key typed is never echoed, and is saved', async ({ expect }) => {
     const dir = join(tmp.dir, 'login-typed');
     const key = fx.sandbox.addKey('typed').key;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { tempDir } from '../support/harness.js';
 import { BIN, cleanEnv } from '../support/spawn.js';
 import { crawl } from './harness.js';
+import { requireTools } from './tools.js';
 
 export interface CompletionWorld {
   dir: string;
@@ -104,6 +105,7 @@ export const PROMPT = 'READY$ ';
  * LINE-SAVED.
  */
 export function ptyTab(command: string, line: string, options: { cwd: string; env: NodeJS.ProcessEnv; out: string }): Promise<PtyTab> {
+  requireTools('script');
   return new Promise((resolve, reject) => {
     const shell = spawn('script', ['-qefc', command, '/dev/null'], { env: { ...options.env, TAB_OUT: options.out }, cwd: options.cwd });
     let screen = '';

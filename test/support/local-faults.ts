@@ -6,6 +6,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shellQuote } from '../../src/text/shell.js';
 import { BIN, cleanEnv, ROOT, spawnProcess, type ProcessResult } from './spawn.js';
+import { requireTools, type Tool } from './tools.js';
 
 export type ShellResult = ProcessResult;
 
@@ -14,17 +15,18 @@ export type ShellResult = ProcessResult;
  * a pipeline's status is the CLI's own when the reader ends first.
  */
 export function runShell(script: string, env: Record<string, string | undefined>, timeoutMs = 15_000): Promise<ShellResult> {
+  requireTools('bash');
   const prelude = `set -o pipefail; crawl() { ${shellQuote(process.execPath)} ${shellQuote(BIN)} "$@"; }\n`;
   return runProcess('bash', ['-c', prelude + script], env, timeoutMs);
 }
+
+/** What unprivileged() runs: setpriv when we are root, nothing otherwise (for needs()). */
+export const UNPRIVILEGED_TOOLS: Tool[] = process.getuid?.() === 0 ? ['setpriv'] : [];
 
 /** The command that runs a program as a user without root's powers, or [] when we are not root. */
 export function unprivileged(): string[] {
   if (process.getuid?.() !== 0) return [];
   // chmod does not stop root: run as `nobody` (util-linux setpriv, beside the `script` the pty tests use).
-  if (spawnSync('setpriv', ['--version']).status !== 0) {
-    throw new Error('running as root without setpriv: permission faults cannot be tested here');
-  }
   return ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--'];
 }
 
@@ -32,6 +34,7 @@ export function unprivileged(): string[] {
 export function runCliAsUser(args: string[], env: Record<string, string | undefined>, timeoutMs = 15_000): Promise<ShellResult> {
   const prefix = unprivileged();
   if (prefix.length === 0) return runProcess(process.execPath, [BIN, ...args], env, timeoutMs);
+  requireTools('setpriv');
   const copy = userInstall(prefix);
   const [command, ...rest] = [...prefix, copy.node, copy.bin, ...args];
   return runProcess(command ?? copy.node, rest, env, timeoutMs, copy.dir);

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../src/text/shell.js';
+import { requireTools } from './tools.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const BIN = join(ROOT, 'bin', 'crawl.js');
@@ -56,6 +57,7 @@ export interface ProcessResult {
 export function spawnProcess(command: string, args: readonly string[], options: SpawnOptions = {}): Promise<ProcessResult> {
   const env = cleanEnv(options.env);
   const cwd = options.cwd ?? ROOT;
+  if (options.tty) requireTools('script');
   const child = options.tty
     ? spawn('script', ['-qefc', [command, ...args].map(shellQuote).join(' '), '/dev/null'], { env: { ...env, COLUMNS: '120', LINES: '40' }, cwd, stdio: ['pipe', 'pipe', 'pipe'] })
     : spawn(command, args, { env, cwd, stdio: [options.stdin ?? 'pipe', 'pipe', 'pipe'] });

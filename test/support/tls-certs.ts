@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { requireTools } from './tools.js';
 
 export interface TestCertificates {
   dir: string;
@@ -31,6 +32,7 @@ function makeCa(dir: string, name: string): void {
 }
 
 export function makeTestCertificates(dir: string): TestCertificates {
+  requireTools('openssl');
   makeCa(dir, 'ca');
   makeCa(dir, 'other-ca');
   writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');

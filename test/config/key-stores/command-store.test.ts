@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { runCli, tempDir, waitFor, type RunResult } from '../../support/harness.js';
 import { fakeClock } from '../../support/fake-clock.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { needs } from '../../support/tools.js';
 import { realClock, type Clock } from '../../../src/platform/clock.js';
 
 let fx: SandboxFixture;
@@ -171,7 +172,7 @@ describe('key-command', () => {
     }
   });
 
-  it('a process that left its group and holds the output open: crawl stops waiting once the kill has been sent', async () => {
+  it('a process that left its group and holds the output open: crawl stops waiting once the kill has been sent', needs('setsid'), async () => {
     const started = pipe();
     // setsid: out of the group's reach, and it keeps the shell's stdout open.
     const dir = profileDir({ 'key-command': script(`setsid sleep 600 & echo $! > ${started.path}; sleep 600`) });
