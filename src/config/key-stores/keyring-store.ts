@@ -24,6 +24,8 @@ export interface KeyringContext {
   interactive(): boolean;
   /** One line for the user on stderr (waiting for an unlock). */
   notice(line: string): void;
+  /** One line for --verbose (the Secret Service sends secrets in plain). */
+  verbose(line: string): void;
   /** The `crawl …` command lines hints name (with the run's --profile). */
   command(words: readonly string[]): string;
 }
@@ -116,7 +118,7 @@ export class KeyringStore implements KeyStore {
       const { SecretService: Service } = await import('../../platform/dbus/secret-service.js');
       const ss = await call(async (signal) => {
         try {
-          return await Service.open(ctx.env, uid, signal);
+          return await Service.open(ctx.env, uid, signal, ctx.verbose);
         } catch (error) {
           if (error instanceof Error && error.name === 'SecretServiceUnreachable') throw new KeyringUnavailableError(error.message, this.#unavailableHint());
           throw error;
@@ -148,6 +150,9 @@ export class KeyringStore implements KeyStore {
     // No Secret Service on the bus shows at the first call that needs one.
     if (error instanceof Error && error.name === 'SecretServiceUnreachable') return new KeyringUnavailableError(error.message, this.#unavailableHint());
     const name = this.describe();
+    if (error instanceof Error && error.name === 'SecretServiceStopped') {
+      return new KeyStoreError(`the ${name} stopped while crawl waited for it: ${error.message}`, this.#unansweredHint());
+    }
     if (error instanceof Error && error.name === 'SecretServiceLocked') {
       return new KeyStoreError(`the ${name} stayed locked: ${error.message}`, this.#lockedHint());
     }
