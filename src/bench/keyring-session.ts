@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DBusConnection } from '../platform/dbus/connection.js';
+import type { DBusValue } from '../platform/dbus/wire.js';
 import { startDbusBroker, type RunningBroker } from './dbus-broker.js';
 
 export const KEYRING_PASSWORD = 'test-keyring-password';
@@ -25,6 +26,8 @@ export interface KeyringSession {
   secretTool(args: string[]): Promise<string>;
   /** Locks the login collection, where crawl's entries go (no prompt is needed to lock). */
   lock(): Promise<void>;
+  /** Unlocks it again with the password, as a person would, without a prompt (the daemon's own interface). */
+  unlock(): Promise<void>;
   /** Takes the GNOME prompter's bus name and never answers: an unlock then waits for ever. */
   silentPrompter(): Promise<void>;
   /** Kills the keyring daemon (SIGKILL, as a crash): its name leaves the bus. */
@@ -103,6 +106,15 @@ export async function startKeyringSession(options: { keyring?: boolean; bus?: Bu
       // One message, written at once: a test that locks as a request arrives has it in the
       // keyring's queue before crawl, waiting for that request's answer, sends anything.
       return dbus('Lock', 'ao', [[LOGIN_COLLECTION]]).then(() => undefined);
+    },
+    async unlock() {
+      // The password travels in a plain session: this is the test's own bus.
+      const [, session] = await dbus('OpenSession', 'sv', ['plain', ['s', '']]);
+      const secret: DBusValue[] = [String(session), Buffer.alloc(0), Buffer.from(KEYRING_PASSWORD), 'text/plain'];
+      await watcher.call(
+        { destination: 'org.freedesktop.secrets', path: '/org/freedesktop/secrets', interface: 'org.gnome.keyring.InternalUnsupportedGuiltRiddenInterface', member: 'UnlockWithMasterPassword', signature: 'o(oayays)', body: [LOGIN_COLLECTION, secret] },
+        AbortSignal.timeout(10_000),
+      );
     },
     async silentPrompter() {
       prompter = await DBusConnection.open(address, process.getuid?.() ?? 0, AbortSignal.timeout(10_000));

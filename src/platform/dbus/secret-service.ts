@@ -90,10 +90,12 @@ export class SecretService {
   }
 
   #call(path: string, iface: string, member: string, signature: string, body: DBusValue[], signal: AbortSignal): Promise<DBusValue[]> {
-    return this.#conn.call({ destination: BUS, path, interface: iface, member, signature, body }, signal).catch((error: unknown) => {
+    return this.#conn.call({ destination: BUS, path, interface: iface, member, signature, body }, signal).catch(async (error: unknown) => {
       if (error instanceof DBusError && /\.(ServiceUnknown|NameHasNoOwner|Spawn\.ServiceNotFound)$/.test(error.dbusName)) {
         throw new SecretServiceUnreachable('no Secret Service on the session bus');
       }
+      // The daemon went with this call unanswered (the bus answers it NoReply, in its own words).
+      if (error instanceof DBusError && error.dbusName === 'org.freedesktop.DBus.Error.NoReply' && (await this.#ownerGone(undefined))) throw new SecretServiceStopped();
       throw error;
     });
   }
@@ -189,11 +191,11 @@ export class SecretService {
     }
   }
 
-  /** Whether the service's name has left `owner` (no owner now, or another). */
-  async #ownerGone(owner: string): Promise<boolean> {
+  /** Whether the service's name has left `owner` (no owner now, or another); with no owner given, whether it has none. */
+  async #ownerGone(owner: string | undefined): Promise<boolean> {
     try {
       const [now] = await this.#conn.call({ ...DRIVER, member: 'GetNameOwner', signature: 's', body: [BUS] }, AbortSignal.timeout(1000));
-      return now !== owner;
+      return owner !== undefined && now !== owner;
     } catch (error) {
       return error instanceof DBusError && error.dbusName.endsWith('.NameHasNoOwner');
     }

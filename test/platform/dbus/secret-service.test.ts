@@ -192,6 +192,15 @@ describe.each(BUS_KINDS)('the Secret Service client, on %s', (bus) => {
       await expect(s.unlock([COLLECTION], new AbortController().signal)).rejects.toBeInstanceOf(SecretServiceStopped);
     });
 
+    it('the service disconnects with Unlock itself unanswered: SecretServiceStopped, not the bus\'s NoReply', async () => {
+      peer = await secretServicePeer(session.address, (m, self) => {
+        if (m.member === 'Unlock') queueMicrotask(() => self.close());
+        return undefined;
+      });
+      const s = await client();
+      await expect(s.unlock([COLLECTION], new AbortController().signal)).rejects.toBeInstanceOf(SecretServiceStopped);
+    });
+
     it('a NameOwnerChanged sent by another peer is not the bus: the prompt still completes', async () => {
       const forger = await DBusConnection.open(session.address, process.getuid?.() ?? 0, signal());
       try {
