@@ -2,7 +2,7 @@
 // each test on dbus-daemon and on dbus-broker, the CLI pointed at it through its environment, and
 // secret-tool to check independently what was stored. Tests that leave the keyring as they found
 // it (a locked one is unlocked again) share a session per bus; those that need a keyring of their
-// own (none at all, a crashed daemon, a prompt left waiting, a count of every entry)
+// own (none at all, a crashed or replaced daemon, a prompt left waiting, a count of every entry)
 // start one. The runs are
 // in this process on the real clock (a keyring call is bounded by real time); their env never
 // names the developer's bus.
@@ -14,7 +14,8 @@ import { runCli, tempDir, type RunOptions } from '../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { realClock } from '../../src/platform/clock.js';
 import { maskKey } from '../../src/text/mask.js';
-import { BUS_KINDS, startKeyringSession, type BusKind, type KeyringSession } from '../support/keyring-session.js';
+import { BUS_KINDS, KEYRING_PASSWORD, startKeyringSession, type BusKind, type KeyringSession } from '../support/keyring-session.js';
+import { spawnProcess } from '../support/spawn.js';
 import { findKey } from '../support/key-forms.js';
 import { DBusConnection } from '../../src/platform/dbus/connection.js';
 
@@ -26,6 +27,8 @@ afterAll(() => fx.close());
 
 type Profile = Record<string, string>;
 
+/** The unlock command the locked keyring's hint prints (src/config/key-stores/keyring-store.ts). */
+const UNLOCK = "systemd-ask-password -n 'GNOME Keyring password:' | gnome-keyring-daemon --replace --unlock --daemonize";
 const profileOf = (dir: string, name = 'default'): Profile => (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Profile> }).profiles[name] ?? {};
 
 async function withSession<T>(work: (s: KeyringSession) => Promise<T>, options: { keyring?: boolean; bus?: BusKind } = {}): Promise<T> {
@@ -260,13 +263,45 @@ describe.each(BUS_KINDS)('on %s', (bus) => {
         expect(r.code).toBe(1);
         expect(r.stderr).toBe(
           'crawl: the system keyring (Secret Service) is locked\n' +
-            'hint: unlock it on the desktop, or from a shell (over SSH too): `gnome-keyring-daemon --unlock`, type the keyring password, then press Ctrl-D; or set CRAWL_API_KEY for this shell; or keep the key in the config file instead: `crawl auth login --insecure-storage`\n',
+            `hint: unlock it on the desktop, or from a shell (over SSH too) by restarting GNOME Keyring unlocked: \`${UNLOCK}\`; or set CRAWL_API_KEY for this shell; or keep the key in the config file instead: \`crawl auth login --insecure-storage\`\n`,
         );
         // Never a silent fall back to plaintext.
         expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(key);
         // CRAWL_API_KEY is the way around it.
         const withEnv = await crawl(s, dir, ['job', 'status', 'demo-small'], { env: { CRAWL_API_KEY: key } });
         expect(withEnv.code, withEnv.stderr).toBe(0);
+        cleanup();
+      });
+    });
+
+    it('the unlock command of that hint, run as printed in a shell with no display, unlocks the running keyring', async () => {
+      await own(async (s) => {
+        const { dir, cleanup } = tempDir();
+        const key = fx.sandbox.addKey('unlocked-from-a-shell').key;
+        expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
+        await s.lock();
+        const locked = await crawl(s, dir, ['auth', 'token']);
+        expect(locked.code).toBe(1);
+        const command = /by restarting GNOME Keyring unlocked: `([^`]+)`/.exec(locked.stderr)?.[1];
+        expect(command).toBe(UNLOCK);
+        // A terminal (the password is typed, unechoed), the session's bus and nothing of a desktop.
+        const typed = await spawnProcess('sh', ['-c', command ?? ''], {
+          tty: true,
+          env: s.env,
+          timeoutMs: 30_000,
+          onSpawn: (child, output) => {
+            const check = (): void => {
+              if (output.stdout().includes('GNOME Keyring password:')) child.stdin?.write(`${KEYRING_PASSWORD}\r`);
+              else setImmediate(check);
+            };
+            check();
+          },
+        });
+        expect(typed.code, typed.stdout).toBe(0);
+        // The terminal is gone; the daemon that took over stays, unlocked.
+        const r = await crawl(s, dir, ['auth', 'token']);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toBe(`${key}\n`);
         cleanup();
       });
     });

@@ -183,7 +183,7 @@ export class KeyringStore implements KeyStore {
   #lockedHint(): string {
     const ways = [
       usesSecretService(this.#ctx.platform)
-        ? 'unlock it on the desktop, or from a shell (over SSH too): `gnome-keyring-daemon --unlock`, type the keyring password, then press Ctrl-D'
+        ? `unlock it on the desktop, or from a shell (over SSH too) by restarting GNOME Keyring unlocked: \`${UNLOCK_GNOME_KEYRING}\``
         : 'unlock it',
       'or set CRAWL_API_KEY for this shell',
       `or keep the key in the config file instead: \`${this.#ctx.command(['auth', 'login', '--insecure-storage'])}\``,
@@ -199,6 +199,17 @@ export class KeyringStore implements KeyStore {
     return `log in on this machine with \`${this.#ctx.command(['auth', 'login'])}\` (the key then goes where this machine can keep it), or set CRAWL_API_KEY`;
   }
 }
+
+/**
+ * What unlocks a running GNOME Keyring from a shell, seen to work (test/process/keyring.test.ts
+ * runs it as printed). The daemon has no way to unlock the login collection of a running instance
+ * from the command line: `--unlock` alone starts a second daemon, and `--start` refuses `--unlock`.
+ * `--replace` takes the running one's place and unlocks with the password on its stdin, which must
+ * end without a newline (what typing it then Ctrl-D gives is another password);
+ * systemd-ask-password reads it unechoed and writes it so. `--daemonize` keeps the new daemon
+ * when the shell's terminal closes (without it the hangup ends it).
+ */
+const UNLOCK_GNOME_KEYRING = "systemd-ask-password -n 'GNOME Keyring password:' | gnome-keyring-daemon --replace --unlock --daemonize";
 
 type Call = <R>(fn: (signal: AbortSignal) => Promise<R>) => Promise<R>;
 
