@@ -7,10 +7,10 @@
 // in this process on the real clock (a keyring call is bounded by real time); their env never
 // names the developer's bus.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir, type RunOptions } from '../support/harness.js';
+import { runCli, tempDir, type RunOptions, type RunResult } from '../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { realClock } from '../../src/platform/clock.js';
 import { maskKey } from '../../src/text/mask.js';
@@ -89,6 +89,37 @@ function crawl(session: KeyringSession, dir: string, args: string[], extra: { en
     ...(extra.input === undefined ? {} : { input: extra.input }),
     ...(extra.tty === undefined ? {} : { tty: extra.tty }),
   });
+}
+
+/** Calls `act` once the output shows `text` (looked at as it comes, not on a timer). */
+function once(output: { stdout: () => string }, text: string, act: () => void): void {
+  const check = (): void => {
+    if (output.stdout().includes(text)) act();
+    else setImmediate(check);
+  };
+  check();
+}
+
+/**
+ * A key logged in on `s`, the keyring then locked with a prompter that never answers, and
+ * `auth token` on a terminal with the unlock bound given; `act` runs once crawl says it waits.
+ */
+async function tokenWhileLocked(s: KeyringSession, name: string, bound: string, act?: (child: ChildProcess) => void): Promise<{ r: RunResult; key: string }> {
+  const { dir, cleanup } = tempDir();
+  try {
+    const key = fx.sandbox.addKey(name).key;
+    expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
+    await s.lock();
+    await s.silentPrompter();
+    const r = await crawl(s, dir, ['auth', 'token'], {
+      tty: true,
+      env: { CRAWL_KEYRING_TIMEOUT: bound },
+      ...(act === undefined ? {} : { onSpawn: (child: ChildProcess, output: { stdout: () => string }) => once(output, `waiting up to ${bound} s`, () => act(child)) }),
+    });
+    return { r, key };
+  } finally {
+    cleanup();
+  }
 }
 
 describe.each(BUS_KINDS)('on %s', (bus) => {
@@ -289,13 +320,7 @@ describe.each(BUS_KINDS)('on %s', (bus) => {
           tty: true,
           env: s.env,
           timeoutMs: 30_000,
-          onSpawn: (child, output) => {
-            const check = (): void => {
-              if (output.stdout().includes('GNOME Keyring password:')) child.stdin?.write(`${KEYRING_PASSWORD}\r`);
-              else setImmediate(check);
-            };
-            check();
-          },
+          onSpawn: (child, output) => once(output, 'GNOME Keyring password:', () => child.stdin?.write(`${KEYRING_PASSWORD}\r`)),
         });
         expect(typed.code, typed.stdout).toBe(0);
         // The terminal is gone; the daemon that took over stays, unlocked.
@@ -308,69 +333,31 @@ describe.each(BUS_KINDS)('on %s', (bus) => {
 
     it('the keyring daemon crashes while its unlock prompt waits: crawl ends at once, saying the keyring stopped (exit 1)', async () => {
       await own(async (s) => {
-        const { dir, cleanup } = tempDir();
-        const key = fx.sandbox.addKey('crash').key;
-        expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
-        await s.lock();
-        await s.silentPrompter();
         // A bound far beyond the test's: only the daemon's end can end this wait.
-        const r = await crawl(s, dir, ['auth', 'token'], {
-          tty: true,
-          env: { CRAWL_KEYRING_TIMEOUT: '600' },
-          onSpawn: (_child, output) => {
-            const check = (): void => {
-              if (output.stdout().includes('waiting up to 600 s')) s.crashKeyring();
-              else setImmediate(check);
-            };
-            check();
-          },
-        });
+        const { r, key } = await tokenWhileLocked(s, 'crash', '600', () => s.crashKeyring());
         expect(r.code, r.stdout).toBe(1);
         expect(r.stdout).toContain('crawl: the system keyring (Secret Service) stopped while crawl waited for it: the keyring service left the session bus\n');
         expect(r.stdout).not.toContain('nobody unlocked it');
         expect(r.stdout).not.toContain(key);
-        cleanup();
       });
     });
 
     it('a locked keyring on a terminal, whose unlock prompt nobody answers: the bounded wait ends in an error (exit 1)', async () => {
       await own(async (s) => {
-        const { dir, cleanup } = tempDir();
-        const key = fx.sandbox.addKey('prompt').key;
-        expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
-        await s.lock();
-        await s.silentPrompter();
-        const r = await crawl(s, dir, ['auth', 'token'], { tty: true, env: { CRAWL_KEYRING_TIMEOUT: '1' } });
+        const { r, key } = await tokenWhileLocked(s, 'prompt', '1');
         expect(r.code).toBe(1);
         expect(r.stdout).toContain('the system keyring (Secret Service) is locked: unlock it in the dialog on your desktop (waiting up to 1 s; Ctrl-C stops)');
         expect(r.stdout).toContain('crawl: the system keyring (Secret Service) stayed locked: nobody unlocked it within 1 s');
         expect(r.stdout).not.toContain(key);
-        cleanup();
       });
     });
 
     it('Ctrl-C while waiting for an unlock ends the wait at once (exit 130)', async () => {
       await own(async (s) => {
-        const { dir, cleanup } = tempDir();
-        const key = fx.sandbox.addKey('interrupt').key;
-        expect((await crawl(s, dir, ['auth', 'login', '--with-key'], { input: key })).code).toBe(0);
-        await s.lock();
-        await s.silentPrompter();
-        const r = await crawl(s, dir, ['auth', 'token'], {
-          tty: true,
-          env: { CRAWL_KEYRING_TIMEOUT: '600' },
-          onSpawn: (child, output) => {
-            // Interrupted once crawl says it waits for the dialog: not before, not by a timer.
-            const check = (): void => {
-              if (output.stdout().includes('waiting up to 600 s')) child.kill('SIGINT');
-              else setImmediate(check);
-            };
-            check();
-          },
-        });
+        // Interrupted once crawl says it waits for the dialog: not before, not by a timer.
+        const { r, key } = await tokenWhileLocked(s, 'interrupt', '600', (child) => child.kill('SIGINT'));
         expect(r.code).toBe(130);
         expect(r.stdout).not.toContain(key);
-        cleanup();
       });
     });
   });
