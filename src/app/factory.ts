@@ -58,6 +58,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   let settings: Settings | undefined;
   let stdoutStyle: Promise<Style> | undefined;
   let broken = false;
+  const saidVerbose = new Set<string>();
   // The authorities https:// trusts, read once a run, and only for an https:// service.
   type TlsTrust = { context: SecureContext | undefined; widen?: (() => SecureContext | undefined) | undefined };
   let secureContext: TlsTrust | undefined;
@@ -108,6 +109,12 @@ export function createDeps(inputs: DepsInputs): RunDeps {
           // only when an unlock is needed: looking at stdin makes Node open it (and load fs streams).
           interactive: () => io.stdinIsTTY && io.stderrIsTTY && !globals.noInput && !env.CI,
           notice: (line) => io.stderr.write(`crawl: ${line}\n`),
+          // Once a run: a login writes, then reads back, each over a connection of its own.
+          verbose: (line) => {
+            if (!globals.verbose || saidVerbose.has(line)) return;
+            saidVerbose.add(line);
+            io.stderr.write(`* ${sanitize(line)}\n`);
+          },
           onCommandStderr: (text) => io.stderr.write(text),
           onSecret: (key) => redactor.add(key),
           platform: platform.os,

@@ -34,6 +34,7 @@ import { crawl, tempDir } from '../support/harness.js';
 import { fencedBlocks } from '../support/markdown.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ROOT, spawnProcess } from '../support/spawn.js';
+import { needs } from '../support/tools.js';
 import { standIns } from '../support/stand-ins.js';
 
 const DOCS = join(ROOT, 'docs');
@@ -417,7 +418,7 @@ function mismatch(step: Step, ran: Ran, session: Session): string | undefined {
 const pages = ['README.md', ...readdirSync(DOCS).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const blocks = pages.flatMap(blocksOf);
 
-describe('the command lines of docs/*.md', () => {
+describe('the command lines of docs/*.md', needs('bash'), () => {
   it('every line the tables name is a line of a page (none is left over from an older page)', () => {
     const lines = new Set(blocks.flatMap((b) => b.steps.map((s) => splitComment(s.command).code)));
     for (const line of [...Object.keys(LINES), ...Object.keys(BEFORE)]) expect(lines.has(line), line).toBe(true);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { ROOT, spawnProcess, type ProcessResult } from '../support/spawn.js';
+import { needs } from '../support/tools.js';
 import { keyStatus } from '../support/keys.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { standIns } from '../support/stand-ins.js';
@@ -52,7 +53,7 @@ async function putInPass(key: string): Promise<void> {
   expect(r.code, r.stderr).toBe(0);
 }
 
-describe('examples/rotate-pass-nightly.sh', () => {
+describe('examples/rotate-pass-nightly.sh', needs('pass', 'gpg'), () => {
   const script = join(ROOT, 'examples', 'rotate-pass-nightly.sh');
 
   it('due: the key is rotated into pass, the old one revoked, and the script goes on with the new key', async () => {
@@ -99,7 +100,7 @@ describe('examples/rotate-pass-nightly.sh', () => {
   }, 60_000);
 });
 
-describe('pass as the profile\'s key store (docs/ci.md, A secret manager as the key\'s home)', () => {
+describe('pass as the profile\'s key store (docs/ci.md, A secret manager as the key\'s home)', needs('pass', 'gpg'), () => {
   it('key-command `pass show`, key-store-command `pass insert -m -f`: crawl reads the key from pass and rotates it there', async () => {
     const old = fx.sandbox.addKey('pass-home');
     await putInPass(old.key);

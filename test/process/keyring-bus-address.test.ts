@@ -10,7 +10,8 @@ import { runCli, tempDir } from '../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { realClock } from '../../src/platform/clock.js';
 import { reachesAbstractSockets } from '../../src/platform/host.js';
-import { startKeyringSession, type KeyringSession, type KeyringSessionOptions } from '../support/keyring-session.js';
+import { KEYRING_TOOLS, startKeyringSession, type KeyringSession, type KeyringSessionOptions } from '../support/keyring-session.js';
+import { needs } from '../support/tools.js';
 
 let fx: SandboxFixture;
 beforeAll(async () => {
@@ -53,7 +54,7 @@ async function expectInKeyring(s: KeyringSession, r: Awaited<ReturnType<typeof l
   r.cleanup();
 }
 
-describe('every form of a bus address, on a real bus', () => {
+describe('every form of a bus address, on a real bus', needs(...KEYRING_TOOLS, 'secret-tool'), () => {
   it('unix:path=/gone;unix:path=<live>: the live bus is used, and the key goes into its keyring', async () => {
     await withSession({}, async (s) => {
       await expectInKeyring(s, await login(s, { DBUS_SESSION_BUS_ADDRESS: `unix:path=/gone/bus;${s.address}` }));

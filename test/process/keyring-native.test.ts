@@ -1,14 +1,14 @@
 // The keyring code macOS and Windows run (the native binding, @napi-rs/keyring), run here on Linux
 // with the platform injected: the binding's Linux build, pinned to the Secret Service, against a
-// private GNOME Keyring. The binding reads its bus from the process's own environment, so it runs
-// in a child process whose environment names the private bus alone.
+// private GNOME Keyring on each bus. The binding reads its bus from the process's own environment,
+// so it runs in a child process whose environment names the private bus alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { ROOT } from '../support/spawn.js';
-import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
+import { BUS_KINDS, KEYRING_TOOLS, keyringTools, startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
 import { needs } from '../support/tools.js';
 
 const ENTRY = `
@@ -50,18 +50,14 @@ const out = await store.read(AbortSignal.timeout(20000)).then(() => ({ read: tru
 process.stdout.write(JSON.stringify({ ...out, notices }) + '\\n');
 `;
 
-let session: KeyringSession | undefined;
 let script: string;
 let waiting: string;
 beforeAll(async () => {
-  session = await startKeyringSession();
   const dir = join(ROOT, '.vitest-tmp', 'keyring-native');
   mkdirSync(dir, { recursive: true });
   script = await bundled(ENTRY, join(dir, 'entry.mjs'));
   waiting = await bundled(WAITING, join(dir, 'waiting.mjs'));
 });
-// Under CRAWL_TEST_TOOLS=required without the keyring's tools, the session never started.
-afterAll(() => session?.close());
 
 /** A script of the sources above, bundled into `outfile` as one ES module (the binding left to Node). */
 async function bundled(contents: string, outfile: string): Promise<string> {
@@ -79,9 +75,9 @@ async function bundled(contents: string, outfile: string): Promise<string> {
   return outfile;
 }
 
-function runAs(platform: string, key: string, on: KeyringSession | undefined = session): Promise<Record<string, unknown>> {
+function runAs(on: KeyringSession, platform: string, key: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [script, platform], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...on?.env }, cwd: ROOT, timeout: 30_000 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [script, platform], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...on.env }, cwd: ROOT, timeout: 30_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${error.message}\n${stderr}`));
       else resolve(JSON.parse(stdout) as Record<string, unknown>);
     });
@@ -89,29 +85,38 @@ function runAs(platform: string, key: string, on: KeyringSession | undefined = s
   });
 }
 
-describe('the native keyring binding (the macOS and Windows path)', needs(...KEYRING_TOOLS), () => {
-  for (const platform of ['darwin', 'win32']) {
-    it(`as ${platform}: writes, reads back and erases through the binding, and agrees with the Secret Service code`, async () => {
-      const result = await runAs(platform, `crk_native_${platform}_0123456789abcdef`);
-      expect(result).toEqual({
-        describe: platform === 'darwin' ? 'system keyring (macOS Keychain)' : 'system keyring (Windows Credential Manager)',
-        readBack: true,
-        seenOverDBus: true,
-        erased: true,
-        goneOverDBus: true,
-        writtenOverDBusReadNatively: true,
-      });
+for (const bus of BUS_KINDS) {
+  describe(`the native keyring binding (the macOS and Windows path), on ${bus}`, needs(...keyringTools(bus)), () => {
+    let session: KeyringSession | undefined;
+    beforeAll(async () => {
+      session = await startKeyringSession({ bus });
     });
-  }
-});
+    // Under CRAWL_TEST_TOOLS=required without the bus's tools, the session never started.
+    afterAll(() => session?.close());
 
-describe('a keystore that waits for a person (the Keychain\'s password dialog)', () => {
+    for (const platform of ['darwin', 'win32']) {
+      it(`as ${platform}: writes, reads back and erases through the binding, and agrees with the Secret Service code`, async () => {
+        const result = await runAs(session as KeyringSession, platform, `crk_native_${platform}_0123456789abcdef`);
+        expect(result).toEqual({
+          describe: platform === 'darwin' ? 'system keyring (macOS Keychain)' : 'system keyring (Windows Credential Manager)',
+          readBack: true,
+          seenOverDBus: true,
+          erased: true,
+          goneOverDBus: true,
+          writtenOverDBusReadNatively: true,
+        });
+      });
+    }
+  });
+}
+
+describe('a keystore that waits for a person (the Keychain\'s password dialog)', needs(...KEYRING_TOOLS), () => {
   it('macOS: says on the terminal that a dialog may be waiting; the bounded wait ends in an error whose hint names `security unlock-keychain`', async () => {
     // A session of its own: it is left locked, with a prompter that never answers.
     const own = await startKeyringSession();
     try {
       // The entry is there (written as the other tests do), in a collection then locked.
-      await runAs('darwin', 'crk_native_waiting_0123456789abcdef', own);
+      await runAs(own, 'darwin', 'crk_native_waiting_0123456789abcdef');
       await own.lock();
       await own.silentPrompter();
       const result = await answerOf(own);

@@ -1,15 +1,15 @@
 // `crawl keys rotate` for a profile whose key is in the system keyring (GNOME Keyring on a private
-// bus), with a fault at each step: whatever fails, a working key remains, and the keyring holds
-// the key the message says it holds.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// bus, dbus-daemon's and dbus-broker's in turn), with a fault at each step: whatever fails, a
+// working key remains, and the keyring holds the key the message says it holds. Each test has a
+// sandbox of its own (so an entry of its own); the keyring is shared, and unlocked again after each.
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../support/harness.js';
 import { fullKeysIn, keyStatus } from '../support/keys.js';
 import { onArrival, sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { realClock } from '../../src/platform/clock.js';
-import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
-import { needs } from '../support/tools.js';
+import { describeEachBus, startKeyringSession, type KeyringSession } from '../support/keyring-session.js';
 
 let fx: SandboxFixture;
 let s: KeyringSession;
@@ -18,20 +18,6 @@ let cleanup: () => void;
 let old: { id: string; key: string };
 let entry: Record<string, string>;
 
-beforeEach(async () => {
-  fx = await sandboxFixture({ seed: false });
-  s = await startKeyringSession();
-  ({ dir, cleanup } = tempDir());
-  old = fx.sandbox.addKey('rotate-me');
-  const login = await crawl(['auth', 'login', '--with-key'], old.key);
-  expect(login.code, login.stderr).toBe(0);
-  entry = (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: { default: Record<string, string> } }).profiles.default;
-});
-afterEach(async () => {
-  cleanup();
-  await s.close();
-  await fx.close();
-});
 
 function crawl(args: string[], input?: string) {
   return runCli(args, {
@@ -43,7 +29,25 @@ function crawl(args: string[], input?: string) {
 
 const inKeyring = (): Promise<string> => s.secretTool(['lookup', 'service', entry['keyring-service'] ?? '', 'username', entry['keyring-account'] ?? '']);
 
-describe('keys rotate into the keyring, a fault at each step', needs(...KEYRING_TOOLS, 'secret-tool'), () => {
+describeEachBus('keys rotate into the keyring on %s, a fault at each step', { tools: ['secret-tool'] }, (bus) => {
+  beforeAll(async () => {
+    s = await startKeyringSession({ bus });
+  });
+  afterAll(() => s.close());
+  beforeEach(async () => {
+    fx = await sandboxFixture({ seed: false });
+    ({ dir, cleanup } = tempDir());
+    old = fx.sandbox.addKey('rotate-me');
+    const login = await crawl(['auth', 'login', '--with-key'], old.key);
+    expect(login.code, login.stderr).toBe(0);
+    entry = (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: { default: Record<string, string> } }).profiles.default;
+  });
+  afterEach(async () => {
+    cleanup();
+    await s.unlock();
+    await fx.close();
+  });
+
   it('step 2, the service cannot create a key: nothing changed, the keyring holds the old key', async () => {
     fx.sandbox.inject({ method: 'POST', path: '/api/keys', kind: 'status', status: 500 });
     const r = await crawl(['keys', 'rotate', '--yes']);
@@ -95,9 +99,7 @@ describe('keys rotate into the keyring, a fault at each step', needs(...KEYRING_
     expect(await keyStatus(fx.sandbox, old.key)).toBe(401);
     expect(fullKeysIn(r.stdout + r.stderr)).toEqual([]);
   });
-});
 
-describe('keys rotate --if-older-than, the key in the keyring', () => {
   it('not due: the keyring keeps the key, exit 0; due: the entry is replaced and the old key revoked', async () => {
     // The key logged in before each test was made just now.
     const young = await crawl(['keys', 'rotate', '--yes', '--if-older-than', '30d']);

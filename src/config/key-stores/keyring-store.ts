@@ -30,6 +30,8 @@ export interface KeyringContext {
   interactive(): boolean;
   /** One line for the user on stderr (waiting for an unlock). */
   notice(line: string): void;
+  /** One line for --verbose (the Secret Service sends secrets in plain). */
+  verbose(line: string): void;
   /** The `crawl …` command lines hints name (with the run's --profile). */
   command(words: readonly string[]): string;
 }
@@ -161,7 +163,7 @@ export class KeyringStore implements KeyStore {
       const { SecretService: Service } = await import('../../platform/dbus/secret-service.js');
       const ss = await call(async (signal) => {
         try {
-          return await Service.open(ctx.env, uid, signal);
+          return await Service.open(ctx.env, uid, signal, ctx.verbose);
         } catch (error) {
           if (error instanceof Error && error.name === 'SecretServiceUnreachable') throw new KeyringUnavailableError(error.message, this.#unavailableHint());
           throw error;
@@ -193,6 +195,9 @@ export class KeyringStore implements KeyStore {
     // No Secret Service on the bus shows at the first call that needs one.
     if (error instanceof Error && error.name === 'SecretServiceUnreachable') return new KeyringUnavailableError(error.message, this.#unavailableHint());
     const name = this.describe();
+    if (error instanceof Error && error.name === 'SecretServiceStopped') {
+      return new KeyStoreError(`the ${name} stopped while crawl waited for it: ${error.message}`, this.#unansweredHint());
+    }
     if (error instanceof Error && error.name === 'SecretServiceLocked') {
       return new KeyStoreError(`the ${name} stayed locked: ${error.message}`, this.#lockedHint());
     }
@@ -242,7 +247,7 @@ export class KeyringStore implements KeyStore {
     const platform = this.#ctx.platform;
     const ways = [
       usesSecretService(platform)
-        ? 'unlock it on the desktop, or from a shell (over SSH too): `gnome-keyring-daemon --unlock`, type the keyring password, then press Ctrl-D'
+        ? `unlock it on the desktop, or from a shell (over SSH too) by restarting GNOME Keyring unlocked: \`${UNLOCK_GNOME_KEYRING}\``
         : platform === 'darwin'
           ? 'unlock it from this shell (over SSH too): `security unlock-keychain`, then type your login password'
           : 'unlock it',
@@ -287,6 +292,17 @@ export class KeyringStore implements KeyStore {
     ].join('; or ');
   }
 }
+
+/**
+ * What unlocks a running GNOME Keyring from a shell, seen to work (test/process/keyring.test.ts
+ * runs it as printed). The daemon has no way to unlock the login collection of a running instance
+ * from the command line: `--unlock` alone starts a second daemon, and `--start` refuses `--unlock`.
+ * `--replace` takes the running one's place and unlocks with the password on its stdin, which must
+ * end without a newline (what typing it then Ctrl-D gives is another password);
+ * systemd-ask-password reads it unechoed and writes it so. `--daemonize` keeps the new daemon
+ * when the shell's terminal closes (without it the hangup ends it).
+ */
+const UNLOCK_GNOME_KEYRING = "systemd-ask-password -n 'GNOME Keyring password:' | gnome-keyring-daemon --replace --unlock --daemonize";
 
 type Call = <R>(fn: (signal: AbortSignal) => Promise<R>) => Promise<R>;
 

@@ -26,6 +26,8 @@ export interface KeyStoreOptions {
   interactive?: () => boolean;
   /** One line for the user on stderr. */
   notice?(line: string): void;
+  /** One line for --verbose. */
+  verbose?(line: string): void;
   /** A key command's stderr, passed on. */
   onCommandStderr?(text: string): void;
   /** Every key read from a store, as soon as it is read (the run's redactor). */
@@ -43,6 +45,7 @@ export function keyringStore(entry: KeyringEntry, profile: string, configPath: s
     clock: o.clock ?? realClock,
     interactive: o.interactive ?? (() => false),
     notice: o.notice ?? (() => undefined),
+    verbose: o.verbose ?? (() => undefined),
     command: o.command,
   });
 }

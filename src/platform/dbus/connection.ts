@@ -277,6 +277,14 @@ export class DBusConnection {
     this.#socket.write(encodeMessage(message));
   }
 
+  /** An error reply (a test playing a service that refuses a call). */
+  replyError(to: Message, errorName: string, text: string): void {
+    if (this.#closed) return;
+    const message: Message = { type: MessageType.error, flags: 0, serial: ++this.#serial, replySerial: to.serial, errorName, signature: 's', body: [text] };
+    if (to.sender !== undefined) message.destination = to.sender;
+    this.#socket.write(encodeMessage(message));
+  }
+
   emit(signal: { path: string; interface: string; member: string; signature?: string; body?: DBusValue[]; destination?: string }): void {
     if (this.#closed) return;
     const message: Message = { type: MessageType.signal, flags: 0, serial: ++this.#serial, path: signal.path, interface: signal.interface, member: signal.member, signature: signal.signature ?? '', body: signal.body ?? [] };

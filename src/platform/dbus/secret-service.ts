@@ -1,10 +1,13 @@
 // The freedesktop Secret Service (GNOME Keyring, KWallet, KeePassXC) over the session bus, spoken
 // directly rather than through a native library: each call is a message on a socket, so a
 // collection whose unlock prompt nobody answers costs a bounded wait and never holds the process.
-// Secrets travel in a "plain" session, on the user's own bus socket, as libsecret's
-// `secret-tool` may also send them.
+// Secrets travel encrypted (secret-session.ts), as libsecret's `secret-tool` sends them: anything
+// that can watch the bus (dbus-monitor, another process of the user) sees ciphertext. A service
+// that refuses the algorithm gets them in a "plain" session, the specification's fall back, and
+// --verbose says so.
 import { DBusConnection, DBusError, sessionBusAddress } from './connection.js';
-import type { DBusValue, Variant } from './wire.js';
+import { decrypt, DH_AES, encrypt, newKeyPair, publicValue, SecretSessionError, sessionKey } from './secret-session.js';
+import type { DBusValue, Message, Variant } from './wire.js';
 
 const BUS = 'org.freedesktop.secrets';
 const SERVICE_PATH = '/org/freedesktop/secrets';
@@ -13,6 +16,7 @@ const ITEM = 'org.freedesktop.Secret.Item';
 const PROMPT = 'org.freedesktop.Secret.Prompt';
 const PROPERTIES = 'org.freedesktop.DBus.Properties';
 const NO_OBJECT = '/';
+const DRIVER = { destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus' } as const;
 
 /** Why the Secret Service cannot be used at all: crawl may fall back to the config file then. */
 export class SecretServiceUnreachable extends Error {
@@ -33,7 +37,21 @@ export class SecretServiceLocked extends Error {
   }
 }
 
+/** The service left the bus (its daemon exited or crashed) while crawl waited for a prompt it had shown. */
+export class SecretServiceStopped extends Error {
+  constructor() {
+    super('the keyring service left the session bus');
+    this.name = 'SecretServiceStopped';
+  }
+}
+
 export type Attributes = Record<string, string>;
+
+/** The session secrets travel in: its object, and the AES key when it is encrypted (undefined: plain). */
+interface Session {
+  path: string;
+  key: Buffer | undefined;
+}
 
 export interface FoundItem {
   path: string;
@@ -42,17 +60,20 @@ export interface FoundItem {
 
 export class SecretService {
   readonly #conn: DBusConnection;
-  #session: Promise<string> | undefined;
+  readonly #verbose: (line: string) => void;
+  #session: Promise<Session> | undefined;
 
-  private constructor(conn: DBusConnection) {
+  private constructor(conn: DBusConnection, verbose: (line: string) => void) {
     this.#conn = conn;
+    this.#verbose = verbose;
   }
 
   /**
    * Connects to the session bus; rejects with SecretServiceUnreachable when there is none. That
    * nothing on it provides the Secret Service shows at the first call (the same rejection).
+   * `verbose` gets a line for --verbose (a plain session).
    */
-  static async open(env: Readonly<Record<string, string | undefined>>, uid: number, signal: AbortSignal): Promise<SecretService> {
+  static async open(env: Readonly<Record<string, string | undefined>>, uid: number, signal: AbortSignal, verbose: (line: string) => void = () => undefined): Promise<SecretService> {
     const address = sessionBusAddress(env, uid);
     if (address === undefined) throw new SecretServiceUnreachable('no session bus (DBUS_SESSION_BUS_ADDRESS is not set)');
     let conn: DBusConnection;
@@ -65,14 +86,16 @@ export class SecretService {
       if (error instanceof DBusError && error.dbusName === 'crawl.NoBus') throw new SecretServiceUnreachable(`no session bus: ${error.message}`);
       throw error;
     }
-    return new SecretService(conn);
+    return new SecretService(conn, verbose);
   }
 
   #call(path: string, iface: string, member: string, signature: string, body: DBusValue[], signal: AbortSignal): Promise<DBusValue[]> {
-    return this.#conn.call({ destination: BUS, path, interface: iface, member, signature, body }, signal).catch((error: unknown) => {
+    return this.#conn.call({ destination: BUS, path, interface: iface, member, signature, body }, signal).catch(async (error: unknown) => {
       if (error instanceof DBusError && /\.(ServiceUnknown|NameHasNoOwner|Spawn\.ServiceNotFound)$/.test(error.dbusName)) {
         throw new SecretServiceUnreachable('no Secret Service on the session bus');
       }
+      // The daemon went with this call unanswered (the bus answers it NoReply, in its own words).
+      if (error instanceof DBusError && error.dbusName === 'org.freedesktop.DBus.Error.NoReply' && (await this.#ownerGone(undefined))) throw new SecretServiceStopped();
       throw error;
     });
   }
@@ -105,13 +128,29 @@ export class SecretService {
     if (dismissed === true) throw new SecretServiceLocked('the unlock prompt was dismissed', true);
   }
 
+  /**
+   * Shows the prompt at `path` and waits for its Completed signal. The service's name is watched
+   * meanwhile: a daemon that exits or crashes ends the wait at once (SecretServiceStopped), where
+   * its prompt would otherwise be waited for until the bound.
+   */
   async #prompt(path: string, signal: AbortSignal): Promise<DBusValue[]> {
-    const rule = `type='signal',interface='${PROMPT}',member='Completed',path='${path}'`;
-    await this.#conn.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'AddMatch', signature: 's', body: [rule] }, signal);
+    const completedRule = `type='signal',interface='${PROMPT}',member='Completed',path='${path}'`;
+    const ownerRule = `type='signal',sender='${DRIVER.destination}',interface='${DRIVER.interface}',member='NameOwnerChanged',arg0='${BUS}'`;
+    await Promise.all([completedRule, ownerRule].map((rule) => this.#conn.call({ ...DRIVER, member: 'AddMatch', signature: 's', body: [rule] }, signal)));
     let stop = (): void => undefined;
+    let stopped: SecretServiceStopped | undefined;
+    let owner: string | undefined;
+    // Signals that came before the owner was known are kept: they are weighed against it then.
+    const early: Message[] = [];
+    let fail: (error: Error) => void = () => undefined;
+    const ownerChanged = (m: Message): boolean =>
+      m.sender === DRIVER.destination && m.interface === DRIVER.interface && m.member === 'NameOwnerChanged' && m.body[0] === BUS && m.body[2] !== owner;
     const completed = new Promise<DBusValue[]>((resolve, reject) => {
+      fail = reject;
       const off = this.#conn.onSignal((m) => {
         if (m.path === path && m.interface === PROMPT && m.member === 'Completed') resolve(m.body);
+        else if (owner === undefined) early.push(m);
+        else if (ownerChanged(m)) reject((stopped = new SecretServiceStopped()));
       });
       const onAbort = (): void => reject(signal.reason as Error);
       signal.addEventListener('abort', onAbort, { once: true });
@@ -120,34 +159,86 @@ export class SecretService {
         signal.removeEventListener('abort', onAbort);
       };
     });
-    // Awaited only once Prompt answered: an abort before then rejects it unobserved.
+    // Observed by the race below, once the owner is known: an abort before then rejects it unobserved.
     completed.catch(() => undefined);
     try {
+      // Asked once the match is in place: a daemon gone before the answer has no owner, one gone
+      // after it sends NameOwnerChanged, so no exit falls between the two.
+      owner = await this.#conn.call({ ...DRIVER, member: 'GetNameOwner', signature: 's', body: [BUS] }, signal).then(
+        ([name]) => String(name),
+        (error: unknown) => {
+          if (error instanceof DBusError && error.dbusName.endsWith('.NameHasNoOwner')) throw (stopped = new SecretServiceStopped());
+          throw error;
+        },
+      );
+      if (early.some(ownerChanged)) throw (stopped = new SecretServiceStopped());
       // The prompt's window: none (crawl has no window to parent a dialog to).
-      await this.#call(path, PROMPT, 'Prompt', 's', [''], signal);
+      const shown = this.#call(path, PROMPT, 'Prompt', 's', [''], signal);
+      // Left behind when the service stops first: its failure then is no news.
+      shown.catch(() => undefined);
+      await Promise.race([shown, completed]);
       return await completed;
     } catch (error) {
+      fail(error as Error);
+      // The call in flight when the daemon went may fail before the signal comes (the bus's
+      // NoReply): whether the service is still there decides what the failure was.
+      if (stopped === undefined && owner !== undefined && !signal.aborted && (await this.#ownerGone(owner))) stopped = new SecretServiceStopped();
       // An abandoned prompt is dismissed, so no dialog stays open for a command that has gone.
-      this.#call(path, PROMPT, 'Dismiss', '', [], AbortSignal.timeout(1000)).catch(() => undefined);
-      throw error;
+      if (stopped === undefined) this.#call(path, PROMPT, 'Dismiss', '', [], AbortSignal.timeout(1000)).catch(() => undefined);
+      throw stopped ?? error;
     } finally {
       stop();
     }
   }
 
-  /** The session secrets travel in, opened once; callers may start it early, beside another call. */
-  openSession(signal: AbortSignal): Promise<string> {
-    this.#session ??= this.#call(SERVICE_PATH, SERVICE, 'OpenSession', 'sv', ['plain', ['s', '']], signal).then(([, session]) => session as string);
+  /** Whether the service's name has left `owner` (no owner now, or another); with no owner given, whether it has none. */
+  async #ownerGone(owner: string | undefined): Promise<boolean> {
+    try {
+      const [now] = await this.#conn.call({ ...DRIVER, member: 'GetNameOwner', signature: 's', body: [BUS] }, AbortSignal.timeout(1000));
+      return owner !== undefined && now !== owner;
+    } catch (error) {
+      return error instanceof DBusError && error.dbusName.endsWith('.NameHasNoOwner');
+    }
+  }
+
+  /**
+   * The session secrets travel in, opened once; callers may start it early, beside another call.
+   * Encrypted unless the service refuses the algorithm (NotSupported): then plain, said in --verbose.
+   */
+  openSession(signal: AbortSignal): Promise<Session> {
+    this.#session ??= this.#openSession(signal);
     return this.#session;
+  }
+
+  async #openSession(signal: AbortSignal): Promise<Session> {
+    const pair = newKeyPair();
+    let output: DBusValue;
+    let path: DBusValue;
+    try {
+      [output, path] = (await this.#call(SERVICE_PATH, SERVICE, 'OpenSession', 'sv', [DH_AES, ['ay', publicValue(pair)]], signal)) as [DBusValue, DBusValue];
+    } catch (error) {
+      if (!(error instanceof DBusError && error.dbusName === 'org.freedesktop.DBus.Error.NotSupported')) throw error;
+      this.#verbose(`the Secret Service does not support the encrypted session (${DH_AES}): secrets cross the session bus in plain`);
+      const [, plain] = await this.#call(SERVICE_PATH, SERVICE, 'OpenSession', 'sv', ['plain', ['s', '']], signal);
+      return { path: objectPath(plain), key: undefined };
+    }
+    const servicePublic = Array.isArray(output) && output[0] === 'ay' ? output[1] : undefined;
+    if (!Buffer.isBuffer(servicePublic)) throw protocolError('the Secret Service answered the encrypted session without a public key');
+    return { path: objectPath(path), key: sessionKey(pair, servicePublic) };
   }
 
   /** The secret of an unlocked item, as text. */
   async read(item: string, signal: AbortSignal): Promise<string> {
     const session = await this.openSession(signal);
-    const [secret] = (await this.#call(item, ITEM, 'GetSecret', 'o', [session], signal)) as [[string, Buffer, Buffer, string]];
-    const value = secret[2];
-    if (!Buffer.isBuffer(value)) throw new DBusError('crawl.Protocol', 'the Secret Service sent a secret that is not bytes');
-    return value.toString('utf8');
+    const [secret] = await this.#call(item, ITEM, 'GetSecret', 'o', [session.path], signal);
+    const [, parameters, value] = Array.isArray(secret) ? secret : [];
+    if (!Buffer.isBuffer(parameters) || !Buffer.isBuffer(value)) throw protocolError('the Secret Service sent a secret that is not bytes');
+    if (session.key === undefined) return value.toString('utf8');
+    try {
+      return decrypt(session.key, parameters, value).toString('utf8');
+    } catch (error) {
+      throw error instanceof SecretSessionError ? protocolError(error.message) : error;
+    }
   }
 
   /** Stores `secret` as the item with these attributes in the default collection, replacing one already there. */
@@ -157,7 +248,9 @@ export class SecretService {
       ['org.freedesktop.Secret.Item.Label', ['s', label]],
       ['org.freedesktop.Secret.Item.Attributes', ['a{ss}', Object.entries(attributes)]],
     ];
-    const value: DBusValue[] = [session, Buffer.alloc(0), Buffer.from(secret, 'utf8'), 'text/plain'];
+    const plaintext = Buffer.from(secret, 'utf8');
+    const { iv, ciphertext } = session.key === undefined ? { iv: Buffer.alloc(0), ciphertext: plaintext } : encrypt(session.key, plaintext);
+    const value: DBusValue[] = [session.path, iv, ciphertext, 'text/plain'];
     const [, prompt] = (await this.#call(collection, 'org.freedesktop.Secret.Collection', 'CreateItem', 'a{sv}(oayays)b', [properties, value, true], signal)) as [string, string];
     if (prompt !== NO_OBJECT) {
       const [dismissed] = await this.#prompt(prompt, signal);
@@ -176,4 +269,13 @@ export class SecretService {
   close(): void {
     this.#conn.close();
   }
+}
+
+function protocolError(message: string): DBusError {
+  return new DBusError('crawl.Protocol', message);
+}
+
+function objectPath(value: DBusValue | undefined): string {
+  if (typeof value !== 'string' || !value.startsWith('/')) throw protocolError('the Secret Service answered OpenSession without a session');
+  return value;
 }
