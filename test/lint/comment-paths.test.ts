@@ -14,11 +14,11 @@ const CODE = /\.(ts|cts|mts|js|cjs|mjs)$/;
 /** Folders whose files are not ours to keep true: built, installed, or hidden (.git, the tests' scratch folder). */
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage']);
 
-function filesUnder(dir: string): string[] {
+function filesUnder(dir: string, names: RegExp = CODE): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return SKIP_DIRS.has(entry.name) || entry.name.startsWith('.') ? [] : filesUnder(path);
-    return CODE.test(entry.name) ? [path] : [];
+    if (entry.isDirectory()) return SKIP_DIRS.has(entry.name) || entry.name.startsWith('.') ? [] : filesUnder(path, names);
+    return names.test(entry.name) ? [path] : [];
   });
 }
 
@@ -79,6 +79,8 @@ function pathsIn(comment: string): string[] {
 }
 
 const everyFile = filesUnder(ROOT).map((f) => relative(ROOT, f));
+/** Every file, code or not, for a glob (`docs/*.md`). */
+const anyFile = filesUnder(ROOT, /./).map((f) => relative(ROOT, f));
 const byName = new Map<string, string[]>();
 for (const f of everyFile) byName.set(basename(f), [...(byName.get(basename(f)) ?? []), f]);
 
@@ -98,7 +100,7 @@ function exists(path: string, file: string): boolean {
 /** `test/http/network-*.test.ts`: some file of ours, from the root, matches it. */
 function globMatches(glob: string): boolean {
   const pattern = new RegExp('(^|/)' + glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*') + '$');
-  return everyFile.some((f) => pattern.test(f));
+  return anyFile.some((f) => pattern.test(f));
 }
 
 function isBuilt(path: string): boolean {
@@ -114,6 +116,7 @@ describe('paths named in comments', () => {
     expect(comments.flatMap(pathsIn)).toEqual(['src/app/guard.ts', 'line-pipe.ts', 'test/support/*.ts']);
     expect(exists('test/support/*.ts', 'x.ts')).toBe(true);
     expect(exists('test/nowhere-*.ts', 'x.ts')).toBe(false);
+    expect(exists('docs/*.md', 'x.ts')).toBe(true);
     expect(exists('app/guard.ts', 'x.ts')).toBe(true);
     expect(exists('src/app/guard.ts', 'x.ts')).toBe(true);
     expect(exists('src/cli/critical.ts', 'x.ts')).toBe(false);

@@ -20,7 +20,7 @@ export const TOOLS = {
   setsid: 'util-linux',
   jq: 'jq',
   pass: 'pass',
-  gpg: 'gnupg',
+  gpg: 'gpg',
   openssl: 'openssl',
   'dbus-daemon': 'dbus-daemon',
   'dbus-run-session': 'dbus-daemon',
