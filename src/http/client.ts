@@ -261,13 +261,13 @@ export class HttpClient {
     // Ctrl-C before a request is sent: it is not sent.
     if (interrupt?.aborted) throw interrupt.reason;
     // The whole exchange (connect, headers, every byte of the body) within --timeout, on the run's
-    // clock. (Connecting has its own, shorter bound too: undici's, on real time; see the dispatcher.)
-    const deadline = timeoutSignal(this.#clock, this.#options.timeoutMs);
-    // A request that changes something is not abandoned once sent, Ctrl-C or not: its answer is
-    // read to the end (bounded by the deadline), so the caller knows what the service did (a
-    // key it created is handed over instead of lost). Reads stop at once.
+    // clock (connecting has its own, shorter bound too: undici's, on real time; see the
+    // dispatcher), or until close(). A request that changes something is not abandoned once sent,
+    // Ctrl-C or not: its answer is read to the end (bounded by the deadline), so the caller knows
+    // what the service did (a key it created is handed over instead of lost). Reads stop at once.
     const mutation = !isSafeMethod(method);
-    const signal = AbortSignal.any(interrupt && !mutation ? [deadline.signal, this.#closed.signal, interrupt] : [deadline.signal, this.#closed.signal]);
+    const deadline = timeoutSignal(this.#clock, this.#options.timeoutMs, interrupt && !mutation ? [this.#closed.signal, interrupt] : [this.#closed.signal]);
+    const signal = deadline.signal;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     // The key is for the service's origin only: never for a redirect target or link elsewhere.
     const withKey = this.#options.apiKey !== undefined && sameOrigin(url, this.baseUrl);
@@ -333,7 +333,7 @@ export class HttpClient {
       if (interrupt?.aborted && !mutation) throw interrupt.reason;
       if (error instanceof CrawlError) throw error;
       const ms = Date.now() - started;
-      if (deadline.signal.aborted) {
+      if (deadline.timedOut()) {
         this.#trace(`timed out after ${ms} ms`);
         throw new NetworkError(
           `timed out after ${formatSeconds(this.#options.timeoutMs)} waiting for ${method} ${url.pathname}${status ? ` (HTTP ${status}, body incomplete)` : ''}`,
