@@ -30,6 +30,8 @@ export const MAX_BATCH_BYTES = 32 * 1024 * 1024;
 /** An error body only ever gives a one-line message: past this it is not read, and the status stands alone. */
 export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 5;
+/** Bodies are decoded whole (never streamed), so one decoder serves them all. */
+const UTF8 = new TextDecoder('utf-8');
 /** What a request still out when its client is closed ends with (made once: see close()). */
 const CLIENT_CLOSED = new Error('the client was closed');
 /**
@@ -285,8 +287,10 @@ export class HttpClient {
     for (const [name, value] of Object.entries(spec.headers ?? {})) {
       if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
     }
-    this.#trace(`${method} ${displayUrl(url)}`);
-    this.#trace(withKey ? `Authorization: Bearer ${maskKey(this.#options.apiKey ?? '')}` : 'Authorization: (none)');
+    if (this.#options.trace) {
+      this.#trace(`${method} ${displayUrl(url)}`);
+      this.#trace(withKey ? `Authorization: Bearer ${maskKey(this.#options.apiKey ?? '')}` : 'Authorization: (none)');
+    }
     // Date.now, not performance.now: the latter loads perf_hooks' internals, for a trace in ms.
     const started = Date.now();
     let status = 0;
@@ -421,11 +425,12 @@ async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, 
     }
     chunks.push(chunk);
   }
-  const whole = Buffer.concat(chunks, size);
-  // Let the chunks go before the text is made: at the cap, that is the body's size less at the peak.
+  // A body in one chunk (most are) is decoded as it is; else the chunks are let go before the
+  // text is made: at the cap, that is the body's size less at the peak.
+  const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
   chunks.length = 0;
   // Invalid UTF-8 becomes U+FFFD rather than an exception: the text is still shown or parsed.
-  return new TextDecoder('utf-8').decode(whole);
+  return UTF8.decode(whole);
 }
 
 /** A URL the server gave (a redirect, a next page); one that does not parse is a malformed response. */
