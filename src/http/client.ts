@@ -216,7 +216,9 @@ export class HttpClient {
   /** Ends every request still out (one a caller stopped waiting for) and the connections. */
   async close(): Promise<void> {
     this.#closed.abort(CLIENT_CLOSED);
-    await this.#dispatcher?.destroy().catch(() => undefined);
+    // With an error of ours: undici would make one (its stack formatted as each socket is
+    // destroyed with it) at the end of every run.
+    await this.#dispatcher?.destroy(CLIENT_CLOSED).catch(() => undefined);
   }
 
   async #followRedirects(spec: RequestSpec, start: URL): Promise<HttpResponse> {
