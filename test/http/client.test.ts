@@ -354,6 +354,26 @@ describe('timeouts count the attempts made', () => {
   });
 });
 
+describe('closing the client', () => {
+  it('destroys the connections with an error made once: a run that made requests formats no stack', async () => {
+    // Each formatted stack costs (under vitest, a source-map lookup): a run should format none.
+    // The first run formats the stack of the error made once, if no run in this process has yet.
+    expect((await runCli(['job', 'demo-small', '--json'], { env: fx.env })).code).toBe(0);
+    const original = Error.prepareStackTrace;
+    let formatted = 0;
+    Error.prepareStackTrace = (error, frames) => {
+      formatted++;
+      return original ? original(error, frames) : String(error);
+    };
+    try {
+      for (const argv of [['job', 'demo-small', '--json'], ['job', 'demo-small'], ['keys', 'list']]) expect((await runCli(argv, { env: fx.env })).code).toBe(0);
+    } finally {
+      Error.prepareStackTrace = original;
+    }
+    expect(formatted).toBe(0);
+  });
+});
+
 describe('a client closed while a request waits to be tried again', () => {
   it('ends it at once with the failure it had, and sends nothing more; a request after close() is refused, said so', async () => {
     // Retry-After: 30 on the real clock: a client that slept it out would hold the test past its
