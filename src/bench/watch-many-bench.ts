@@ -8,7 +8,7 @@ import { BIN, benchEnv, type SandboxProcess } from './common.js';
 import { measure, RSS_PRELOAD } from './pages-bench.js';
 
 /** The peak RSS of a watch of a thousand jobs may be at most this. */
-const MAX_RSS_MB = 100;
+const MAX_RSS_MB = 80;
 
 export interface WatchManyResult {
   ids: number;

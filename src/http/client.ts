@@ -30,6 +30,8 @@ export const MAX_BATCH_BYTES = 32 * 1024 * 1024;
 /** An error body only ever gives a one-line message: past this it is not read, and the status stands alone. */
 export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 5;
+/** Bodies are decoded whole (never streamed), so one decoder serves them all. */
+const UTF8 = new TextDecoder('utf-8');
 /** What a request still out when its client is closed ends with (made once: see close()). */
 const CLIENT_CLOSED = new Error('the client was closed');
 /**
@@ -214,7 +216,9 @@ export class HttpClient {
   /** Ends every request still out (one a caller stopped waiting for) and the connections. */
   async close(): Promise<void> {
     this.#closed.abort(CLIENT_CLOSED);
-    await this.#dispatcher?.destroy().catch(() => undefined);
+    // With an error of ours: undici would make one (its stack formatted as each socket is
+    // destroyed with it) at the end of every run.
+    await this.#dispatcher?.destroy(CLIENT_CLOSED).catch(() => undefined);
   }
 
   async #followRedirects(spec: RequestSpec, start: URL): Promise<HttpResponse> {
@@ -261,13 +265,13 @@ export class HttpClient {
     // Ctrl-C before a request is sent: it is not sent.
     if (interrupt?.aborted) throw interrupt.reason;
     // The whole exchange (connect, headers, every byte of the body) within --timeout, on the run's
-    // clock. (Connecting has its own, shorter bound too: undici's, on real time; see the dispatcher.)
-    const deadline = timeoutSignal(this.#clock, this.#options.timeoutMs);
-    // A request that changes something is not abandoned once sent, Ctrl-C or not: its answer is
-    // read to the end (bounded by the deadline), so the caller knows what the service did (a
-    // key it created is handed over instead of lost). Reads stop at once.
+    // clock (connecting has its own, shorter bound too: undici's, on real time; see the
+    // dispatcher), or until close(). A request that changes something is not abandoned once sent,
+    // Ctrl-C or not: its answer is read to the end (bounded by the deadline), so the caller knows
+    // what the service did (a key it created is handed over instead of lost). Reads stop at once.
     const mutation = !isSafeMethod(method);
-    const signal = AbortSignal.any(interrupt && !mutation ? [deadline.signal, this.#closed.signal, interrupt] : [deadline.signal, this.#closed.signal]);
+    const deadline = timeoutSignal(this.#clock, this.#options.timeoutMs, interrupt && !mutation ? [this.#closed.signal, interrupt] : [this.#closed.signal]);
+    const signal = deadline.signal;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     // The key is for the service's origin only: never for a redirect target or link elsewhere.
     const withKey = this.#options.apiKey !== undefined && sameOrigin(url, this.baseUrl);
@@ -285,8 +289,10 @@ export class HttpClient {
     for (const [name, value] of Object.entries(spec.headers ?? {})) {
       if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
     }
-    this.#trace(`${method} ${displayUrl(url)}`);
-    this.#trace(withKey ? `Authorization: Bearer ${maskKey(this.#options.apiKey ?? '')}` : 'Authorization: (none)');
+    if (this.#options.trace) {
+      this.#trace(`${method} ${displayUrl(url)}`);
+      this.#trace(withKey ? `Authorization: Bearer ${maskKey(this.#options.apiKey ?? '')}` : 'Authorization: (none)');
+    }
     // Date.now, not performance.now: the latter loads perf_hooks' internals, for a trace in ms.
     const started = Date.now();
     let status = 0;
@@ -333,7 +339,7 @@ export class HttpClient {
       if (interrupt?.aborted && !mutation) throw interrupt.reason;
       if (error instanceof CrawlError) throw error;
       const ms = Date.now() - started;
-      if (deadline.signal.aborted) {
+      if (deadline.timedOut()) {
         this.#trace(`timed out after ${ms} ms`);
         throw new NetworkError(
           `timed out after ${formatSeconds(this.#options.timeoutMs)} waiting for ${method} ${url.pathname}${status ? ` (HTTP ${status}, body incomplete)` : ''}`,
@@ -421,11 +427,12 @@ async function readBody(body: AsyncIterable<Buffer> & { destroy?: () => void }, 
     }
     chunks.push(chunk);
   }
-  const whole = Buffer.concat(chunks, size);
-  // Let the chunks go before the text is made: at the cap, that is the body's size less at the peak.
+  // A body in one chunk (most are) is decoded as it is; else the chunks are let go before the
+  // text is made: at the cap, that is the body's size less at the peak.
+  const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
   chunks.length = 0;
   // Invalid UTF-8 becomes U+FFFD rather than an exception: the text is still shown or parsed.
-  return new TextDecoder('utf-8').decode(whole);
+  return UTF8.decode(whole);
 }
 
 /** A URL the server gave (a redirect, a next page); one that does not parse is a malformed response. */

@@ -12,6 +12,12 @@ export interface Clock {
    * pause: a fake clock lets it pass only when time is moved on, never by itself.
    */
   deadline(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Calls `fire` once `ms` have passed, as a deadline passes (a fake clock lets it pass only when
+   * time is moved on), unless the returned function calls it off first; never keeps the process
+   * alive. A deadline without a promise or a signal of its own, for one every request sets.
+   */
+  after(ms: number, fire: () => void): () => void;
   /** Calls `tick` every `ms` until the returned function is called; never keeps the process alive. */
   every(ms: number, tick: () => void): () => void;
 }
@@ -37,6 +43,11 @@ export const realClock: Clock = {
   sleep: (ms, signal) => timeout(ms, signal, false),
   // A deadline never keeps the process alive by itself: the work it bounds does.
   deadline: (ms, signal) => timeout(ms, signal, true),
+  after(ms, fire) {
+    const timer = setTimeout(fire, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
   every(ms, tick) {
     const timer = setInterval(tick, ms);
     timer.unref();

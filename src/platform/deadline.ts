@@ -27,18 +27,47 @@ export async function withinDeadline<T>(clock: Clock, deadline: number | undefin
   }
 }
 
+/** A piece of work's signal, aborted at its deadline or when a signal it follows aborts. */
+export interface TimeoutSignal {
+  readonly signal: AbortSignal;
+  /** Whether it was aborted by the deadline (rather than by a signal it follows). */
+  timedOut(): boolean;
+  /** The work is over: the deadline is called off and the signals followed let go. */
+  stop(): void;
+}
+
 /**
  * A signal that aborts (with a TimeoutError, as AbortSignal.timeout's) once `ms` have passed on
- * `clock`; `stop()` ends the wait when the work it bounds is over. On the run's clock, so that a
- * test's fake clock decides when a hung request times out, as it decides every other wait.
+ * `clock`, or with the reason of the first of `follows` to abort; `stop()` ends both when the
+ * work it bounds is over. On the run's clock, so that a test's fake clock decides when a hung
+ * request times out, as it decides every other wait.
+ *
+ * One controller, one timer and a listener on each signal followed, taken off by stop(): every
+ * request makes one, and AbortSignal.any (with a second controller to call a deadline off) left
+ * weak references and finalizers behind each request until a full collection, so that a watch of
+ * many jobs grew its heap poll after poll.
  */
-export function timeoutSignal(clock: Pick<Clock, 'deadline'>, ms: number): { signal: AbortSignal; stop: () => void } {
-  const expired = new AbortController();
-  const stopped = new AbortController();
-  clock.deadline(ms, stopped.signal).then(
-    () => expired.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-    // Stopped: the work ended first.
-    () => undefined,
-  );
-  return { signal: expired.signal, stop: () => stopped.abort(CALLED_OFF) };
+export function timeoutSignal(clock: Pick<Clock, 'after'>, ms: number, follows: readonly AbortSignal[] = []): TimeoutSignal {
+  const controller = new AbortController();
+  let timedOut = false;
+  const callOff = clock.after(ms, () => {
+    timedOut = true;
+    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+  });
+  const onAbort = function (this: AbortSignal): void {
+    controller.abort(this.reason);
+  };
+  // The first to have aborted gives the reason, as with AbortSignal.any.
+  for (const source of follows) {
+    if (source.aborted) controller.abort(source.reason);
+    else source.addEventListener('abort', onAbort, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    stop() {
+      callOff();
+      for (const source of follows) source.removeEventListener('abort', onAbort);
+    },
+  };
 }

@@ -171,15 +171,19 @@ describe('failures and retries', () => {
     }
   });
 
-  it.concurrent('on real time too: a request that hangs ends at its --timeout', async ({ expect }) => {
-    // The one case on the real clock (the smallest bound that shows it): what a user's run waits.
-    const silent = await startSilentTcp();
+  it.concurrent('a POST that hangs ends at its --timeout, and is never tried again', async ({ expect }) => {
+    // On the run's clock too (the real clock's timer is platform/deadline.ts's test): the 0.2 s
+    // pass once the server holds the request.
+    const clock = fakeClock();
+    const silent = await startSilentTcp({ onHold: () => void clock.untilNextDeadline() });
     try {
-      const r = await runCli(['keys', 'create', 'x', '--timeout', '0.2', '--base-url', silent.url], { env: fx.env, clock: realClock });
+      const r = await runCli(['keys', 'create', 'x', '--timeout', '0.2', '--base-url', silent.url], { env: fx.env, clock });
       expect(r.code).toBe(5);
       expect(r.stderr).toMatch(/^crawl: timed out after 0\.2 s waiting for POST \/api\/keys; a key may have been created/);
-      // Never tried again. (On real time a starved machine may time out before the request is out.)
-      expect(silent.requests()).toBeLessThanOrEqual(1);
+      expect(silent.requests()).toBe(1);
+      // Its 0.2 s, and no pause to try again.
+      expect(clock.elapsed()).toBe(200);
+      expect(clock.sleeps).toEqual([]);
     } finally {
       await silent.close();
     }
@@ -347,6 +351,26 @@ describe('timeouts count the attempts made', () => {
     } finally {
       await Promise.all([reads.server.close(), posts.server.close()]);
     }
+  });
+});
+
+describe('closing the client', () => {
+  it('destroys the connections with an error made once: a run that made requests formats no stack', async () => {
+    // Each formatted stack costs (under vitest, a source-map lookup): a run should format none.
+    // The first run formats the stack of the error made once, if no run in this process has yet.
+    expect((await runCli(['job', 'demo-small', '--json'], { env: fx.env })).code).toBe(0);
+    const original = Error.prepareStackTrace;
+    let formatted = 0;
+    Error.prepareStackTrace = (error, frames) => {
+      formatted++;
+      return original ? original(error, frames) : String(error);
+    };
+    try {
+      for (const argv of [['job', 'demo-small', '--json'], ['job', 'demo-small'], ['keys', 'list']]) expect((await runCli(argv, { env: fx.env })).code).toBe(0);
+    } finally {
+      Error.prepareStackTrace = original;
+    }
+    expect(formatted).toBe(0);
   });
 });
 

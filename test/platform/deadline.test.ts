@@ -1,6 +1,7 @@
 // A deadline on the run's clock: withinDeadline bounds a piece of work, timeoutSignal bounds a
 // request (the HTTP layer's --timeout). On a fake clock each passes only when time is moved on;
 // once called off, it is gone from the clock.
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { realClock } from '../../src/platform/clock.js';
 import { timeoutSignal, withinDeadline } from '../../src/platform/deadline.js';
@@ -26,6 +27,47 @@ describe('timeoutSignal', () => {
     expect(clock.pendingDeadlines()).toBe(0);
     await clock.advance(10_000);
     expect(signal.aborted).toBe(false);
+  });
+
+  it('follows other signals: aborted with the reason of the first to abort, already or later; not timed out', async () => {
+    const clock = fakeClock();
+    const first = new AbortController();
+    const second = new AbortController();
+    second.abort(new Error('second, already'));
+    const already = timeoutSignal(clock, 300, [first.signal, second.signal]);
+    expect((already.signal.reason as Error).message).toBe('second, already');
+    already.stop();
+    const later = timeoutSignal(clock, 300, [first.signal]);
+    expect(later.signal.aborted).toBe(false);
+    first.abort(new Error('first, later'));
+    expect((later.signal.reason as Error).message).toBe('first, later');
+    expect(later.timedOut()).toBe(false);
+    later.stop();
+    expect(clock.pendingDeadlines()).toBe(0);
+  });
+
+  it('stop() takes its listener off every signal it follows: a long-lived signal keeps nothing of each piece of work', () => {
+    const clock = fakeClock();
+    const run = new AbortController();
+    for (let i = 0; i < 100; i++) {
+      const work = timeoutSignal(clock, 300, [run.signal]);
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(1);
+      work.stop();
+    }
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    expect(clock.pendingDeadlines()).toBe(0);
+  });
+
+  it('timed out: says so, and its reason is a TimeoutError even when it follows other signals', async () => {
+    const clock = fakeClock();
+    const run = new AbortController();
+    const work = timeoutSignal(clock, 300, [run.signal]);
+    await clock.untilNextDeadline();
+    expect(work.timedOut()).toBe(true);
+    expect((work.signal.reason as DOMException).name).toBe('TimeoutError');
+    run.abort(new Error('too late'));
+    expect((work.signal.reason as DOMException).name).toBe('TimeoutError');
+    work.stop();
   });
 
   it('on the real clock: aborts with a TimeoutError', async () => {

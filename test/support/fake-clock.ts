@@ -94,6 +94,14 @@ export function fakeClock(start: number = Date.now()): FakeClock {
       return wait(ms, 'sleep', signal);
     },
     deadline: (ms, signal) => wait(ms, 'deadline', signal),
+    after(ms, fire) {
+      const timer: Timer = { at: now + Math.max(0, ms), kind: 'deadline', fire };
+      timers.push(timer);
+      return () => {
+        const i = timers.indexOf(timer);
+        if (i >= 0) timers.splice(i, 1);
+      };
+    },
     every(ms, tick) {
       const interval = { every: ms, next: now + ms, tick };
       intervals.add(interval);

@@ -1,10 +1,11 @@
 // `job watch`: polling, its three displays, failures that do and do not end it, --max-wait,
 // exit codes of terminal statuses, Ctrl-C (exit 130, cursor back, job not cancelled), the live
 // line on terminals of every width, and several jobs watched at once.
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fitWatchLine } from '../../../src/commands/job/lib/follow.js';
 import { worstOutcome } from '../../../src/commands/job/lib/outcome.js';
 import { displayWidth } from '../../../src/io/string-width.js';
@@ -469,6 +470,76 @@ describe('several ids', () => {
       const screen = await screenOf(r.output, 80);
       for (const id of ids) expect(screen.rows.filter((row) => row.includes(` ${id} `))).toHaveLength(1);
       expect(fx.sandbox.requests.some((q) => q.method === 'DELETE')).toBe(false);
+    });
+  });
+
+  describe('what a watch makes for each job', () => {
+    // A watch of many jobs is as heavy as what each poll makes and leaves behind (npm run bench
+    // measures the memory of a thousand): here it is counted, for a few ids and for many. What
+    // grows with the polls is one signal and one deadline a request, both let go at its end.
+    interface Counts {
+      requests: number;
+      controllers: number;
+      composites: number;
+      deadlines: number;
+      calledOff: number;
+      /** Listeners on the run's signal at each pause between rounds. */
+      listeners: number[];
+    }
+    async function watchCounting(count: number): Promise<Counts> {
+      const ids = Array.from({ length: count }, (_, i) => job('running', 'completed', 1 + (i % 3)));
+      const from = fx.sandbox.requests.length;
+      const counts: Counts = { requests: 0, controllers: 0, composites: 0, deadlines: 0, calledOff: 0, listeners: [] };
+      const any = vi.spyOn(AbortSignal, 'any');
+      vi.stubGlobal(
+        'AbortController',
+        class extends AbortController {
+          constructor() {
+            super();
+            counts.controllers++;
+          }
+        },
+      );
+      // run-cli's signal: the test's interrupt and stdout's failure, joined once a run.
+      const runSignal = (): AbortSignal => any.mock.results[0]?.value as AbortSignal;
+      const clock = clockWatching(() => counts.listeners.push(getEventListeners(runSignal(), 'abort').length));
+      const after = clock.after.bind(clock);
+      clock.after = (ms, fire) => {
+        counts.deadlines++;
+        const callOff = after(ms, fire);
+        return () => {
+          counts.calledOff++;
+          callOff();
+        };
+      };
+      try {
+        const r = await crawl(['job', 'watch', ...ids, ...FAST, '--json'], { env: fx.env, clock, signal: new AbortController().signal });
+        expect(r.code).toBe(0);
+        expect(r.stdout.trim().split('\n')).toHaveLength(fx.sandbox.requests.length - from);
+        expect(clock.pendingDeadlines()).toBe(0);
+      } finally {
+        counts.composites = any.mock.calls.length;
+        any.mockRestore();
+        vi.unstubAllGlobals();
+      }
+      counts.requests = fx.sandbox.requests.length - from;
+      return counts;
+    }
+
+    it('a request makes one signal and one deadline, both let go at its end; nothing else grows with the ids or the polls', async () => {
+      const few = await watchCounting(3);
+      const many = await watchCounting(20);
+      expect(many.requests).toBe(39);
+      const more = (pick: (c: Counts) => number): number => (pick(many) - pick(few)) / (many.requests - few.requests);
+      // Per request: one controller (the request's signal, its deadline and Ctrl-C in one), no
+      // AbortSignal.any, one deadline on the run's clock, called off when the answer is read.
+      expect(more((c) => c.controllers)).toBe(1);
+      expect(more((c) => c.composites)).toBe(0);
+      expect(many.deadlines).toBe(many.requests);
+      expect(many.calledOff).toBe(many.deadlines);
+      // Between rounds nothing of the polls is left listening on the run's signal.
+      expect(Math.max(...many.listeners)).toBe(Math.max(...few.listeners));
+      expect(many.listeners).toHaveLength(few.listeners.length);
     });
   });
 

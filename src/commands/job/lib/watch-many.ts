@@ -67,9 +67,8 @@ export async function watchJobs(deps: Deps, ids: readonly string[], options: Wat
       const due = watched.filter((w) => !w.done && w.nextPollAt <= now);
       await mapLimit(due, CONCURRENT_READS, (w) => poll(deps, http, w, options, display, deadline, giveUp));
       if (options.failFast && watched.some(stopsAll)) break;
-      const waiting = watched.filter((w) => !w.done);
-      if (waiting.length === 0) break;
-      const next = Math.min(...waiting.map((w) => w.nextPollAt));
+      const next = nextPollAt(watched);
+      if (next === undefined) break;
       if (deadline !== undefined && (deps.clock.now() >= deadline || next >= deadline)) {
         if (deps.clock.now() < deadline) await deps.clock.sleep(deadline - deps.clock.now(), deps.signal);
         gaveUp = true;
@@ -147,6 +146,16 @@ async function poll(
     });
     display.failed(w.failed);
   }
+}
+
+/**
+ * When the next poll is due: the earliest of the ids still watched; undefined once all are done.
+ * One pass and no array: the loop asks after every round, however few polls it made.
+ */
+function nextPollAt(watched: readonly Watched[]): number | undefined {
+  let next: number | undefined;
+  for (const w of watched) if (!w.done && (next === undefined || w.nextPollAt < next)) next = w.nextPollAt;
+  return next;
 }
 
 /** --fail-fast stops at a job that cannot be read, or that ended other than completed. */
