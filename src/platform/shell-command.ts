@@ -23,10 +23,13 @@ export interface ShellCommandOptions {
   /** Each line the command writes (its last, unterminated one included), for the caller to pass on. */
   onStdout(text: string): void;
   onStderr(text: string): void;
-  /** Aborting it sends the command SIGTERM (and SIGKILL after `killAfterMs`). */
+  /**
+   * Aborting it sends the command SIGTERM, and SIGKILL after `killAfterMs` (on Windows, taskkill
+   * at once); `killAfterMs` after the kill, the pipes are no longer waited for.
+   */
   signal: AbortSignal;
   killAfterMs?: number;
-  /** What times the wait between SIGTERM and SIGKILL: the real clock by default (a run passes its own). */
+  /** What times the waits after a stop (for SIGKILL, for the pipes): the real clock by default (a run passes its own). */
   clock?: Pick<Clock, 'deadline'>;
   /** Variables never passed to the command; CRAWL_API_KEY by default. Matched in any case on Windows. */
   withoutEnv?: readonly string[];
@@ -94,26 +97,33 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellOutc
       // No taskkill (a stripped-down system): cmd.exe at least.
       killer.on('error', () => child.kill());
     };
+    // A deadline keeps no process alive by itself: the command being waited for does.
+    const clock = options.clock ?? realClock;
+    const grace = options.killAfterMs ?? 5_000;
+    // Killed, the command closes the pipes as it goes: that is the end waited for. A process out
+    // of the kill's reach may hold them on (one that left the group with setsid; on Windows one
+    // that taskkill's tree no longer leads to, its parent gone): after the grace, crawl stops
+    // reading them, and the wait ends there.
+    const killed = (): void => {
+      clock.deadline(grace, ended.signal).then(
+        () => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+        },
+        () => undefined,
+      );
+    };
     const stop = (): void => {
       stopped = true;
-      if (windows) return killTree();
+      if (windows) {
+        killTree();
+        return killed();
+      }
       signalAll('SIGTERM');
-      // A deadline keeps no process alive by itself: the command being waited for does.
-      const clock = options.clock ?? realClock;
-      const grace = options.killAfterMs ?? 5_000;
       clock.deadline(grace, ended.signal).then(
         () => {
           signalAll('SIGKILL');
-          // Killed, the group closes the pipes as it goes: that is the end waited for. A process
-          // that left the group (setsid) may hold them on, out of any signal's reach: after as
-          // long again, crawl stops reading them, and the wait ends there.
-          clock.deadline(grace, ended.signal).then(
-            () => {
-              child.stdout.destroy();
-              child.stderr.destroy();
-            },
-            () => undefined,
-          );
+          killed();
         },
         () => undefined,
       );

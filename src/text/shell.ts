@@ -3,7 +3,9 @@
 // path with spaces): each is quoted for POSIX shells, so pasting runs exactly the command shown.
 // On Windows no quoting means the same in cmd and in PowerShell (cmd passes '...' on literally and
 // still runs `x&calc` inside double quotes): a word goes into a hint there only when it is safe
-// bare in both, and anything else is named (`<id>`) for the user to fill in, never spliced.
+// bare in both, or in double quotes when it holds nothing either reads there but letters (of any
+// script: `"müller"`) and, in a program's words, a few more (a space); anything else is named
+// (`<id>`) for the user to fill in, never spliced.
 // Where a hint differs by shell (a file on stdin, setting a variable, removing a file), it follows
 // the shell in use, not only the system: Git Bash and MSYS2 are POSIX shells on Windows.
 
@@ -71,6 +73,26 @@ function everyShellWord(value: string): string | undefined {
   return SAFE_WINDOWS_WORD.test(value) && SAFE_WORD.test(value) ? value : undefined;
 }
 
+/**
+ * Letters, combining marks and digits of any script (`ü`, `é`, `ñ`, `ø`, `日本`): literal inside
+ * double quotes in cmd, PowerShell and bash alike. Punctuation beyond ASCII is not among them:
+ * PowerShell reads the typographic quotes (U+2018 to U+201E) as quotes and the dashes U+2013,
+ * U+2014 and U+2015 as `-`, so a word holding one stays named.
+ */
+const LETTERS_OF_ANY_SCRIPT = /[\p{L}\p{M}\p{N}]/gu;
+
+/**
+ * `word` in double quotes, for cmd and PowerShell (and bash, `both`), when each of its characters
+ * is literal there: a letter of any script, or one `ascii` accepts (given all the characters that
+ * are not letters). Never a word ending in `\` (`\"` would escape the closing quote for the program
+ * reading its command line) nor, for bash, one holding `\\`, which bash reads as `\`.
+ */
+function doubleQuoted(word: string, ascii: (others: string) => boolean, quoting: Quoting): string | undefined {
+  const others = word.replace(LETTERS_OF_ANY_SCRIPT, '');
+  if (word === '' || (others !== '' && !ascii(others)) || word.endsWith('\\') || (quoting === 'both' && word.includes('\\\\'))) return undefined;
+  return `"${word}"`;
+}
+
 /** Characters no POSIX shell treats specially in an unquoted word. */
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
@@ -104,11 +126,13 @@ export function commandLine({ command, operands = [], flags = [], operandName = 
   const dashed = operands.some((o) => o.startsWith('-'));
   if (quoting !== 'posix') {
     // A value that is not spliced is named by what it is: an operand by `operandName`, a flag's
-    // value by its flag (`<profile>`). An operand that starts with `-` is named too: `--` does not
-    // survive PowerShell's call of npm's crawl.ps1 shim, so nothing would keep it an operand.
+    // value by its flag (`<profile>`). One that only letters beyond ASCII keep from being bare
+    // (`müller`, `José`) is spliced in double quotes. An operand that starts with `-` is named too:
+    // `--` does not survive PowerShell's call of npm's crawl.ps1 shim, so nothing would keep it an operand.
     const bare = quoting === 'both' ? everyShellWord : windowsWord;
-    const named = (words: readonly string[], name: (i: number) => string): string[] => words.map((w, i) => bare(w) ?? `<${name(i)}>`);
-    const ops = operands.map((o) => (o.startsWith('-') ? undefined : bare(o)) ?? `<${operandName}>`);
+    const spliced = (w: string): string | undefined => bare(w) ?? doubleQuoted(w, (others) => bare(others) !== undefined, quoting);
+    const named = (words: readonly string[], name: (i: number) => string): string[] => words.map((w, i) => spliced(w) ?? `<${name(i)}>`);
+    const ops = operands.map((o) => (o.startsWith('-') ? undefined : spliced(o)) ?? `<${operandName}>`);
     const head = named(command, (i) => valueName(command, i));
     const tail = named(flags, (i) => valueName(flags, i));
     return [...head, ...ops, ...tail].join(' ');
@@ -118,11 +142,12 @@ export function commandLine({ command, operands = [], flags = [], operandName = 
 }
 
 /**
- * Characters that mean nothing inside double quotes to cmd or PowerShell, nor, once PowerShell has
- * taken the quotes off and passes the word on (quoted again only if it holds a space), to cmd or a
- * .cmd shim reading it bare: no `"`, `%` (cmd expands `%VAR%` even in quotes), `!`, `$` or backtick
- * (PowerShell expands them in double quotes), no `&|<>^()` or `,;=` (cmd would read them in the
- * bare word PowerShell hands on), no `*?` and no typographic quotes (PowerShell reads them as `"`).
+ * ASCII characters that mean nothing inside double quotes to cmd or PowerShell, nor, once
+ * PowerShell has taken the quotes off and passes the word on (quoted again only if it holds a
+ * space), to cmd or a .cmd shim reading it bare: no `"`, `%` (cmd expands `%VAR%` even in quotes),
+ * `!`, `$` or backtick (PowerShell expands them in double quotes), no `&|<>^()` or `,;=` (cmd would
+ * read them in the bare word PowerShell hands on), no `*?`. Letters of any script join them
+ * (LETTERS_OF_ANY_SCRIPT); typographic quotes and dashes do not.
  */
 const QUOTABLE_WINDOWS_WORD = /^[A-Za-z0-9_.:\\/+\- '#~@[\]{}]+$/;
 
@@ -140,8 +165,8 @@ const QUOTABLE_WINDOWS_WORD = /^[A-Za-z0-9_.:\\/+\- '#~@[\]{}]+$/;
 export function programWords(words: readonly string[], quoting: Quoting = 'posix', placeholder: (i: number) => string = () => 'value'): string {
   if (quoting === 'posix') return words.map(shellQuote).join(' ');
   const bare = quoting === 'both' ? everyShellWord : windowsWord;
-  const quotable = (word: string): boolean => QUOTABLE_WINDOWS_WORD.test(word) && !word.endsWith('\\') && (quoting !== 'both' || !word.includes('\\\\'));
-  return words.map((word, i) => bare(word) ?? (quotable(word) ? `"${word}"` : `<${placeholder(i)}>`)).join(' ');
+  const quotable = (others: string): boolean => QUOTABLE_WINDOWS_WORD.test(others);
+  return words.map((word, i) => bare(word) ?? doubleQuoted(word, quotable, quoting) ?? `<${placeholder(i)}>`).join(' ');
 }
 
 /** What the word at `i` is, for a placeholder: the value of the flag before it, or a value. */

@@ -776,6 +776,9 @@ describe('a lock that is not a file crawl made', () => {
     it.concurrent.for([
       ['ad$min [1]', 'cmd /c del <path>'],
       ['Ada Lovelace [1]', 'cmd /c del "{lock}"'],
+      // Letters of any script are literal in double quotes; a typographic quote is a quote to PowerShell.
+      ['José Núñez [1]', 'cmd /c del "{lock}"'],
+      ['O\u2019Brien', 'cmd /c del <path>'],
     ] as Array<[string, string]>)('on Windows, a lock in a folder named %j: the path is spliced only where cmd and PowerShell read it alike (%s)', async ([name, remove], { expect }) => {
       // `$min` would expand in PowerShell's double quotes, and PowerShell's own `del` reads `[1]` as a wildcard.
       const parent = join(tmp.dir, `${name} ${++n}`);

@@ -1,7 +1,9 @@
-// The Windows recipes of docs/ci.md (examples/rotate-github-actions.ps1). No PowerShell runs here: the doc is checked
-// to hold each script exactly, and each script's crawl line, whose single quotes PowerShell and sh
-// read alike (a literal string), is run with sh against the sandbox, the built crawl and a stand-in
-// gh that keeps what it was given: the key on its stdin, never in its arguments or environment.
+// The Windows recipes of docs/ci.md (examples/rotate-github-actions.ps1, the store command run by
+// PowerShell). No PowerShell runs here: the doc is checked to hold each script exactly, and the
+// store command to have a form cmd.exe and every PowerShell pass on whole; each script's crawl
+// line, whose single quotes PowerShell and sh read alike (a literal string), is run with sh
+// against the sandbox, the built crawl and a stand-in gh that keeps what it was given: the key on
+// its stdin, never in its arguments or environment.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,6 +38,26 @@ describe('docs/ci.md', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');
     expect(scripts).toEqual(['rotate-github-actions.ps1']);
     for (const script of scripts) expect(doc, script).toContain('```powershell\n' + readFileSync(join(EXAMPLES, script), 'utf8') + '```');
+  });
+});
+
+describe('docs/ci.md\'s store command run by PowerShell', () => {
+  // Typed in PowerShell in single quotes (a literal), passed by PowerShell to crawl, run by crawl
+  // through cmd.exe /d /s /c, which hands PowerShell what is left once it has read the line.
+  it('holds no double quote (PowerShell 5.1 and 7.0 to 7.2 drop them from a program\'s argument), and escapes for cmd.exe what it acts on', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');
+    const commands = [...doc.matchAll(/--to-command '((?:pwsh|powershell)\b[^']*)'/g)].map((m) => m[1] ?? '');
+    expect(commands.length).toBeGreaterThan(0);
+    for (const command of commands) {
+      expect(command).not.toMatch(/["\u201c\u201d\u201e]/);
+      // cmd.exe reads the line first: what it acts on outside double quotes is escaped (`^|`), and
+      // nothing in it expands (`%VAR%`, `!VAR!`).
+      expect(command).not.toMatch(/(?<!\^)[&|<>()]/);
+      expect(command).not.toMatch(/[%!]/);
+      // What cmd.exe hands PowerShell, its escapes taken off: the words after -Command are the script.
+      const words = command.replace(/\^(.)/g, '$1').split(/\s+/);
+      expect(words.slice(words.indexOf('-Command') + 1).join(' ')).toBe('$input | Set-Secret crawl-key');
+    }
   });
 });
 

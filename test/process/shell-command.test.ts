@@ -1,13 +1,15 @@
 // src/platform/shell-command.ts with the platform given: on "Windows" (run here on Linux, so the
 // shell is still /bin/sh) the command starts without a window or a process group (and, from a UNC
-// folder, in the profile folder), ending it runs taskkill over the whole tree, and CRAWL_API_KEY is
-// left out in any case of its name. The spawn
-// is node's own, wrapped to see what it was asked; taskkill, which this system lacks, is a stand-in
-// that does what it would to the one process the command is.
+// folder, in the profile folder), ending it runs taskkill over the whole tree, a process out of the
+// kill's reach that holds the output open keeps crawl waiting no longer than the grace after the
+// kill (as on Linux, on the run's clock), and CRAWL_API_KEY is left out in any case of its name.
+// The spawn is node's own, wrapped to see what it was asked; taskkill, which this system lacks, is
+// a stand-in that does what it would to the one process the command is.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { runShellCommand, treeKill, type Spawn } from '../../src/platform/shell-command.js';
+import { fakeClock } from '../support/fake-clock.js';
 
 interface Call {
   file: string;
@@ -93,6 +95,104 @@ describe('ending a command', () => {
       expect(outcome).toEqual({ kind: 'signalled', signal: 'SIGTERM' });
       expect(calls).toHaveLength(1);
       expect(calls[0]?.options).toMatchObject({ shell: true, detached: true, windowsHide: true });
+    }
+  });
+});
+
+describe('a process out of the kill\'s reach that holds the output open', () => {
+  const GRACE = 1_000;
+
+  /**
+   * Runs `command` on `os` (it prints the pid of the process that will hold its output, then
+   * waits) and stops it once that pid is out: the outcome (and whether it has come), the shell,
+   * the holder's pid and the clock the stop's waits are on.
+   */
+  async function stopped(os: NodeJS.Platform, command: string) {
+    const clock = fakeClock();
+    const stop = new AbortController();
+    let shell: ChildProcess | undefined;
+    let settled = false;
+    const spawnIt: Spawn = (file, args, options) => {
+      // taskkill over the tree from the shell: the holder, whose parent has already exited, is no
+      // longer in it, so what taskkill ends is the shell alone.
+      if (file === TASKKILL) {
+        process.kill(Number(args[1]), 'SIGKILL');
+        return done();
+      }
+      return (shell = spawn(file, [...args], options));
+    };
+    let seen: (pid: number) => void = () => undefined;
+    const holder = new Promise<number>((resolve) => (seen = resolve));
+    const outcome = runShellCommand({
+      command,
+      input: '',
+      env: { PATH: process.env.PATH, SystemRoot: 'D:\\WINNT' },
+      onStdout: (text) => {
+        seen(Number(text.trim()));
+        stop.abort();
+      },
+      onStderr: () => undefined,
+      signal: stop.signal,
+      platform: { os },
+      spawn: spawnIt,
+      clock,
+      killAfterMs: GRACE,
+    });
+    void outcome.finally(() => (settled = true));
+    const ended = outcome.then((o): never => {
+      throw new Error(`the command ended before it printed the holder's pid: ${JSON.stringify(o)}`);
+    });
+    return { clock, outcome, holder: await Promise.race([holder, ended]), settled: () => settled, shell };
+  }
+
+  const exited = (child: ChildProcess | undefined): Promise<void> =>
+    new Promise((resolve) => (child === undefined || child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+  const running = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  /** The holder, left running by the code under test as it must be, ended by the test. */
+  const end = (pid: number): void => {
+    if (running(pid)) process.kill(pid, 'SIGKILL');
+  };
+
+  it('Windows: the grace after taskkill, on the run\'s clock, and crawl stops waiting for the pipes', async () => {
+    // The holder is started by a shell that exits at once: taskkill's tree from the command no longer leads to it.
+    const run = await stopped('win32', `sh -c 'sleep 600 & echo $!'; exec sleep 600`);
+    try {
+      // taskkill has ended the shell; the holder keeps the output open, and nothing else could end the wait.
+      await exited(run.shell);
+      expect(running(run.holder)).toBe(true);
+      expect(run.clock.pendingDeadlines()).toBe(1);
+      await run.clock.advance(GRACE - 1);
+      expect(run.settled()).toBe(false);
+      await run.clock.advance(1);
+      expect(await run.outcome).toEqual({ kind: 'signalled', signal: 'SIGKILL' });
+      expect(running(run.holder)).toBe(true);
+    } finally {
+      end(run.holder);
+    }
+  });
+
+  it('Linux: the same wait after SIGKILL, which comes a grace after SIGTERM', async () => {
+    // setsid: out of the process group the signals go to (its pid printed once it is out).
+    const run = await stopped('linux', `setsid sh -c 'echo $$; exec sleep 600' & exec sleep 600`);
+    try {
+      await exited(run.shell);
+      expect(running(run.holder)).toBe(true);
+      await run.clock.advance(GRACE);
+      await run.clock.advance(GRACE - 1);
+      expect(run.settled()).toBe(false);
+      await run.clock.advance(1);
+      expect(await run.outcome).toEqual({ kind: 'signalled', signal: 'SIGTERM' });
+    } finally {
+      end(run.holder);
     }
   });
 });

@@ -1,5 +1,6 @@
 // Hints on Windows (src/text/shell.ts): no quoting means the same in cmd and PowerShell, so only
-// words safe bare in both are spliced into a command; anything else is named, never pasted. Under
+// words safe bare in both are spliced into a command, or in double quotes where nothing but
+// letters (of any script) needs them; anything else is named, never pasted. Under
 // Git Bash or MSYS2 hints are POSIX; where the shell cannot be told, they hold for all three.
 import { describe, expect, it } from 'vitest';
 import { commandLine, environmentLine, programWords, quotingFor, shellQuote, windowsWord, withFileOnStdin, withSuggestionFlags } from '../../src/text/shell.js';
@@ -44,6 +45,60 @@ describe('a command line for Windows', () => {
     expect(withSuggestionFlags('run `crawl auth login`', ['--profile', 'work'], 'windows')).toBe('run `crawl --profile work auth login`');
     expect(withSuggestionFlags('run `crawl auth login`', ['--profile', 'x&calc'], 'windows')).toBe('run `crawl --profile <profile> auth login`');
     expect(withSuggestionFlags('run `crawl auth login`', ['--profile', 'x&calc'])).toBe("run `crawl --profile 'x&calc' auth login`");
+  });
+});
+
+describe('letters of any script: in double quotes, which cmd, PowerShell and bash read literally', () => {
+  // Latin with diacritics (precomposed and as a letter and a combining mark), Greek, Cyrillic, CJK, Devanagari, digits beyond ASCII.
+  const NAMES = ['müller', 'José', 'Jose\u0301', 'Ørsted-2', 'ελένη', 'Дмитрий', '日本_1', 'देव', '٣٤'];
+
+  it.each(NAMES)('%j as a flag\'s value and as an operand, for cmd and PowerShell, and where the shell cannot be told', (name) => {
+    for (const quoting of ['windows', 'both'] as const) {
+      expect(commandLine({ command: ['crawl', '--profile', name, 'job', 'status'], operands: [name] }, quoting)).toBe(`crawl --profile "${name}" job status "${name}"`);
+      expect(withSuggestionFlags('run `crawl auth login`', ['--profile', name], quoting)).toBe(`run \`crawl --profile "${name}" auth login\``);
+    }
+  });
+
+  it('bash reads the `both` form back as the name itself; POSIX quoting is unchanged (single quotes)', () => {
+    const both = NAMES.map((name) => commandLine({ command: ['crawl', '--profile', name, 'auth', 'login'] }, 'both'));
+    expect(both.map(wordsOf)).toEqual(NAMES.map((name) => ['crawl', '--profile', name, 'auth', 'login']));
+    const posix = commandLine({ command: ['crawl', '--profile', 'müller', 'auth', 'login'] });
+    expect(posix).toBe("crawl --profile 'müller' auth login");
+    expect(wordsOf(posix)).toEqual(['crawl', '--profile', 'müller', 'auth', 'login']);
+  });
+
+  it('a path with them goes in double quotes, as one with a space does: removing a lock, starting a clone', () => {
+    const lock = 'C:\\Users\\José Núñez\\AppData\\Roaming\\crawl\\config.json.lock';
+    expect(programWords(['cmd', '/c', 'del', lock], 'windows', () => 'path')).toBe(`cmd /c del "${lock}"`);
+    const script = 'C:\\Users\\Zoë\\crawl\\bin\\crawl.js';
+    expect(programWords(['node', script], 'windows')).toBe(`node "${script}"`);
+    expect(programWords(['node', script], 'both')).toBe(`node "${script}"`);
+    expect(wordsOf(programWords(['node', script], 'both'))).toEqual(['node', script]);
+  });
+
+  // Not letters: what PowerShell reads as a quote (U+2018 to U+201E) or as `-` (U+2013 to U+2015),
+  // white space and controls beyond ASCII, invisible characters, full-width `"` and `$`; and with
+  // letters, everything that was named before (`$`, `%`, `!`, backtick, `"`, `&`; a space, in a command line).
+  const NOT_LETTERS = [
+    'mül\u2018ler', 'mül\u2019ler', 'mül\u201aler', 'mül\u201bler', 'mül\u201cler', 'mül\u201dler', 'mül\u201eler',
+    'mül\u2013ler', 'mül\u2014ler', 'mül\u2015ler', '\u2013profile',
+    'mül\u00a0ler', 'mül\u0085ler', 'mül\u2028ler', 'mül\u200bler', 'mül\ufeffler', 'mül\uff02ler', 'mül\uff04ler',
+    'mül$ler', 'mül%PATH%', 'José!', 'mül`ler', 'mül"ler', 'mül&calc', 'mül|ler', 'mül(1)', 'mül^ler', 'José Núñez', 'müller\n',
+  ];
+
+  it.each(NOT_LETTERS)('%j is still named, in a command line for cmd and PowerShell and for all three', (name) => {
+    for (const quoting of ['windows', 'both'] as const) {
+      expect(commandLine({ command: ['crawl', '--profile', name, 'job', 'status'], operands: [name] }, quoting)).toBe('crawl --profile <profile> job status <id>');
+    }
+  });
+
+  it.each(NOT_LETTERS.filter((name) => name !== 'José Núñez'))('%j in a path is named too', (name) => {
+    expect(programWords(['cmd', '/c', 'del', `C:\\Users\\${name}\\config.json.lock`], 'windows', () => 'path')).toBe('cmd /c del <path>');
+  });
+
+  it('a path ending in `\\`, or for bash too holding `\\\\`, is named whatever letters it has', () => {
+    expect(programWords(['cmd', '/c', 'del', 'C:\\Zoë\\'], 'windows', () => 'path')).toBe('cmd /c del <path>');
+    expect(programWords(['node', '\\\\serveur\\partagé\\crawl.js'], 'both', () => 'path')).toBe('node <path>');
   });
 });
 

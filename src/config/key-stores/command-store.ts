@@ -5,6 +5,7 @@
 // never in an argument or the environment, and a bound on time and on output.
 import { CALLED_OFF } from '../../platform/deadline.js';
 import type { Env } from '../../platform/env.js';
+import { withoutByteOrderMark } from '../../text/byte-order-mark.js';
 import { describeChar, keyDefect, trimKeyText } from '../../text/keys.js';
 import { KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
 
@@ -48,7 +49,9 @@ export class CommandStore implements KeyStore {
 
   async read(signal: AbortSignal): Promise<string | undefined> {
     const { stdout } = await this.#run('key-command', this.readCommand, '', signal, true);
-    const key = trimKeyText(stdout);
+    // A file saved with a byte-order mark and printed as it is (`type key.txt` after PowerShell
+    // 5.1's `Set-Content -Encoding UTF8`) starts with one: the mark of the file, not of the key.
+    const key = trimKeyText(withoutByteOrderMark(stdout));
     const name = commandName(this.readCommand);
     if (key === '') {
       throw new KeyStoreError(`key-command (${name} …) printed no key`, 'it must print the key alone on its standard output');

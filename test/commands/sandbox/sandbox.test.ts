@@ -197,6 +197,10 @@ describe('the lines to run in another shell start crawl as this sandbox was star
       const script = 'C:\\Users\\Ada Lovelace\\crawl\\bin\\crawl.js';
       return { script, env: {}, named: `node "${script}"` };
     }],
+    ['a clone in a folder named in letters beyond ASCII', () => {
+      const script = 'C:\\Users\\José Núñez\\crawl\\bin\\crawl.js';
+      return { script, env: {}, named: `node "${script}"` };
+    }],
     ['a clone in a folder whose name PowerShell would expand in double quotes', () => ({ script: 'C:\\Users\\ad$min\\crawl\\bin\\crawl.js', env: {}, named: 'node <path of bin\\crawl.js>' })],
   ] as Array<[string, () => { script: string; env: Record<string, string>; named: string }]>)('Windows, %s: PowerShell\'s lines', async (_, layout) => {
     const { script, env, named } = layout();

@@ -1,6 +1,6 @@
 // Hints that name a command, in a run on Windows (the platform given, on this system): an id or a
 // profile that is not safe bare in cmd and PowerShell is named (`<id>`), never spliced; a safe one
-// is written as it is. The same runs on Linux and macOS, and under Git Bash, quote for POSIX shells.
+// is written as it is, and one in letters beyond ASCII in double quotes. The same runs on Linux and macOS, and under Git Bash, quote for POSIX shells.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Platform } from '../../../src/platform/platform.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
@@ -56,6 +56,28 @@ describe('job ids in hints', () => {
     fx.sandbox.addJob({ id: 'x&calc', status: 'completed', pagesTotal: 1 });
     const r = await crawl(['job', 'cancel', '--', 'x&calc'], { env: fx.env, platform: mac });
     expect(suggested(r.stderr, 'see where it stands with')).toBe("crawl job status 'x&calc'");
+  });
+});
+
+describe('letters beyond ASCII in hints: quoted, not named', () => {
+  it('Windows: an id in letters of any script goes in double quotes; one with a typographic quote or dash is named', async () => {
+    for (const [id, shown] of [['café-1', '"café-1"'], ['ジョブ7', '"ジョブ7"'], ['it\u2019s', '<id>'], ['a\u2013b', '<id>']] as const) {
+      fx.sandbox.addJob({ id, status: 'completed', pagesTotal: 1 });
+      const r = await crawl(['job', 'cancel', '--', id], { env: fx.env, platform: windows });
+      expect(r.code).toBe(1);
+      expect(suggested(r.stderr, 'see where it stands with'), id).toBe(`crawl job status ${shown}`);
+    }
+  });
+
+  it.each([
+    ['Windows', '"müller"', windows, {}],
+    ['Windows where the shell cannot be told', '"müller"', windows, { TERM: 'xterm' }],
+    ['Windows under Git Bash', "'müller'", windows, { MSYSTEM: 'MINGW64' }],
+    ['macOS', "'müller'", mac, {}],
+  ] as const)('%s: the run\'s --profile müller repeated in a hint is %s', async (_, shown, platform, env) => {
+    const r = await crawl(['--profile', 'müller', 'job', 'status'], { env: { ...fx.env, ...env }, platform });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`hint: run \`crawl --profile ${shown} job status --help\` for usage\n`);
   });
 });
 

@@ -110,6 +110,37 @@ describe('key-command', () => {
     }
   });
 
+  it('prints a byte-order mark first (`type` of a file PowerShell 5.1 saved as UTF-8): the key after it is used', async () => {
+    const key = fx.sandbox.addKey('from-a-marked-file').key;
+    // EF BB BF, the key, CRLF: the bytes `type key.txt` prints.
+    const dir = profileDir({ 'key-command': script(`printf '\\357\\273\\277%s\\r\\n' '${key}'`) });
+    const before = fx.sandbox.requests.length;
+    const r = await run(dir, ['job', 'status', 'demo-small']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fx.sandbox.requests.slice(before).map((q) => q.authorized)).toEqual([true]);
+    expect(r.stdout + r.stderr).not.toContain(key);
+  });
+
+  it('a byte-order mark anywhere but first is refused, named by its code point, before anything is sent', async () => {
+    const key = fx.sandbox.addKey('marked-elsewhere').key;
+    const bom = '\\357\\273\\277';
+    const cases = {
+      'after the key': `printf '%s${bom}\\n' '${key}'`,
+      'inside the key': `printf '%s${bom}%s\\n' '${key.slice(0, 8)}' '${key.slice(8)}'`,
+      'twice at the start': `printf '${bom}${bom}%s\\n' '${key}'`,
+      'after a space': `printf ' ${bom}%s\\n' '${key}'`,
+    };
+    for (const [name, body] of Object.entries(cases)) {
+      const dir = profileDir({ 'key-command': script(body) });
+      const before = fx.sandbox.requests.length;
+      const r = await run(dir, ['job', 'status', 'demo-small']);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(1);
+      expect(r.stderr, name).toMatch(/^crawl: what key-command \(cmd-\d+\.sh …\) printed is not a key: it contains an invisible character \(U\+FEFF\); nothing was sent\n/);
+      expect(r.stderr, name).not.toContain(key);
+      expect(fx.sandbox.requests.length, name).toBe(before);
+    }
+  });
+
   it('exits non-zero: its status and the tail of its stderr are reported (exit 1)', async () => {
     const dir = profileDir({ 'key-command': script('echo "vault: permission denied" >&2; exit 3') });
     const r = await run(dir, ['job', 'status', 'demo-small']);
