@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { runShellCommand, treeKill, type Spawn } from '../../src/platform/shell-command.js';
 import { fakeClock } from '../support/fake-clock.js';
+import { needs } from '../support/tools.js';
 
 interface Call {
   file: string;
@@ -180,7 +181,7 @@ describe('a process out of the kill\'s reach that holds the output open', () => 
     }
   });
 
-  it('Linux: the same wait after SIGKILL, which comes a grace after SIGTERM', async () => {
+  it('Linux: the same wait after SIGKILL, which comes a grace after SIGTERM', needs('setsid'), async () => {
     // setsid: out of the process group the signals go to (its pid printed once it is out).
     const run = await stopped('linux', `setsid sh -c 'echo $$; exec sleep 600' & exec sleep 600`);
     try {

@@ -3,8 +3,8 @@
 // package each tool comes from. Then a real vitest run of tools-fixture/ with no tool on PATH, in
 // both modes: what a developer on a bare machine and what CI would see.
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './harness.js';
 import { cleanEnv, ROOT } from './spawn.js';
@@ -105,8 +105,9 @@ describe('the packages', () => {
     const installed = (Object.keys(TOOLS) as Tool[]).flatMap((tool) => {
       const path = toolPath(tool);
       // One found outside the system's folders (pyenv's python3, a /usr/local build) is no package's.
-      return path === undefined || !/^\/(usr\/)?s?bin\//.test(path) ? [] : [{ tool, paths: candidates(path) }];
+      return path === undefined || !/^\/(usr\/)?s?bin\//.test(realpathSync(path)) ? [] : [{ tool, paths: candidates(path) }];
     });
+    // dpkg-query itself is one, so the list is never empty.
     expect(installed.length).toBeGreaterThan(0);
     // One query for every path: dpkg prints `package: path` for those it knows (and exits 1 if
     // any is unknown: a /usr/bin path on a merged-/usr system is known as /bin).
@@ -117,18 +118,33 @@ describe('the packages', () => {
       if (at > 0) owner.set(line.slice(at + 2), line.slice(0, at).split(/, /)[0]?.replace(/:.*$/, '') ?? '');
     }
     const found = installed.map(({ tool, paths }) => ({ tool, pkg: paths.map((p) => owner.get(p)).find((p) => p !== undefined) }));
-    expect(found).toEqual(installed.map(({ tool }) => ({ tool, pkg: TOOLS[tool] })));
+    expect(found).toEqual(installed.map(({ tool }) => ({ tool, pkg: OWNED_BY[tool] ?? TOOLS[tool] })));
   });
 });
+
+/** Tools whose file belongs to a package that the one named installs (Debian's python3 depends on python3-minimal, which holds /usr/bin/python3). */
+const OWNED_BY: Partial<Record<Tool, string>> = { python3: 'python3-minimal' };
 
 /** Packages every Debian system has (Essential), which .ci/run need not install. */
 const DEBIAN_ITSELF = new Set(['bash', 'bsdutils', 'util-linux', 'dpkg']);
 
 /** Where dpkg may know a program found at `path` by: the path, where its links lead, and the other of /bin and /usr/bin. */
 function candidates(path: string): string[] {
-  const real = realpathSync(path);
-  const swapped = (p: string): string[] => (p.startsWith('/usr/') ? [p.slice(4)] : [`/usr${p}`]);
-  return [...new Set([path, real, ...swapped(path), ...swapped(real)])];
+  // Each link on the way, nearest first: /usr/bin/python3 is python3-minimal's, python3.11 another's.
+  const chain = [path];
+  for (let at = path; chain.length < 16; ) {
+    let target: string;
+    try {
+      target = readlinkSync(at);
+    } catch {
+      break;
+    }
+    at = resolve(dirname(at), target);
+    chain.push(at);
+  }
+  chain.push(realpathSync(path));
+  const swapped = (p: string): string => (p.startsWith('/usr/') ? p.slice(4) : `/usr${p}`);
+  return [...new Set(chain.flatMap((p) => [p, swapped(p)]))];
 }
 
 interface Run {
