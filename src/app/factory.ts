@@ -2,10 +2,7 @@ import { Settings } from '../config/settings.js';
 import type { SecureContext } from 'node:tls';
 import type { Deps, Env, GlobalOptions } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { ENV_KEY_UNAUTHORIZED_HINT } from '../http/errors.js';
-import { HttpClient } from '../http/client.js';
-import { proxyFromEnv } from '../http/proxy-env.js';
-import { parseBaseUrl } from '../http/url.js';
+import type { HttpClient } from '../http/client.js';
 import { createIO, type RawStreams } from '../io/io.js';
 import type { JsonFilter } from '../io/jq.js';
 import { Prompter } from '../io/prompt.js';
@@ -117,6 +114,9 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       return settings;
     },
     async http(options = {}) {
+      // The HTTP layer loads with the first client: a command that sends nothing (config,
+      // completion) never loads it.
+      const { HttpClient, ENV_KEY_UNAUTHORIZED_HINT, proxyFromEnv, parseBaseUrl } = await import('./http-layer.js');
       // The key first known to the redactor: a base URL that carries it (http://user:KEY@host)
       // is refused below with a message and a hint that must not show it.
       // (A key that cannot be read is reported below, in the order the checks have always run.)

@@ -6,10 +6,9 @@ import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Settings } from './settings.js';
 import { ConfigStore, type Profile } from './store.js';
-import { FileStore } from './key-stores/file-store.js';
 import { KeyringUnavailableError, KeyStoreError, type KeyStore, type KeyStoreKind } from './key-stores/key-store.js';
 import { newKeyringEntry, type KeyringEntry } from './key-stores/keyring-entry.js';
-import { commandStore, keyringStore } from './key-stores/open.js';
+import { commandStore, fileStore, keyringStore } from './key-stores/open.js';
 import { recordedEntry, recordedKind } from './key-stores/profile-store.js';
 
 /**
@@ -76,7 +75,7 @@ export async function saveProfileKey(settings: Settings, key: string, o: SaveOpt
         kind = 'file';
         entry = undefined;
         fellBackBecause = error.reason;
-        store = new FileStore(config, profile);
+        store = fileStore(config, profile);
       }
     } else if (kind === 'command') {
       const read = current['key-command'];
@@ -89,7 +88,7 @@ export async function saveProfileKey(settings: Settings, key: string, o: SaveOpt
       }
       store = commands;
     } else {
-      store = new FileStore(config, profile);
+      store = fileStore(config, profile);
     }
     const old = recordedEntry(current);
     if (before === 'keyring' && old !== undefined && (kind !== 'keyring' || old.account !== entry?.account || old.service !== entry.service)) oldEntry = old;

@@ -9,6 +9,7 @@ import type { DBusError } from '../../platform/dbus/connection.js';
 import { sanitize } from '../../text/sanitize.js';
 import { bounded, KeyringUnavailableError, KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
 import { entryAttributes, type KeyringEntry } from './keyring-entry.js';
+import { describeKeyring } from './store-names.js';
 import type * as NativeKeyringModule from './native-keyring.js';
 
 type NativeKeyring = typeof NativeKeyringModule;
@@ -28,13 +29,6 @@ export interface KeyringContext {
   command(words: readonly string[]): string;
 }
 
-/** The keyring's name on this system, as people know it. */
-export function keyringName(platform: NodeJS.Platform): string {
-  if (platform === 'darwin') return 'macOS Keychain';
-  if (platform === 'win32') return 'Windows Credential Manager';
-  return 'Secret Service';
-}
-
 function usesSecretService(platform: NodeJS.Platform): boolean {
   return platform !== 'darwin' && platform !== 'win32';
 }
@@ -52,7 +46,7 @@ export class KeyringStore implements KeyStore {
   }
 
   describe(): string {
-    return `system keyring (${keyringName(this.#ctx.platform)})`;
+    return describeKeyring(this.#ctx.platform);
   }
 
   read(signal: AbortSignal): Promise<string | undefined> {
