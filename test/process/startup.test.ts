@@ -82,6 +82,27 @@ describe('what a command loads', () => {
     for (const name of ['internal/fs/streams', 'internal/fs/promises', 'internal/readline/interface']) expect(modules).not.toContain(`NativeModule ${name}`);
   });
 
+  it('--version loads no stream, network or vm module: nothing but the version is read, and it is written straight to fd 1', async () => {
+    const { code, modules } = await builtinsLoaded(['--version']);
+    expect(code).toBe(0);
+    for (const name of ['stream', 'net', 'tty', 'vm', 'internal/fs/sync_write_stream']) expect(modules).not.toContain(name);
+  });
+
+  it('--version to a full disk: one line, exit 1', async () => {
+    const fd = openSync('/dev/full', 'w');
+    try {
+      const full = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, '--version'], { env: cleanEnv({}), stdio: ['ignore', fd, 'pipe'] });
+        let stderr = '';
+        child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+      expect(full).toEqual({ code: 1, stderr: 'crawl: cannot write to standard output: ENOSPC\n' });
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it('help loads neither node:http nor node:v8', async () => {
     const { code, modules } = await builtinsLoaded(['job', '--help']);
     expect(code).toBe(0);
