@@ -1,8 +1,7 @@
 import { Settings } from '../config/settings.js';
-import type { SecureContext } from 'node:tls';
 import type { Deps, Env, GlobalOptions } from '../deps.js';
 import { UsageError } from '../errors.js';
-import type { HttpClient } from '../http/client.js';
+import type { HttpClient, TlsTrust } from '../http/client.js';
 import { createIO, type RawStreams } from '../io/io.js';
 import type { JsonFilter } from '../io/jq.js';
 import { Prompter } from '../io/prompt.js';
@@ -55,9 +54,8 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   let settings: Settings | undefined;
   let stdoutStyle: Promise<Style> | undefined;
   let broken = false;
-  // The authorities https:// trusts, read once a run, and only for an https:// service.
-  type TlsTrust = { context: SecureContext | undefined; widen?: (() => SecureContext | undefined) | undefined };
-  let secureContext: TlsTrust | undefined;
+  // The authorities https:// trusts, read once a run, at its first request to an https:// service.
+  let secureContext: Promise<TlsTrust> | undefined;
   // Loaded for an https:// service only: node:tls is undici's to load, and a plain http:// run loads none of it.
   const trustFor = async (base: URL): Promise<TlsTrust> => {
     const { tlsOptionsFor } = await import('../http/trust.js');
@@ -141,7 +139,6 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       const id = options.evenIfInterrupted ? `${apiKey}\u0000after-interrupt` : apiKey;
       const known = clients.get(id);
       if (known) return known;
-      secureContext ??= base.protocol === 'https:' ? await trustFor(base) : { context: undefined };
       redactor.add(apiKey);
       const client = new HttpClient({
         baseUrl: base,
@@ -157,7 +154,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         clock,
         proxy: proxyFromEnv(env),
         unauthorizedHint: fromEnvironment ? ENV_KEY_UNAUTHORIZED_HINT : undefined,
-        tls: secureContext,
+        tls: base.protocol === 'https:' ? () => (secureContext ??= trustFor(base)) : undefined,
       });
       clients.set(id, client);
       return client;
