@@ -22,8 +22,9 @@ export const COMMAND_TABLE_FILE = join(ROOT, 'src', 'commands', 'command-table.t
 export const COMPLETION_TREE_FILE = join(ROOT, 'src', 'commands', 'completion', 'completion-tree.ts');
 
 const HEADER = (what: string): string =>
-  `// Made by \`npm run build\` from the command modules (src/build/command-table.ts): ${what}\n` +
-  '// Not edited by hand: the build rewrites it, and its test fails while it differs from the modules.\n';
+  `// ${what}.\n` +
+  '// Made by `npm run build` from the command modules (src/build/command-table.ts), not by hand:\n' +
+  '// the build rewrites it, and its test fails while it differs from the modules.\n';
 
 /** Both modules, as the command modules declare the program today. */
 export async function commandTable(): Promise<Generated[]> {
@@ -41,11 +42,11 @@ export async function commandTable(): Promise<Generated[]> {
   for (const group of groups) visit(program.commands.find((c) => c.name() === group.name) as CommandUnknownOpts, [group.name], group.commands);
   visit(program, [], rootCommands);
   const table =
-    HEADER('what help lists of a command a run has not built.') +
+    HEADER('What help lists of a command a run has not built') +
     "import type { CommandFacts } from './shared/exec.js';\n\n" +
     `export const COMMAND_TABLE: Readonly<Record<string, CommandFacts>> = ${literal(Object.fromEntries(facts))};\n`;
   const tree =
-    HEADER('the program as completion walks it.') +
+    HEADER('The program as completion walks it') +
     "import type { CommandNode } from './lib/complete.js';\n\n" +
     `export const COMPLETION_TREE: CommandNode = ${literal(treeOf(program))};\n`;
   return [

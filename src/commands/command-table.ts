@@ -1,5 +1,6 @@
-// Made by `npm run build` from the command modules (src/build/command-table.ts): what help lists of a command a run has not built.
-// Not edited by hand: the build rewrites it, and its test fails while it differs from the modules.
+// What help lists of a command a run has not built.
+// Made by `npm run build` from the command modules (src/build/command-table.ts), not by hand:
+// the build rewrites it, and its test fails while it differs from the modules.
 import type { CommandFacts } from './shared/exec.js';
 
 export const COMMAND_TABLE: Readonly<Record<string, CommandFacts>> = {

@@ -1,5 +1,6 @@
-// Made by `npm run build` from the command modules (src/build/command-table.ts): the program as completion walks it.
-// Not edited by hand: the build rewrites it, and its test fails while it differs from the modules.
+// The program as completion walks it.
+// Made by `npm run build` from the command modules (src/build/command-table.ts), not by hand:
+// the build rewrites it, and its test fails while it differs from the modules.
 import type { CommandNode } from './lib/complete.js';
 
 export const COMPLETION_TREE: CommandNode = {
