@@ -27,7 +27,7 @@ module.exports = {
     },
     {
       name: 'commands-declare-no-work',
-      comment: "declaring the commands (help builds them all) loads none of their work: a command module and a group's index.ts take only types from lib/; the work loads through commands/work.ts when a command runs",
+      comment: "declaring a command (its help, a run that names it) loads none of its work: a command module and a group's index.ts take only types from lib/; the work loads through commands/work.ts when the command runs",
       severity: 'error',
       from: { path: '^src/commands/(index\\.ts$|[^/]+/[^/]+\\.ts$)' },
       to: { path: '^src/commands/([^/]+/lib/|work\\.ts$)', dependencyTypesNot: ['type-only'] },
