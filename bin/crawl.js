@@ -8,13 +8,22 @@
 'use strict';
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const { readFileSync } = require('node:fs');
+  const { readFileSync, writeSync } = require('node:fs');
+  const text = JSON.parse(readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version + '\n';
   // As for every command: a closed pipe ends quietly, any other write error is one line, exit 1.
-  process.stdout.on('error', (error) => {
+  const failed = (error) => {
     if (error.code !== 'EPIPE') process.stderr.write(`crawl: cannot write to standard output: ${error.code ?? error.message}\n`);
     process.exit(error.code === 'EPIPE' ? 0 : 1);
-  });
-  process.stdout.write(JSON.parse(readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version + '\n');
+  };
+  try {
+    // Straight to the file descriptor: building process.stdout loads Node's stream code (and, for
+    // a pipe, its network code), most of what this answer would cost.
+    writeSync(1, text);
+  } catch (error) {
+    // A pipe that cannot take it now (non-blocking, full): the stream waits for it.
+    if (error.code !== 'EAGAIN') failed(error);
+    else process.stdout.on('error', failed).write(text);
+  }
 } else {
   const { join } = require('node:path');
   const { loadBundle } = require('../dist/launch/load-bundle.cjs');

@@ -1,11 +1,7 @@
 import { Settings } from '../config/settings.js';
-import type { SecureContext } from 'node:tls';
 import type { Deps, Env, GlobalOptions } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { ENV_KEY_UNAUTHORIZED_HINT } from '../http/errors.js';
-import { HttpClient } from '../http/client.js';
-import { proxyFromEnv } from '../http/proxy-env.js';
-import { parseBaseUrl } from '../http/url.js';
+import type { HttpClient, TlsTrust } from '../http/client.js';
 import { createIO, type RawStreams } from '../io/io.js';
 import type { JsonFilter } from '../io/jq.js';
 import { Prompter } from '../io/prompt.js';
@@ -59,9 +55,8 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   let stdoutStyle: Promise<Style> | undefined;
   let broken = false;
   const saidVerbose = new Set<string>();
-  // The authorities https:// trusts, read once a run, and only for an https:// service.
-  type TlsTrust = { context: SecureContext | undefined; widen?: (() => SecureContext | undefined) | undefined };
-  let secureContext: TlsTrust | undefined;
+  // The authorities https:// trusts, read once a run, at its first request to an https:// service.
+  let secureContext: Promise<TlsTrust> | undefined;
   // Loaded for an https:// service only: node:tls is undici's to load, and a plain http:// run loads none of it.
   const trustFor = async (base: URL): Promise<TlsTrust> => {
     const { tlsOptionsFor } = await import('../http/trust.js');
@@ -127,6 +122,9 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       return settings;
     },
     async http(options = {}) {
+      // The HTTP layer loads with the first client: a command that sends nothing (config,
+      // completion) never loads it.
+      const { HttpClient, ENV_KEY_UNAUTHORIZED_HINT, proxyFromEnv, parseBaseUrl } = await import('./http-layer.js');
       // The key first known to the redactor: a base URL that carries it (http://user:KEY@host)
       // is refused below with a message and a hint that must not show it.
       // (A key that cannot be read is reported below, in the order the checks have always run.)
@@ -151,7 +149,6 @@ export function createDeps(inputs: DepsInputs): RunDeps {
       const id = options.evenIfInterrupted ? `${apiKey}\u0000after-interrupt` : apiKey;
       const known = clients.get(id);
       if (known) return known;
-      secureContext ??= base.protocol === 'https:' ? await trustFor(base) : { context: undefined };
       redactor.add(apiKey);
       const client = new HttpClient({
         baseUrl: base,
@@ -167,7 +164,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         clock,
         proxy: proxyFromEnv(env),
         unauthorizedHint: fromEnvironment ? ENV_KEY_UNAUTHORIZED_HINT : undefined,
-        tls: secureContext,
+        tls: base.protocol === 'https:' ? () => (secureContext ??= trustFor(base)) : undefined,
       });
       clients.set(id, client);
       return client;

@@ -1,5 +1,5 @@
 import { Command, Help, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { groups, helpTopic, registerRoot, type Exec } from '../commands/index.js';
+import { COMMAND_TABLE, groups, helpTopic, rootCommands, type CommandFacts, type Exec, type Registration } from '../commands/index.js';
 import { withExamples, withNotes } from '../commands/shared/examples.js';
 import { timeoutOption } from '../commands/shared/flags.js';
 import type { Env, GlobalOptions } from '../deps.js';
@@ -55,8 +55,13 @@ export interface ProgramHooks {
   setExitCode: (code: number) => void;
 }
 
-/** The program: the root's global flags and every command, each declared by its own module. */
-export function buildProgram(hooks: ProgramHooks): Program {
+/**
+ * The program: the root's global flags, its groups and every command, each declared by its own
+ * module. With `argv`, only the commands that command line names are built (their modules loaded,
+ * their flags and actions declared); the others are listed from the command table, as help and
+ * commander's suggestions need them, and cost nothing more. Without, every command is built.
+ */
+export async function buildProgram(hooks: ProgramHooks, argv?: readonly string[]): Promise<Program> {
   const program = rootCommand();
   // The command the words so far lead to: where an unknown subcommand's suggestion belongs.
   let reached: CommandUnknownOpts = program as CommandUnknownOpts;
@@ -66,14 +71,15 @@ export function buildProgram(hooks: ProgramHooks): Program {
     .showSuggestionAfterError(true)
     // commander leaves descriptions unwrapped when fewer than 40 columns are left for them, so
     // on a 50-column terminal every line ran past the edge.
-    .configureHelp({ minWidthToWrap: 16, showGlobalOptions: true, visibleCommands: declaredCommands })
+    .configureHelp({ minWidthToWrap: 16, showGlobalOptions: true, visibleCommands: declaredCommands, subcommandTerm: listedTerm })
     .exitOverride()
     .configureOutput(output(hooks, (text) => hooks.onCommanderError(commanderError(text, reached, hooks.argv ?? []))))
     .hook('preSubcommand', (_root, sub) => {
       reached = sub as CommandUnknownOpts;
     });
   const exec = hooks.exec(program);
-  for (const group of groups) {
+  const named = argv === undefined ? () => true : namedBy(argv);
+  const groupCommands = groups.map((group) => {
     // `crawl keys help rotate` is `crawl help keys rotate` (commander's own help command, left out
     // of the listings: `crawl help` is the one shown).
     const command = program.command(group.name).helpCommand(true).description(group.description);
@@ -82,9 +88,13 @@ export function buildProgram(hooks: ProgramHooks): Program {
       if (self.args.length === 0) self.help();
       reached = sub as CommandUnknownOpts;
     });
-    group.register(command, exec);
-  }
-  registerRoot(program, exec);
+    group.configure?.(command);
+    return { command, commands: commandsOf(group.commands, [group.name], exec, named) };
+  });
+  const rootOwn = commandsOf(rootCommands, [], exec, named);
+  // Built side by side: each a module to load.
+  for (const { command, commands } of groupCommands) addAll(command as CommandUnknownOpts, await commands);
+  addAll(program as CommandUnknownOpts, await rootOwn);
   program
     .command('help')
     .description('help on a command, or a topic: exit-codes, environment')
@@ -95,6 +105,61 @@ export function buildProgram(hooks: ProgramHooks): Program {
   inheritSettings(program as CommandUnknownOpts);
   gettingStarted(program);
   return program;
+}
+
+/** Whether a run builds a command: the words of a command line name it, or it is the default of a group they name. */
+type Named = (path: readonly string[], registration: Registration, facts: CommandFacts | undefined) => boolean;
+
+/**
+ * commander finds a subcommand only by a word of the command line that is its name or alias (a
+ * group's, then its command's), and runs a group's default command only when the line names the
+ * group: so these are the commands a line can run or ask help of (`crawl help job watch`; `crawl
+ * job status watch` builds two, and `crawl job --help` the default one).
+ */
+function namedBy(argv: readonly string[]): Named {
+  const words = new Set(argv);
+  return (path, registration, facts) => {
+    if (path.length > 0 && !path.every((word) => words.has(word))) return false;
+    return words.has(registration.name) || (facts?.aliases.some((alias) => words.has(alias)) ?? false) || (registration.isDefault === true && path.length > 0);
+  };
+}
+
+interface Declared {
+  command: CommandUnknownOpts;
+  registration: Registration;
+}
+
+/** A group's (or the root's) commands, in order: built when named (or not in the table yet), else listed from the table. */
+function commandsOf(registrations: readonly Registration[], path: readonly string[], exec: Exec, named: Named): Promise<Declared[]> {
+  return Promise.all(
+    registrations.map(async (registration) => {
+      const facts = COMMAND_TABLE[[...path, registration.name].join(' ')];
+      const command = facts === undefined || named(path, registration, facts) ? await registration.build(exec) : listed(registration.name, facts);
+      return { command, registration };
+    }),
+  );
+}
+
+function addAll(parent: CommandUnknownOpts, declared: readonly Declared[]): void {
+  for (const { command, registration } of declared) {
+    parent.addCommand(command, { ...(registration.isDefault ? { isDefault: true } : {}), ...(registration.hidden ? { hidden: true } : {}) });
+  }
+}
+
+/** How a command this run does not build is listed: its term as its own flags and arguments would make it. */
+const listedTerms = new WeakMap<CommandUnknownOpts, string>();
+
+function listed(name: string, facts: CommandFacts): CommandUnknownOpts {
+  const command = new Command(name).description(facts.description) as CommandUnknownOpts;
+  if (facts.aliases.length > 0) command.aliases(facts.aliases);
+  listedTerms.set(command, facts.term);
+  return command;
+}
+
+const termByCommander = Help.prototype.subcommandTerm;
+
+function listedTerm(this: Help, command: CommandUnknownOpts): string {
+  return listedTerms.get(command) ?? termByCommander.call(this, command);
 }
 
 /** What `crawl --help` (and a bare `crawl`) says after the flags: the first steps, then examples. */

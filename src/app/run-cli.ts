@@ -11,6 +11,7 @@ import type { Platform } from '../platform/platform.js';
 import { Redactor } from '../text/redact.js';
 import { quotingFor, suggestionFlags } from '../text/shell.js';
 import type { Entry } from '../commands/shared/exec.js';
+import { work } from '../commands/work.js';
 import { quietExitCode, reportError } from './exit.js';
 import type { RunDeps } from './factory.js';
 import { Guard } from './guard.js';
@@ -74,7 +75,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
   });
 
   try {
-    program = buildProgram({
+    program = await buildProgram({
       argv,
       streams,
       env,
@@ -86,19 +87,19 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
       },
       exec: (root) => (name) => async (options) => {
         // Loaded only when a command runs: help, the version and usage errors never build Deps,
-        // and no command's work (one chunk, commands/work.ts) loads before its flags are read.
-        const [{ createDeps }, work] = await Promise.all([import('./factory.js'), import('../commands/work.js')]);
+        // and no command's work (commands/work.ts) loads before its flags are read.
+        const [{ createDeps }, entry] = await Promise.all([import('./factory.js'), work[name]()]);
         const globals = globalsOf(root);
         // Compiled before anything is sent: a filter jq cannot read is a usage error (exit 2).
         // What the filter prints itself (debug) is redacted like all else on stderr: it runs once deps exist.
         const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (text) => void deps?.io.stderr.write(text + '\n'));
         deps = createDeps({ env, platform, streams, clock: system.clock, globals, signal, guard, nodeVersion: system.nodeVersion, jq });
         // The entry point of that name takes the options its registration was checked against.
-        const run = work[name] as Entry<typeof name>;
+        const run = entry as Entry<typeof name>;
         const code = await run(deps, options);
         exitCode = typeof code === 'number' ? code : ExitCode.ok;
       },
-    });
+    }, argv);
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     guard.runCleanups();

@@ -1,10 +1,11 @@
-// Where a status read spends its time: `crawl job demo-small --json` run with V8's CPU profiler,
-// its samples sorted into a few parts by the code they fall in, the median of each over the runs.
-// It says where the next cut is, next to the start-up pairs (which time whole processes).
+// Where a run spends its time: a command run with V8's CPU profiler, its samples sorted into a few
+// parts by the code they fall in, the median of each over the runs; Node's floors profiled the same
+// way beside them, so each part reads as what crawl adds. It says where the next cut is, next to
+// the start-up pairs (which time whole processes).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, median } from './common.js';
+import { median } from './common.js';
 
 interface ProfileNode {
   id: number;
@@ -52,18 +53,18 @@ function summarise(profile: Profile): Map<Part, number> {
   return parts;
 }
 
-/** Medians in ms of each part of a status read, over `runs` profiled runs. */
-export async function profileStatus(env: NodeJS.ProcessEnv, work: string, runs: number): Promise<Map<Part, number>> {
+/** Medians in ms of each part of `node <args>` (a bin and its arguments, or a floor's script), over `runs` profiled runs. */
+export async function profileRun(args: readonly string[], env: NodeJS.ProcessEnv, work: string, runs: number): Promise<Map<Part, number>> {
   const samples = new Map<Part, number[]>(PARTS.map((part) => [part, []]));
   for (let i = 0; i < runs; i++) {
     const dir = mkdtempSync(join(work, 'profile-'));
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '200', BIN, 'job', 'demo-small', '--json'], { env, stdio: 'ignore' });
+      const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '200', ...args], { env, stdio: 'ignore' });
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`the profiled status read exited ${code}`))));
+      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`the profiled run of ${args.join(' ')} exited ${code}`))));
     });
     const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
-    if (file === undefined) throw new Error('the profiled status read wrote no profile');
+    if (file === undefined) throw new Error(`the profiled run of ${args.join(' ')} wrote no profile`);
     const parts = summarise(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile);
     for (const [part, ms] of parts) samples.get(part)?.push(ms);
     rmSync(dir, { recursive: true, force: true });

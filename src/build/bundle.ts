@@ -2,17 +2,19 @@
 // cache (see src/launch/load-bundle.cts for why CommonJS and why a code cache).
 //
 // esbuild splits only ES modules, so the CLI is bundled as ESM first (each command's code stays
-// behind the dynamic import that loads it) and every output file is then turned into CommonJS.
+// behind the dynamic import that loads it) and every output file is then turned into CommonJS,
+// then packed with the files it is loaded with (containers.ts) into one file of the pack.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { build, transform } from 'esbuild';
-import { encodePack, PACK } from '../launch/load-bundle.cjs';
+import { encodePack, PACK, type PackIndex } from '../launch/load-bundle.cjs';
+import { containers, type OutputFile } from './containers.js';
 import { deferRequires } from './defer-requires.js';
 import { patchUndici } from './patch-undici.js';
 import { wasmAssets } from './wasm-assets.js';
-import { BUNDLE_DIR, ROOT } from './paths.js';
+import { BUNDLE_DIR, MODULES, ROOT } from './paths.js';
 
 async function main(): Promise<void> {
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -35,25 +37,55 @@ async function main(): Promise<void> {
     minifyWhitespace: true,
     minifySyntax: true,
     write: false,
+    metafile: true,
     logLevel: 'warning',
   });
+  const name = (path: string): string => relative(BUNDLE_DIR, join(ROOT, path)).split(sep).join('/');
+  const outputs = new Map<string, OutputFile>(
+    Object.entries(result.metafile.outputs).map(([path, output]) => [
+      name(path),
+      {
+        imports: output.imports.filter((i) => i.kind === 'import-statement' && i.external !== true).map((i) => name(i.path)),
+        dynamicImports: output.imports.filter((i) => i.kind === 'dynamic-import' && i.external !== true).map((i) => name(i.path)),
+        entryPoint: output.entryPoint,
+      },
+    ]),
+  );
 
   const files = await Promise.all(
     result.outputFiles.map(async (file) => ({ path: file.path, code: await toCommonJS(file.text, file.path) })),
   );
+  // One file for all, of which a command reads the files it loads (and the assets they ask for).
+  // Each file of the pack defines the modules packed into it; each module is the function
+  // CommonJS would wrap it in, strict, as the ES modules they were (esbuild's CommonJS output
+  // does not say so itself).
+  const into = containers(outputs);
+  const bodies = new Map<string, string[]>();
+  const index: PackIndex = {};
+  for (const file of files) {
+    const module = relative(BUNDLE_DIR, file.path).split(sep).join('/');
+    const container = into.get(module) ?? module;
+    if (container !== module) index[module] = container;
+    let body = bodies.get(container);
+    if (body === undefined) bodies.set(container, (body = []));
+    body.push(`define(${JSON.stringify(module)}, function (exports, require, module, __filename, __dirname) {'use strict';\n${file.code}\n});\n`);
+  }
+  const packed = new Map([...bodies].map(([container, body]) => [container, Buffer.from(body.join(''))]));
+  for (const [asset, bytes] of wasm.assets) packed.set(asset, Buffer.from(bytes));
   // One id for the whole build: a code cache is only ever used with the build it was made from.
-  const hash = createHash('sha256').update(files.map((f) => f.code).join('\0'));
-  for (const bytes of wasm.assets.values()) hash.update(bytes);
+  const hash = createHash('sha256');
+  for (const [file, bytes] of packed) hash.update(`${file}\0`).update(bytes);
   const id = hash.digest('hex').slice(0, 16);
   await rm(BUNDLE_DIR, { recursive: true, force: true });
   await mkdir(BUNDLE_DIR, { recursive: true });
-  // One file for all, of which a command reads the files it loads (and the assets they ask for).
-  // Strict, as the ES modules they were: esbuild's CommonJS output does not say so itself.
-  const packed = new Map(files.map((file) => [relative(BUNDLE_DIR, file.path).split(sep).join('/'), Buffer.from(`'use strict';\n${file.code}`)]));
-  for (const [name, bytes] of wasm.assets) packed.set(name, Buffer.from(bytes));
-  await writeFile(join(BUNDLE_DIR, PACK), encodePack(id, packed));
+  await writeFile(join(BUNDLE_DIR, PACK), encodePack(id, packed, index));
+  // What each module of the pack was made from, for the tests that check what a command runs (not shipped).
+  const sources = Object.fromEntries(
+    Object.entries(result.metafile.outputs).map(([path, output]) => [name(path), Object.keys(output.inputs).filter((input) => (output.inputs[input]?.bytesInOutput ?? 0) > 0)]),
+  );
+  await writeFile(join(BUNDLE_DIR, MODULES), JSON.stringify(sources, null, 1) + '\n');
   const size = files.reduce((sum, f) => sum + Buffer.byteLength(f.code), 0);
-  process.stdout.write(`bundle: ${files.length} files, ${Math.round(size / 1024)} KB in ${relative(ROOT, join(BUNDLE_DIR, PACK))} (build ${id})\n`);
+  process.stdout.write(`bundle: ${files.length} modules in ${bodies.size} files, ${Math.round(size / 1024)} KB in ${relative(ROOT, join(BUNDLE_DIR, PACK))} (build ${id})\n`);
 }
 
 /**

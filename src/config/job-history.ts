@@ -46,10 +46,17 @@ export function recordJob(env: Env, platform: Platform, id: string, origin: stri
   if (known[0]?.id === id && known[0].origin === origin) return;
   const next = [{ id, origin }, ...known.filter((e) => !(e.id === id && e.origin === origin))].slice(0, HISTORY_LIMIT);
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // Whole or not at all: a reader (Tab, in another shell) never sees half a file.
+    // Whole or not at all: a reader (Tab, in another shell) never sees half a file. The folder is
+    // made only when it is not there yet (the first id ever kept), not at every write.
     const temp = join(dir, `.${FILE}.${processId()}.tmp`);
-    writeFileSync(temp, JSON.stringify(next) + '\n', { mode: 0o600 });
+    const write = (): void => writeFileSync(temp, JSON.stringify(next) + '\n', { mode: 0o600 });
+    try {
+      write();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      write();
+    }
     renameSync(temp, join(dir, FILE));
   } catch {
     // A read-only home, a full disk: completion just offers less.

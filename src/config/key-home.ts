@@ -6,11 +6,9 @@ import { CrawlError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Settings } from './settings.js';
 import { ConfigStore, type Profile } from './store.js';
-import { FileStore } from './key-stores/file-store.js';
 import { KeyringUnavailableError, KeyringUnreachableError, KeyStoreError, type KeyStore, type KeyStoreKind } from './key-stores/key-store.js';
 import { newKeyringEntry, type KeyringEntry } from './key-stores/keyring-entry.js';
-import type { KeyringStore } from './key-stores/keyring-store.js';
-import { commandStore, keyringStore } from './key-stores/open.js';
+import { commandStore, fileStore, keyringStore, type KeyringHome } from './key-stores/open.js';
 import { recordedEntry, recordedKind } from './key-stores/profile-store.js';
 
 /**
@@ -109,7 +107,7 @@ export async function saveProfileKey(settings: Settings, key: string, o: SaveOpt
         kind = 'file';
         entry = undefined;
         fellBackBecause = error.reason;
-        store = new FileStore(config, profile);
+        store = fileStore(config, profile);
       }
     } else if (kind === 'command') {
       const read = current['key-command'];
@@ -122,7 +120,7 @@ export async function saveProfileKey(settings: Settings, key: string, o: SaveOpt
       }
       store = commands;
     } else {
-      store = new FileStore(config, profile);
+      store = fileStore(config, profile);
     }
     const old = recordedEntry(current);
     if (before === 'keyring' && old !== undefined && (kind !== 'keyring' || old.account !== entry?.account || old.service !== entry.service)) oldEntry = old;
@@ -228,7 +226,7 @@ export async function keyringReachable(settings: Settings, signal: AbortSignal):
 }
 
 /** The keyring the profile's key would go to: its entry, or a new one (a probe touches no entry). */
-function probeStore(settings: Settings, current: Readonly<Profile>, profile: string): KeyringStore {
+function probeStore(settings: Settings, current: Readonly<Profile>, profile: string): KeyringHome {
   const entry = recordedEntry(current) ?? newKeyringEntry(originOf(current['base-url'] ?? settings.baseUrl()?.value), profile);
   return keyringStore(entry, profile, settings.store.path, settings.keyOptions);
 }

@@ -33,11 +33,12 @@ export interface ResolvedKey extends Resolved<string> {
  * The config file is read only when a flag or variable has not already answered.
  */
 export class Settings {
-  readonly store: ConfigStore;
   readonly #env: Env;
   readonly #flags: GlobalFlags;
   readonly #platform: Platform;
   readonly #keyOptions: KeyStoreOptions;
+  readonly #storeOptions: ConfigStoreOptions;
+  #store: ConfigStore | undefined;
   #key: Promise<ResolvedKey | undefined> | undefined;
 
   constructor(
@@ -50,11 +51,22 @@ export class Settings {
     this.#env = env;
     this.#flags = flags;
     this.#platform = platform;
-    const config = locateConfig(env, platform);
-    this.store = new ConfigStore(config.path, { quoting: quotingFor(platform, env), ...storeOptions });
-    const moved = movedNotice(config);
-    if (moved !== undefined) storeOptions.notice?.(moved);
+    this.#storeOptions = storeOptions;
     this.#keyOptions = { env, command: (words) => this.command(words), ...keyOptions };
+  }
+
+  /**
+   * The config file, found (the folders looked at, on Windows an earlier version's place too)
+   * when first needed: a run whose flags and variables answer everything never looks.
+   */
+  get store(): ConfigStore {
+    if (this.#store === undefined) {
+      const config = locateConfig(this.#env, this.#platform);
+      this.#store = new ConfigStore(config.path, { quoting: quotingFor(this.#platform, this.#env), ...this.#storeOptions });
+      const moved = movedNotice(config);
+      if (moved !== undefined) this.#storeOptions.notice?.(moved);
+    }
+    return this.#store;
   }
 
   /** What the key stores of this run are opened with (the key-home module builds new ones from it). */

@@ -74,11 +74,17 @@ export interface HttpClientOptions {
   /**
    * The certificate authorities to trust (http/trust.ts): `context` first (Node's defaults when
    * undefined); `widen`, once, when a server's authority is unknown to it (the connection is tried
-   * again: a failed handshake sent nothing).
+   * again: a failed handshake sent nothing). Or what reads them, called at the first request: a
+   * client that sends nothing reads no certificate.
    */
-  tls?: { context: SecureContext | undefined; widen?: (() => SecureContext | undefined) | undefined } | undefined;
+  tls?: TlsTrust | (() => Promise<TlsTrust>) | undefined;
   /** A 401's hint when the default (check or store the key with `crawl auth ...`) cannot help. */
   unauthorizedHint?: string | undefined;
+}
+
+export interface TlsTrust {
+  context: SecureContext | undefined;
+  widen?: (() => SecureContext | undefined) | undefined;
 }
 
 export interface RequestSpec {
@@ -127,6 +133,7 @@ export class HttpClient {
   readonly #redactor: Redactor;
   readonly #clock: Clock;
   #dispatcher: Dispatcher | undefined;
+  #tls: Promise<TlsTrust | undefined> | undefined;
   #tlsContext: SecureContext | undefined;
   #widened = false;
   /** Aborted by close(): a request given up on (by --max-wait) ends there, and is not tried again. */
@@ -138,7 +145,7 @@ export class HttpClient {
     checkTransport(options.baseUrl, options.allowHttp);
     this.#redactor = options.redactor ?? new Redactor();
     this.#clock = options.clock ?? realClock;
-    this.#tlsContext = options.tls?.context;
+    if (typeof options.tls !== 'function') this.#tlsContext = options.tls?.context;
     if (options.apiKey !== undefined) this.#redactor.add(options.apiKey);
   }
 
@@ -260,7 +267,7 @@ export class HttpClient {
   /** One exchange: connect, send, read the whole body within the deadline and the size cap. */
   async #send(spec: RequestSpec, url: URL): Promise<HttpResponse> {
     const { method, body, maxBodyBytes } = spec;
-    const undici = await loadUndici();
+    const [undici, tls] = await Promise.all([loadUndici(), this.#trust()]);
     const interrupt = this.#options.interrupt;
     // Ctrl-C before a request is sent: it is not sent.
     if (interrupt?.aborted) throw interrupt.reason;
@@ -349,7 +356,7 @@ export class HttpClient {
         );
       }
       const { reason, sent, hint, code } = describeNetworkFailure(error);
-      const widen = this.#widened ? undefined : this.#options.tls?.widen;
+      const widen = this.#widened ? undefined : tls?.widen;
       if (widen !== undefined && isUnknownAuthority(code)) {
         this.#trace(`failed after ${ms} ms: ${reason}; trying again with a wider set of certificate authorities`);
         this.#widened = true;
@@ -367,6 +374,19 @@ export class HttpClient {
       deadline.stop();
       settled?.();
     }
+  }
+
+  /** The authorities to trust, read once, at the first request. */
+  #trust(): Promise<TlsTrust | undefined> {
+    const tls = this.#options.tls;
+    this.#tls ??=
+      typeof tls === 'function'
+        ? tls().then((trust) => {
+            this.#tlsContext = trust.context;
+            return trust;
+          })
+        : Promise.resolve(tls);
+    return this.#tls;
   }
 
   #getDispatcher(undici: UndiciParts): Dispatcher {

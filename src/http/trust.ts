@@ -36,7 +36,15 @@ export interface Authorities {
 
 export function nodeAuthorities(nodeVersion: string): Authorities {
   const read = (tls as { getCACertificates?: (type: 'system') => string[] }).getCACertificates;
-  return { bundled: tls.rootCertificates, system: read === undefined ? undefined : () => read('system'), nodeVersion };
+  return {
+    // Read when used (NODE_EXTRA_CA_CERTS, or a wider set): Node makes the list of its own
+    // authorities when first asked, and with neither, the default context has them already.
+    get bundled() {
+      return tls.rootCertificates;
+    },
+    system: read === undefined ? undefined : () => read('system'),
+    nodeVersion,
+  };
 }
 
 /** One context for every connection of a client: the certificates are parsed once, not at each handshake. */

@@ -9,11 +9,13 @@
 // (another Node version, other V8 flags, a missing or damaged file) V8 rejects it and compiles as
 // usual: slower, never different.
 //
-// The bundle's files (esbuild splits it at every dynamic import) are packed into one file, and
-// their caches into one file. A command reads each pack's index, then only the files it loads:
-// every byte read costs its share of start-up (copied, then turned into a string).
+// The bundle's modules (esbuild splits it at every dynamic import) are packed into one file, a few
+// modules to each of its files (those loaded together: src/build/containers.ts), and their caches
+// into one file. A command reads each pack's index, then only the files that hold the modules it
+// loads: every byte read costs its share of start-up (copied, then turned into a string), and so
+// does every file compiled.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { join, sep } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
 // Types only: the module itself is required when needed (see loadBundle).
 import type * as UserCacheModule from './user-cache.cjs';
@@ -23,15 +25,15 @@ type UserCache = typeof UserCacheModule;
 type ModuleFunction = (exports: unknown, require: (id: string) => unknown, module: { exports: unknown }, filename: string, dirname: string) => void;
 
 export interface CacheReport {
-  /** The bundle file, as named in the pack (`main.cjs`, `chunks/…`). */
+  /** The file of the pack, as named there (`main.cjs`, `chunks/…`). */
   file: string;
+  /** The bundle modules it holds (the file's own name first, when it is a module's). */
+  modules: string[];
   /** undefined: there was no cache for it; true: V8 refused the one there was. */
   rejected: boolean | undefined;
 }
 
-interface Loaded extends CacheReport {
-  /** As in Node: a file required again while it is still running gets its exports so far. */
-  module: { exports: unknown };
+interface Compiled extends CacheReport {
   script: Script;
 }
 
@@ -42,9 +44,17 @@ export interface Bundle {
   main: (argv: string[]) => Promise<number>;
   /** What happened to each file's code cache so far (for the benchmark and the tests). */
   report: () => CacheReport[];
+  /** The bundle's modules that have run so far, in the order they started (for the tests). */
+  modules: () => string[];
 }
 
-/** A pack: a build line, a JSON index of [offset, length] by name, then the data. */
+/**
+ * A pack's index: each file's [offset, length] by its name; a module packed into a file named
+ * otherwise, by the name of that file.
+ */
+export type PackIndex = Record<string, [number, number] | string>;
+
+/** A pack: a build line, a JSON index, then the data. */
 interface Pack {
   path: string;
   /**
@@ -53,7 +63,7 @@ interface Pack {
    */
   fd: number;
   build: string;
-  index: Record<string, [number, number]>;
+  index: PackIndex;
   /** Where the data begins in the file. */
   start: number;
 }
@@ -94,7 +104,6 @@ function cacheKey(build: string, kind: string): string {
 export function loadBundle(dir: string, options: LoadOptions): Bundle {
   const http = talksToService(options.argv);
   const kind = http ? 'http' : 'help';
-  const loaded = new Map<string, Loaded>();
   const pack = readPack(join(dir, PACK));
   const key = cacheKey(pack.build, kind);
   // The cache of this build, kind of run and Node, kept by the runs before in the user's folder.
@@ -118,33 +127,54 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
     (require('node:v8') as { setFlagsFromString(flags: string): void }).setFlagsFromString('--liftoff-only');
   }
 
-  const load = (name: string): unknown => {
-    const known = loaded.get(name);
-    if (known) return known.module.exports;
-    const code = readPart(pack, name);
-    if (code === undefined) throw new Error(`the bundle has no ${name}, or ${pack.path} is damaged: run \`npm run build\``);
+  // The files compiled so far, the modules they define, and the modules run so far.
+  const compiled = new Map<string, Compiled>();
+  const defined = new Map<string, ModuleFunction>();
+  const modules = new Map<string, { exports: unknown }>();
+
+  const compile = (file: string): void => {
+    const code = readPart(pack, file);
+    if (code === undefined) throw new Error(`the bundle has no ${file}, or ${pack.path} is damaged: run \`npm run build\``);
     const source = code.toString('utf8');
-    const cachedData = readPart(caches, name);
-    const filename = join(dir, name);
-    const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-      filename,
+    const cachedData = readPart(caches, file);
+    const script = new Script(`(function (define) {${source}\n})`, {
+      filename: join(dir, file),
       cachedData,
       // Nothing in the bundle imports dynamically (the build turns imports into requires), but
       // should anything, it gets Node's own loader rather than an error.
       // (vm.constants is missing before Node 20.16; optional, then.)
       importModuleDynamically: (vmConstants as typeof vmConstants | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
+    const entry: Compiled = { script, file, modules: [], rejected: cachedData ? script.cachedDataRejected === true : undefined };
+    compiled.set(file, entry);
+    const define = (name: string, module: ModuleFunction): void => {
+      defined.set(name, module);
+      entry.modules.push(name);
+    };
+    (script.runInThisContext() as (define: (name: string, module: ModuleFunction) => void) => void)(define);
+  };
+
+  const load = (name: string): unknown => {
+    const known = modules.get(name);
+    // As in Node: a module required again while it is still running gets its exports so far.
+    if (known) return known.exports;
+    if (!defined.has(name)) {
+      const where = pack.index[name];
+      compile(typeof where === 'string' ? where : name);
+    }
+    const run = defined.get(name);
+    if (run === undefined) throw new Error(`the bundle has no ${name}, or ${pack.path} is damaged: run \`npm run build\``);
     const module = { exports: {} as unknown };
-    loaded.set(name, { module, script, file: name, rejected: cachedData ? script.cachedDataRejected === true : undefined });
+    modules.set(name, module);
     // Anything else is one of Node's built-ins: every package is in the bundle.
     const requireFrom = (id: string): unknown =>
       id.startsWith('./') || id.startsWith('../')
-        ? load(posix.normalize(posix.join(posix.dirname(name), id)))
+        ? load(resolveIn(name, id))
         : id.startsWith(ASSET_PREFIX)
           ? asset(id.slice(ASSET_PREFIX.length))
           : require(id);
-    const run = script.runInThisContext() as ModuleFunction;
-    run.call(module.exports, module.exports, requireFrom, module, filename, join(dir, posix.dirname(name)));
+    const filename = dir + sep + name.split('/').join(sep);
+    run.call(module.exports, module.exports, requireFrom, module, filename, filename.slice(0, filename.lastIndexOf(sep)));
     return module.exports;
   };
 
@@ -173,7 +203,7 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
       if (blob) blobs.set(name, blob);
     }
     if (now !== caches && now !== undefined) closeSync(now.fd);
-    for (const entry of loaded.values()) blobs.set(entry.file, entry.script.createCachedData());
+    for (const entry of compiled.values()) blobs.set(entry.file, entry.script.createCachedData());
     return encodePack(key, blobs);
   };
   if (userCache !== undefined) {
@@ -181,7 +211,7 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
     // Only when this run compiled a file without a cache: once a kind of command has run, its
     // later runs write nothing.
     process.on('exit', () => {
-      if ([...loaded.values()].some((entry) => entry.rejected !== false)) writeCodeCache(cachePath, pack.build, cachePack());
+      if ([...compiled.values()].some((entry) => entry.rejected !== false)) writeCodeCache(cachePath, pack.build, cachePack());
     });
   }
 
@@ -189,13 +219,30 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
   return {
     run,
     main,
-    report: () => [...loaded.values()].map(({ file, rejected }) => ({ file, rejected })),
+    report: () => [...compiled.values()].map(({ file, modules, rejected }) => ({ file, modules, rejected })),
+    modules: () => [...modules.keys()],
   };
 }
 
+/**
+ * The module `id` (`./x.cjs`, `../chunks/y.cjs`: what the bundle's requires name) of the module
+ * `from`, both named as in the pack. Spelled out rather than with node:path: it runs for every
+ * require of every module, and path's normalisation got hot enough for V8 to optimise it, in the
+ * background, on every run.
+ */
+function resolveIn(from: string, id: string): string {
+  const parts = from.split('/');
+  parts.pop();
+  for (const part of id.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part !== '.') parts.push(part);
+  }
+  return parts.join('/');
+}
+
 /** `build\n{index}\n` then the data: what the build writes and the cache packs reuse. */
-export function encodePack(build: string, files: ReadonlyMap<string, Buffer>): Buffer {
-  const index: Record<string, [number, number]> = {};
+export function encodePack(build: string, files: ReadonlyMap<string, Buffer>, packed: PackIndex = {}): Buffer {
+  const index: PackIndex = { ...packed };
   let offset = 0;
   for (const [name, data] of files) {
     index[name] = [offset, data.length];
@@ -253,7 +300,7 @@ function decodeHead(path: string, fd: number, head: Buffer, first: number, secon
   return { path, fd, build: head.toString('latin1', 0, first), index: index as Pack['index'], start: second + 1 };
 }
 
-/** One file's bytes from a pack, or undefined when the index or the file is not whole. */
+/** One file's bytes from a pack, or undefined when the index or the file is not whole (or it is a module packed into another). */
 function readPart(pack: Pack | undefined, name: string): Buffer | undefined {
   const at = pack?.index[name];
   if (pack === undefined || !Array.isArray(at) || at.length !== 2) return undefined;

@@ -32,8 +32,15 @@ export function numberLocale(env: Env, system: string = systemLocale()): string 
   }
 }
 
-/** Formats a number with the locale's digit grouping; anything else is left to the caller. */
+/**
+ * Formats a number with the locale's digit grouping; anything else is left to the caller. The
+ * locale is looked up, and the formatter made (ICU's data loaded), at the first number formatted:
+ * a command that prints none (JSON, plain rows) pays nothing for it.
+ */
 export function groupDigits(env: Env, system?: string): (n: number) => string {
-  const format = new Intl.NumberFormat(numberLocale(env, system), { maximumFractionDigits: 20 });
-  return (n) => format.format(n);
+  let format: Intl.NumberFormat | undefined;
+  return (n) => {
+    format ??= new Intl.NumberFormat(numberLocale(env, system), { maximumFractionDigits: 20 });
+    return format.format(n);
+  };
 }

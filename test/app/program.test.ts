@@ -1,8 +1,12 @@
 // The program (src/app/program.ts): the global flags, before or after the subcommand; a bare
 // command's help; usage errors from the parser (exit 2, one line, and a hint naming the help of the
 // command reached or the command meant, no stack trace); `-v`; and `crawl --help`'s first steps.
+// A run builds only the commands its line names, and lists the others as building them would.
 // In this process; nothing is sent.
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/app/program.js';
+import { testStreams } from '../../src/io/test-streams.js';
 import { crawl, runCli } from '../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
@@ -132,5 +136,37 @@ describe('crawl --help: getting started, then examples', () => {
     for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(50);
     const sub = await crawl(['keys', 'list', '--help'], { env: {} });
     expect(sub.stdout).not.toContain('Getting started:');
+  });
+});
+
+describe('a run builds the commands its line names, and only those', () => {
+  /** The program a line builds (all of it without one), and the help it prints for `words`. */
+  async function built(argv: string[] | undefined, words: string[] = []) {
+    const streams = testStreams({ columns: 80 });
+    const program = (await buildProgram({ streams, env: {}, exec: () => () => async () => undefined, onCommanderError: () => undefined, setExitCode: () => undefined }, argv)) as CommandUnknownOpts;
+    if (words.length > 0) await program.parseAsync(words, { from: 'user' }).catch(() => undefined);
+    const find = (...path: string[]): CommandUnknownOpts => path.reduce((c, name) => c.commands.find((s) => s.name() === name) as CommandUnknownOpts, program);
+    return { help: streams.stdoutText(), find };
+  }
+
+  it('builds the command it runs, and lists the others without their flags', async () => {
+    const { find } = await built(['keys', 'create', 'ci', '--save']);
+    expect(find('keys', 'create').options.map((o) => o.long)).toContain('--save');
+    for (const other of [['keys', 'list'], ['keys', 'rotate'], ['job', 'status'], ['api']]) expect(find(...other).options, other.join(' ')).toEqual([]);
+  });
+
+  it("a group's default command is built when the group is named (`crawl job <id>` runs it)", async () => {
+    const { find } = await built(['job', 'demo-small']);
+    expect(find('job', 'status').options.map((o) => o.long)).toEqual(['--exit-status']);
+    expect(find('job', 'watch').options).toEqual([]);
+    // `status` in another group's line builds only that group's.
+    const auth = await built(['auth', 'status']);
+    expect(auth.find('job', 'status').options).toEqual([]);
+  });
+
+  it.each([[['--help']], [['job', '--help']], [['keys', '--help']], [['help', 'config']], [['api', '--help']]])('%j: the same help as the whole program', async (words) => {
+    const [lazy, whole] = await Promise.all([built(words, words), built(undefined, words)]);
+    expect(lazy.help).not.toBe('');
+    expect(lazy.help).toBe(whole.help);
   });
 });

@@ -5,10 +5,10 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/app/program.js';
 import type { Exec, WorkName } from '../../src/commands/shared/exec.js';
-import * as work from '../../src/commands/work.js';
+import { work } from '../../src/commands/work.js';
 import { testStreams } from '../../src/io/test-streams.js';
 
-/** The program, with an exec that records which entry point a command's action asked for. */
+/** The whole program, with an exec that records which entry point a command's action asked for. */
 function program(ran: string[], options: unknown[] = []) {
   const exec: Exec = (name) => async (o) => {
     ran.push(name);
@@ -44,8 +44,8 @@ function argvOf(command: CommandUnknownOpts, words: readonly string[]): string[]
   return [...words, ...c.registeredArguments.filter((a) => a.required).map(choice)];
 }
 
-describe('commands and their work', () => {
-  const all = leaves(program([]) as CommandUnknownOpts);
+describe('commands and their work', async () => {
+  const all = leaves((await program([])) as CommandUnknownOpts);
 
   it('finds the commands to check', () => {
     expect(all.map((w) => w.join(' '))).toEqual(expect.arrayContaining(['auth logout', 'job status', 'keys rotate', 'api', 'sandbox', '__complete']));
@@ -53,29 +53,29 @@ describe('commands and their work', () => {
 
   it.each(all.map((w) => [w.join(' '), w] as const))('`crawl %s` runs the entry point its words name', async (_name, words) => {
     const ran: string[] = [];
-    const p = program(ran);
+    const p = await program(ran);
     await p.parseAsync(argvOf(p as CommandUnknownOpts, words), { from: 'user' });
     expect(ran).toEqual([entryPointOf(words)]);
   });
 
-  it('every entry point of the work is a function some command runs, and nothing else is exported there', () => {
+  it('every entry point of the work is a function some command runs, and nothing else is loaded there', async () => {
     const names = Object.keys(work).sort();
     expect(names).toEqual(all.map(entryPointOf).sort());
-    for (const name of names) expect(typeof work[name as WorkName]).toBe('function');
+    for (const name of names) expect(typeof (await work[name as WorkName]())).toBe('function');
   });
 
   it('the default command of `job` runs as jobStatusRun too; a mistyped command there runs no work at all', async () => {
     const ran: string[] = [];
     const options: unknown[] = [];
-    await program(ran, options).parseAsync(['job', 'demo-small'], { from: 'user' });
-    await program(ran, options).parseAsync(['job', 'status', 'stauts'], { from: 'user' });
+    await (await program(ran, options)).parseAsync(['job', 'demo-small'], { from: 'user' });
+    await (await program(ran, options)).parseAsync(['job', 'status', 'stauts'], { from: 'user' });
     expect(ran).toEqual(['jobStatusRun', 'jobStatusRun']);
     expect(options).toEqual([
       { ids: ['demo-small'], exitStatus: false },
       { ids: ['stauts'], exitStatus: false },
     ]);
     // test/commands/job/subcommand-typo.test.ts has what the user sees.
-    await expect(program(ran, options).parseAsync(['job', 'stauts'], { from: 'user' })).rejects.toThrow("unknown command 'stauts' for `crawl job`");
+    await expect((await program(ran, options)).parseAsync(['job', 'stauts'], { from: 'user' })).rejects.toThrow("unknown command 'stauts' for `crawl job`");
     expect(ran).toHaveLength(2);
   });
 

@@ -47,6 +47,19 @@ describe('the job history', () => {
     expect(readFileSync(file, 'utf8')).not.toContain(fx.sandbox.key);
   });
 
+  it('the file is rewritten only when the history changes: the same job again leaves it as it was', () => {
+    const env = { XDG_STATE_HOME: state() };
+    const file = join(env.XDG_STATE_HOME, 'crawl', 'recent-jobs.json');
+    recordJob(env, HERE, 'job-a', 'http://127.0.0.1:1');
+    const first = statSync(file).ino;
+    recordJob(env, HERE, 'job-a', 'http://127.0.0.1:1');
+    // Written whole and renamed into place: a rewrite would be another file.
+    expect(statSync(file).ino).toBe(first);
+    recordJob(env, HERE, 'job-b', 'http://127.0.0.1:1');
+    expect(statSync(file).ino).not.toBe(first);
+    expect(readJobHistory(env, HERE).map((e) => e.id)).toEqual(['job-b', 'job-a']);
+  });
+
   it('a job that could not be read is not remembered; nor is an id a shell would split', async () => {
     const env = { XDG_STATE_HOME: state() };
     fx.sandbox.addJob({ id: 'two words', status: 'completed', pagesTotal: 1 });

@@ -4,6 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Settings } from '../../src/config/settings.js';
 import { maskKey } from '../../src/text/mask.js';
 import { crawl, runCli, tempDir } from '../support/harness.js';
 import { brokenKey, expectNoBrokenKeyIn, KEY_DEFECTS, STORED_KEY_DEFECTS } from '../support/key-forms.js';
@@ -112,6 +113,20 @@ describe('profiles: --profile > CRAWL_PROFILE > "default"', () => {
     const r = await runCli(['config', 'list', '--profile', '../x'], { env: envOf({ CRAWL_CONFIG_DIR: dir }) });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^crawl: invalid profile name "\.\.\/x"/);
+  });
+});
+
+describe('the config file is looked for only when needed', () => {
+  it('flags and variables that answer everything: the config folder is never looked up', async () => {
+    const read = new Set<PropertyKey>();
+    const values: Record<string, string> = { CRAWL_BASE_URL: 'https://crawl.example', CRAWL_API_KEY: 'crk_fromTheEnvironment01', HOME: '/nowhere' };
+    const env = new Proxy(values as Record<string, string | undefined>, { get: (target, name) => (read.add(name), target[name as string]) });
+    const settings = new Settings(env, {}, {}, {}, { os: 'linux', home: '/nowhere' });
+    expect(settings.baseUrl()).toEqual({ value: 'https://crawl.example', source: 'env' });
+    expect((await settings.apiKey())?.source).toBe('env');
+    expect([...read].filter((name) => name === 'CRAWL_CONFIG_DIR' || name === 'XDG_CONFIG_HOME')).toEqual([]);
+    expect(settings.store.path).toBe('/nowhere/.config/crawl/config.json');
+    expect(read.has('CRAWL_CONFIG_DIR')).toBe(true);
   });
 });
 

@@ -374,6 +374,25 @@ describe('closing the client', () => {
   });
 });
 
+describe('the certificate authorities to trust', () => {
+  it('are read at the first request, once, not when the client is made', async () => {
+    let reads = 0;
+    const tls = async () => {
+      reads++;
+      return { context: undefined };
+    };
+    const client = new HttpClient({ baseUrl: new URL(fx.sandbox.url), apiKey: fx.sandbox.key, timeoutMs: 10_000, allowHttp: true, userAgent: 'trust-test', clock: realClock, tls });
+    try {
+      expect(reads).toBe(0);
+      await client.request({ method: 'GET', path: ['api', 'crawl', 'demo-small'] });
+      await client.request({ method: 'GET', path: ['api', 'crawl', 'demo-running'] });
+      expect(reads).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('a client closed while a request waits to be tried again', () => {
   it('ends it at once with the failure it had, and sends nothing more; a request after close() is refused, said so', async () => {
     // Retry-After: 30 on the real clock: a client that slept it out would hold the test past its

@@ -7,7 +7,9 @@ import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sourcesRun } from '../../src/bench/code-cache.js';
 import { runCli, tempDir } from '../support/harness.js';
+import { startKeyringSession } from '../support/keyring-session.js';
 import { BIN, cleanEnv } from '../support/spawn.js';
 import { listenOnLoopback, relayTunnels } from '../support/loopback.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
@@ -81,10 +83,92 @@ describe('what a command loads', () => {
     for (const name of ['internal/fs/streams', 'internal/fs/promises', 'internal/readline/interface']) expect(modules).not.toContain(`NativeModule ${name}`);
   });
 
+  it('--version loads no stream, network or vm module: nothing but the version is read, and it is written straight to fd 1', async () => {
+    const { code, modules } = await builtinsLoaded(['--version']);
+    expect(code).toBe(0);
+    for (const name of ['stream', 'net', 'tty', 'vm', 'internal/fs/sync_write_stream']) expect(modules).not.toContain(name);
+  });
+
+  it('--version to a full disk: one line, exit 1', async () => {
+    const fd = openSync('/dev/full', 'w');
+    try {
+      const full = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, '--version'], { env: cleanEnv({}), stdio: ['ignore', fd, 'pipe'] });
+        let stderr = '';
+        child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+      expect(full).toEqual({ code: 1, stderr: 'crawl: cannot write to standard output: ENOSPC\n' });
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it('help loads neither node:http nor node:v8', async () => {
     const { code, modules } = await builtinsLoaded(['job', '--help']);
     expect(code).toBe(0);
     for (const name of ['http', 'v8', 'child_process', 'fs/promises']) expect(modules).not.toContain(name);
+  });
+});
+
+describe('what a command runs of the bundle: the command it runs, and of the rest only what it uses', () => {
+  /** The source files of the modules `crawl <args>` ran, with the environment given (a fresh code cache). */
+  const ran = (args: string[], env: Record<string, string>): Promise<string[]> =>
+    sourcesRun(args, { PATH: process.env.PATH ?? '', HOME: tmp.dir, XDG_CACHE_HOME: join(tmp.dir, 'xdg-cache'), ...env });
+  const http = (sources: readonly string[]): string[] => sources.filter((s) => /^src\/http\/(?!url\.ts)|node_modules\/undici\//.test(s));
+  const keyStores = (sources: readonly string[]): string[] => sources.filter((s) => /^src\/config\/key-stores\/(keyring|command|file)-store\.ts$|native-keyring|^src\/platform\/(dbus|shell-command)/.test(s));
+  /** Command modules: declarations and their work (not a group's index and hooks, which are the program's). */
+  const commandModules = (sources: readonly string[]): string[] =>
+    sources.filter((s) => /^src\/commands\/(?!help\/|shared\/)[^/]+\/(?!index\.ts|subcommand-typo\.ts)(lib\/)?[^/]+\.ts$/.test(s)).sort();
+
+  it('help builds the commands it shows, none of their work, no Deps and no HTTP code', async () => {
+    const [root, group] = await Promise.all([ran(['--help'], fx.env), ran(['job', '--help'], fx.env)]);
+    expect(commandModules(root)).toEqual([]);
+    // The group's default command: `crawl job <id>` would run it.
+    expect(commandModules(group)).toEqual(['src/commands/job/status.ts']);
+    for (const sources of [root, group]) {
+      expect(sources).toContain('node_modules/commander/lib/help.js');
+      expect(sources.filter((s) => /\/lib\/|^src\/app\/factory\.ts$|^src\/config\//.test(s) && !s.includes('commander'))).toEqual([]);
+      expect(http(sources)).toEqual([]);
+    }
+  });
+
+  it('config and completion run no HTTP code and open no key store', async () => {
+    const runs = await Promise.all([['config', 'list'], ['config', 'get', 'base-url'], ['completion', 'bash'], ['__complete', '2', ':job', ':']].map((args) => ran(args, fx.env)));
+    for (const sources of runs) {
+      expect(sources).toContain('src/app/factory.ts');
+      expect(http(sources)).toEqual([]);
+      expect(keyStores(sources)).toEqual([]);
+    }
+  });
+
+  it('a status read runs its own command and work, the HTTP layer, and no key store when CRAWL_API_KEY is set', async () => {
+    const sources = await ran(['job', 'demo-small', '--json'], fx.env);
+    expect(sources).toEqual(expect.arrayContaining(['src/commands/job/status.ts', 'src/commands/job/lib/status.ts', 'src/http/client.ts']));
+    expect(sources.some((s) => s.startsWith('node_modules/undici/'))).toBe(true);
+    expect(commandModules(sources).filter((s) => !s.startsWith('src/commands/job/'))).toEqual([]);
+    expect(sources.filter((s) => /^src\/commands\/job\/lib\/(watch|pages|cancel)\.ts$/.test(s))).toEqual([]);
+    expect(keyStores(sources)).toEqual([]);
+  });
+
+  it('a status read opens the one store its profile names: the config file, or the keyring over D-Bus', async () => {
+    const { CRAWL_API_KEY: key = '', ...withoutKey } = fx.env;
+    const fileConfig = join(tmp.dir, 'file-store-config');
+    await runCli(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], { process: true, env: { ...withoutKey, CRAWL_CONFIG_DIR: fileConfig }, input: key });
+    const fromFile = await ran(['job', 'demo-small', '--json'], { ...withoutKey, CRAWL_CONFIG_DIR: fileConfig });
+    expect(keyStores(fromFile)).toEqual(['src/config/key-stores/file-store.ts']);
+    const session = await startKeyringSession();
+    try {
+      const keyringConfig = join(tmp.dir, 'keyring-config');
+      const env = { ...withoutKey, ...session.env, CRAWL_CONFIG_DIR: keyringConfig };
+      const login = await runCli(['auth', 'login', '--with-key', '--no-verify', '--store', 'keyring'], { process: true, env, input: key });
+      expect(login.code, login.stderr).toBe(0);
+      const fromKeyring = await ran(['job', 'demo-small', '--json'], env);
+      expect(keyStores(fromKeyring).filter((s) => !s.startsWith('src/platform/dbus/'))).toEqual(['src/config/key-stores/keyring-store.ts']);
+      expect(fromKeyring).toContain('src/platform/dbus/connection.ts');
+    } finally {
+      await session.close();
+    }
   });
 });
 

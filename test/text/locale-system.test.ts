@@ -25,3 +25,15 @@ describe('no LC_ALL, LC_NUMERIC or LANG', () => {
     expect(numberLocale({}, 'not a tag!')).toBe('en-US');
   });
 });
+
+describe('groupDigits', () => {
+  it('looks the locale up only when it formats its first number: a command that prints none pays nothing for it', () => {
+    const read: PropertyKey[] = [];
+    const env = new Proxy({} as Record<string, string | undefined>, { get: (_, name) => (read.push(name), undefined) });
+    const count = groupDigits(env, 'en-US');
+    expect(read).toEqual([]);
+    expect(count(1234567)).toBe('1,234,567');
+    expect(read).toEqual(expect.arrayContaining(['LC_ALL', 'LANG']));
+  });
+});
+

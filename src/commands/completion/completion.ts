@@ -1,5 +1,6 @@
 import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { withExamples } from '../shared/examples.js';
+import { COMPLETION_TREE } from './completion-tree.js';
 import type { CommandNode } from './lib/complete.js';
 import type { CompleteOptions, CompletionOptions } from './lib/print.js';
 
@@ -32,14 +33,11 @@ export function completeCommand(runF: (options: CompleteOptions) => Promise<void
     .argument('[words...]')
     .helpOption(false)
     .allowUnknownOption()
-    .action((args, _flags, self) => {
-      let root: CommandUnknownOpts = self as CommandUnknownOpts;
-      while (root.parent) root = root.parent;
-      return runF({ args, tree: treeOf(root) });
-    });
+    // The whole program, which this run has not built: made from it by the build.
+    .action((args) => runF({ args, tree: COMPLETION_TREE }));
 }
 
-/** The program as plain data: names, descriptions, flags (with their fixed values) and operands. */
+/** The program as plain data: names, descriptions, flags (with their fixed values) and operands (src/build/command-table.ts). */
 export function treeOf(command: CommandUnknownOpts): CommandNode {
   return {
     name: command.name(),

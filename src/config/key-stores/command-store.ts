@@ -8,6 +8,7 @@ import type { Env } from '../../platform/env.js';
 import { withoutByteOrderMark } from '../../text/byte-order-mark.js';
 import { describeChar, keyDefect, trimKeyText } from '../../text/keys.js';
 import { KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
+import { commandName, describeCommand } from './store-names.js';
 
 /** Far above any key; a command that floods stdout is stopped, not read into memory. */
 const MAX_OUTPUT_BYTES = 64 * 1024;
@@ -24,13 +25,6 @@ export interface CommandContext {
   command(words: readonly string[]): string;
 }
 
-/** The first word of a command, as `auth status` shows it: `op read op://…` is "command: op …". */
-export function commandName(command: string): string {
-  const first = command.trim().split(/\s+/)[0] ?? '';
-  const base = first.replace(/^.*[\\/]/, '');
-  return base === '' ? '(empty)' : base.slice(0, 40);
-}
-
 export class CommandStore implements KeyStore {
   readonly kind = 'command' as const;
   readonly readCommand: string;
@@ -44,7 +38,7 @@ export class CommandStore implements KeyStore {
   }
 
   describe(): string {
-    return `command: ${commandName(this.readCommand)} …`;
+    return describeCommand(this.readCommand);
   }
 
   async read(signal: AbortSignal): Promise<string | undefined> {

@@ -2,6 +2,7 @@
 // or taken when no keyring is reachable at all. Profiles from before the keyring are this store.
 import type { ConfigStore } from '../store.js';
 import type { KeyStore } from './key-store.js';
+import { describeFile } from './store-names.js';
 
 export class FileStore implements KeyStore {
   readonly kind = 'file' as const;
@@ -14,7 +15,7 @@ export class FileStore implements KeyStore {
   }
 
   describe(): string {
-    return `config file, plaintext: ${this.#config.path}`;
+    return describeFile(this.#config.path);
   }
 
   async read(): Promise<string | undefined> {

@@ -11,6 +11,7 @@ import { userBusAddress } from '../../platform/user-bus.js';
 import { sanitize } from '../../text/sanitize.js';
 import { bounded, KeyringUnavailableError, KeyringUnreachableError, KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
 import { entryAttributes, type KeyringEntry } from './keyring-entry.js';
+import { describeKeyring } from './store-names.js';
 import type * as NativeKeyringModule from './native-keyring.js';
 
 type NativeKeyring = typeof NativeKeyringModule;
@@ -36,13 +37,6 @@ export interface KeyringContext {
   command(words: readonly string[]): string;
 }
 
-/** The keyring's name on this system, as people know it. */
-export function keyringName(platform: NodeJS.Platform): string {
-  if (platform === 'darwin') return 'macOS Keychain';
-  if (platform === 'win32') return 'Windows Credential Manager';
-  return 'Secret Service';
-}
-
 function usesSecretService(platform: NodeJS.Platform): boolean {
   return platform !== 'darwin' && platform !== 'win32';
 }
@@ -63,7 +57,7 @@ export class KeyringStore implements KeyStore {
   }
 
   describe(): string {
-    return `system keyring (${keyringName(this.#ctx.platform)})`;
+    return describeKeyring(this.#ctx.platform);
   }
 
   read(signal: AbortSignal): Promise<string | undefined> {

@@ -1,4 +1,3 @@
-import { listKeys } from '../../../api/keys.js';
 import type { Deps } from '../../../deps.js';
 import { CrawlError, UsageError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
@@ -77,7 +76,10 @@ function sources(deps: Deps): Sources {
     },
     keys: async () => {
       try {
-        const list = await withinDeadline(deps.clock, deps.clock.now() + SERVICE_WAIT_MS, listKeys(await deps.http()), () => new CrawlError('too slow', ExitCode.network));
+        const deadline = deps.clock.now() + SERVICE_WAIT_MS;
+        // The keys API, and the HTTP layer under it, load only when Tab asks for key ids.
+        const [http, { listKeys }] = await Promise.all([deps.http(), import('../../../api/keys.js')]);
+        const list = await withinDeadline(deps.clock, deadline, listKeys(http), () => new CrawlError('too slow', ExitCode.network));
         return list.keys.flatMap((k) => {
           const name = typeof k.name === 'string' ? k.name : '';
           const values = [{ value: k.id, description: name }];
