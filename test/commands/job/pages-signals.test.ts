@@ -5,7 +5,7 @@
 // (a FIFO no one reads, or whose reader stalls; stdout piped to a reader that stalls) are in
 // test/process/pipes.test.ts; an interrupt while writing stdout, in test/app/interrupt.test.ts.
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { Guard } from '../../../src/app/guard.js';
@@ -114,6 +114,26 @@ describe('two SIGTERMs back to back (GNU `timeout` signals crawl, then its proce
     // The run has ended on its own; whatever exit the signals still make comes after the report's grace.
     await clock.advance(GRACE_MS);
     expect(exits).toEqual([{ code: 143, stderr: r.stderr }]);
+  });
+});
+
+describe('two SIGTERMs while the output file is being created', () => {
+  it('the exit is held from before the file exists, so no signal can leave it empty with nothing said', async ({ expect }) => {
+    const file = join(tmp.dir, 'held-before-open.ndjson');
+    const clock = fakeClock();
+    const existedAtHold: boolean[] = [];
+    // The guard src/main.ts hands the run, noting whether the file was there when the hold came.
+    class Observed extends Guard {
+      override holdOnceAborted(signal: AbortSignal): () => void {
+        existedAtHold.push(existsSync(file));
+        return super.holdOnceAborted(signal);
+      }
+    }
+    const guard = new Observed(() => clock.now());
+    const signals = signalExit({ guard, clock, settleStdout: async () => undefined, exit: () => undefined });
+    const r = await crawl(['job', 'pages', 'many', '--output', file], { env: svc.env, clock, signal: signals.interrupt, guard });
+    expect(r.code).toBe(0);
+    expect(existedAtHold).toEqual([false]);
   });
 });
 

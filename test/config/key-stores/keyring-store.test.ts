@@ -27,7 +27,7 @@ afterEach(() => {
   peer = undefined;
 });
 afterAll(async () => {
-  await session.close();
+  await session?.close();
   tmp.cleanup();
 });
 

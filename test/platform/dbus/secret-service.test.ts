@@ -28,7 +28,7 @@ describeEachBus('the Secret Service client, on %s', { keyring: false }, (bus) =>
     ss = undefined;
     peer = undefined;
   });
-  afterAll(() => session.close());
+  afterAll(() => session?.close());
 
   const signal = (): AbortSignal => AbortSignal.timeout(10_000);
 

@@ -42,13 +42,15 @@ const PLAIN_LINE_MS = 5_000;
 export async function jobPagesRun(deps: Deps, options: PagesOptions): Promise<number> {
   // --max-wait counts from the start: a first answer that never comes is waited for no longer.
   const deadline = options.wait && options.maxWaitMs !== undefined ? deps.clock.now() + options.maxWaitMs : undefined;
-  const http = await deps.http();
-  // Opened before any request: a missing folder or a read-only file fails at once.
-  const file = options.output === undefined ? undefined : await openOutputFile(options.output);
   // Interrupted, the run says what the file holds: a second signal (`timeout` sends SIGTERM to
-  // crawl and then to its group) must not end the process between the first and that line.
-  const release = file ? deps.guard.holdOnceAborted(deps.signal) : undefined;
+  // crawl and then to its group) must not end the process between the first and that line. Held
+  // before the file exists: two signals while it is being created would otherwise leave it empty
+  // with nothing said.
+  const release = options.output === undefined ? undefined : deps.guard.holdOnceAborted(deps.signal);
   try {
+    const http = await deps.http();
+    // Opened before any request: a missing folder or a read-only file fails at once.
+    const file = options.output === undefined ? undefined : await openOutputFile(options.output);
     let response: JobResponse;
     try {
       response = await readyJob(deps, http, options, deadline);
