@@ -3,7 +3,7 @@
 // so a test can be the service a daemon never is (one that refuses the encrypted session, sends
 // hostile secrets, or leaves the bus while a prompt waits). The encrypted session is node:crypto's
 // own Diffie-Hellman and AES here, written apart from src/platform/dbus/secret-session.ts.
-import { createCipheriv, createDecipheriv, createDiffieHellmanGroup, hkdfSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createDiffieHellman, createDiffieHellmanGroup, hkdfSync, randomBytes, type DiffieHellman } from 'node:crypto';
 import { DBusConnection } from '../../src/platform/dbus/connection.js';
 import type { DBusValue, Message } from '../../src/platform/dbus/wire.js';
 
@@ -44,20 +44,37 @@ export async function secretServicePeer(address: string, answer: (m: Message, pe
   return peer;
 }
 
+let group: DiffieHellman | undefined;
+/**
+ * The second Oakley group (modp2), made once a process: making a DiffieHellman object checks that
+ * its prime is safe, a twentieth of a second each time; a session sets its own private value on it
+ * (every use is synchronous, so sessions never see each other's).
+ */
+function modp2(): DiffieHellman {
+  group ??= createDiffieHellman(createDiffieHellmanGroup('modp2').getPrime(), 2);
+  return group;
+}
+
 /** The service's half of dh-ietf1024-sha256-aes128-cbc-pkcs7, by the specification. */
 export class ServiceSession {
-  readonly #dh = createDiffieHellmanGroup('modp2');
+  /** A fresh private value for each session, on the one group object. */
+  readonly #private = randomBytes(32);
+  readonly #public: Buffer;
   key: Buffer | undefined;
 
   constructor() {
-    this.#dh.generateKeys();
+    const dh = modp2();
+    dh.setPrivateKey(this.#private);
+    this.#public = dh.generateKeys();
   }
 
   /** OpenSession's output for the client's public value (unpadded, as GNOME Keyring sends it). */
   open(clientPublic: Buffer): DBusValue {
-    const shared = this.#dh.computeSecret(clientPublic);
+    const dh = modp2();
+    dh.setPrivateKey(this.#private);
+    const shared = dh.computeSecret(clientPublic);
     this.key = Buffer.from(hkdfSync('sha256', Buffer.concat([Buffer.alloc(128 - shared.length), shared]), Buffer.alloc(0), Buffer.alloc(0), 16));
-    return ['ay', this.#dh.getPublicKey()];
+    return ['ay', this.#public];
   }
 
   encrypt(plaintext: Buffer, iv: Buffer): Buffer {

@@ -1,4 +1,4 @@
-// Tests that need tools, run by test/support/tools.test.ts where none is on PATH. The hooks are
+// Tests that need tools, run by test/process/tools.test.ts where none is on PATH. The hooks are
 // those of a keyring test: a session started before each test, and an afterEach that closes what
 // the beforeEach made, which would throw a second error (a TypeError) if it ran after a failed start.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

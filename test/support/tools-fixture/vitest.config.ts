@@ -1,4 +1,4 @@
-// The run test/support/tools.test.ts starts, with a PATH that holds no tool: one file of tests that
+// The run test/process/tools.test.ts starts, with a PATH that holds no tool: one file of tests that
 // need tools, under the suite's own set-up file and reporter (vitest.config.ts).
 import { defineConfig } from 'vitest/config';
 
