@@ -34,7 +34,7 @@ import { crawl, tempDir } from '../support/harness.js';
 import { fencedBlocks } from '../support/markdown.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ROOT, spawnProcess } from '../support/spawn.js';
-import { needs } from '../support/tools.js';
+import { needs, type Tool } from '../support/tools.js';
 import { standIns } from '../support/stand-ins.js';
 
 const DOCS = join(ROOT, 'docs');
@@ -415,6 +415,11 @@ function mismatch(step: Step, ran: Ran, session: Session): string | undefined {
   return undefined;
 }
 
+/** The tools a block's lines run besides crawl and bash (a line that pipes into jq needs jq). */
+function toolsOf(block: (typeof blocks)[number]): Tool[] {
+  return block.steps.some((step) => /(^|\|\s*)jq\b/.test(step.command)) ? ['jq'] : [];
+}
+
 const pages = ['README.md', ...readdirSync(DOCS).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const blocks = pages.flatMap(blocksOf);
 
@@ -432,18 +437,20 @@ describe('the command lines of docs/*.md', needs('bash'), () => {
 
   // Each block in a session and a sandbox of its own. One after another: side by side they only
   // contend for the same cores. The bound is a hang guard (a block of many lines on a loaded machine).
-  it.each(blocks.map((b) => [`${b.page}:${b.line}`, b] as const))('%s: each line runs with the outcome the page shows', async (_name, block) => {
-    const session = await newSession();
-    let ran: Ran[];
-    try {
-      ran = await runBlock(block, session);
-    } finally {
-      await session.sandbox.close();
-    }
-    const problems = block.steps.flatMap((step, i) => {
-      const problem = mismatch(step, ran[i] ?? { code: -1, output: '' }, session);
-      return problem === undefined ? [] : [`${block.page}:${step.line}: \`${step.command}\`: ${problem}\n${ran[i]?.output ?? ''}`];
+  for (const block of blocks) {
+    it(`${block.page}:${block.line}: each line runs with the outcome the page shows`, { ...needs(...toolsOf(block)), timeout: 120_000 }, async () => {
+      const session = await newSession();
+      let ran: Ran[];
+      try {
+        ran = await runBlock(block, session);
+      } finally {
+        await session.sandbox.close();
+      }
+      const problems = block.steps.flatMap((step, i) => {
+        const problem = mismatch(step, ran[i] ?? { code: -1, output: '' }, session);
+        return problem === undefined ? [] : [`${block.page}:${step.line}: \`${step.command}\`: ${problem}\n${ran[i]?.output ?? ''}`];
     });
     expect(problems).toEqual([]);
-  }, 120_000);
+    });
+  }
 });
