@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourcesRun } from '../../src/bench/code-cache.js';
 import { runCli, tempDir } from '../support/harness.js';
-import { startKeyringSession } from '../support/keyring-session.js';
+import { KEYRING_TOOLS, startKeyringSession } from '../support/keyring-session.js';
 import { BIN, cleanEnv } from '../support/spawn.js';
 import { listenOnLoopback, relayTunnels } from '../support/loopback.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
@@ -151,7 +151,7 @@ describe('what a command runs of the bundle: the command it runs, and of the res
     expect(keyStores(sources)).toEqual([]);
   });
 
-  it('a status read opens the one store its profile names: the config file, or the keyring over D-Bus', async () => {
+  it('a status read opens the one store its profile names: the config file, or the keyring over D-Bus', needs(...KEYRING_TOOLS), async () => {
     const { CRAWL_API_KEY: key = '', ...withoutKey } = fx.env;
     const fileConfig = join(tmp.dir, 'file-store-config');
     await runCli(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], { process: true, env: { ...withoutKey, CRAWL_CONFIG_DIR: fileConfig }, input: key });
