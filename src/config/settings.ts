@@ -1,5 +1,6 @@
 import type { Env } from '../platform/env.js';
-import { UsageError } from '../errors.js';
+import { CrawlError, UsageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { keyDefect, trimKeyText } from '../text/keys.js';
 import { commandLine, quotingFor, suggestionFlags, withFileOnStdin } from '../text/shell.js';
 import { closestWord } from '../text/similar.js';
@@ -187,6 +188,19 @@ export class Settings {
     this.#key = undefined;
   }
 
+  /**
+   * The keyring holds this profile's key, so a shell that reaches none (SSH, no session bus) is
+   * told so: it cannot be reached here, not that there is none.
+   */
+  #notReachedHere(store: KeyStore, error: unknown): unknown {
+    if (store.kind !== 'keyring' || !(error instanceof Error) || error.name !== 'KeyringUnavailableError') return error;
+    const { reason, hint } = error as Error & { reason: string; hint?: string };
+    return new CrawlError(`the ${store.describe()} cannot be reached here: ${reason}; profile "${this.profile().value}" keeps its key there`, ExitCode.failure, {
+      ...(hint === undefined ? {} : { hint }),
+      cause: error,
+    });
+  }
+
   async #readKey(signal: AbortSignal): Promise<ResolvedKey | undefined> {
     const fromEnv = this.#envKey();
     if (fromEnv) {
@@ -195,7 +209,9 @@ export class Settings {
     }
     const store = this.keyStore();
     if (!store) return undefined;
-    const key = await store.read(signal);
+    const key = await store.read(signal).catch((error: unknown) => {
+      throw this.#notReachedHere(store, error);
+    });
     if (key === undefined) {
       if (store.kind === 'file') return undefined;
       throw new UsageError(

@@ -85,7 +85,7 @@ describe('a profile whose key is in the keyring, where the keyring cannot be rea
     const { dir } = configWith(ON_KEYRING);
     const r = await crawl(['job', 'status', 'demo-small'], { env: envFor(dir, NO_BUS) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^crawl: no system keyring is available: no session bus.*\nhint: set CRAWL_API_KEY for this shell; or keep the key in the config file instead \(plaintext\): `crawl auth login --insecure-storage`\n$/);
+    expect(r.stderr).toMatch(/^crawl: the system keyring \(Secret Service\) cannot be reached here: no session bus.*; profile "default" keeps its key there\nhint: set CRAWL_API_KEY for this shell; or keep the key in the config file instead \(plaintext\): `crawl auth login --insecure-storage`\n$/);
   });
 
   it('auth login --insecure-storage (or --store file) moves it, as asked, and says the old entry could not be removed from here', async () => {
