@@ -1,7 +1,9 @@
 // Modules our packages require up front but that crawl never uses, or uses only when something
 // has gone wrong: loading them is part of what separates `crawl job <id>` from a plain node:http
 // GET. The bundle gets, in their place, a stand-in that loads the real module the first time it
-// is needed, so the packages' code runs unchanged: only when a module is loaded moves.
+// is needed, so the packages' code runs unchanged: only when a module is loaded moves. A module
+// crawl can never reach is left out of the bundle altogether (`absent`): its bytes would still be
+// read and held as text by every command that loads the file it would be bundled into.
 import { relative, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 
@@ -14,9 +16,10 @@ interface Deferral {
   /**
    * `lazy` (the default): loaded at the first use of anything of it. `assert`: a call with a
    * truthy first argument (a check that passed) does what the real assert does, nothing, without
-   * loading it; anything else goes to the real module.
+   * loading it; anything else goes to the real module. `absent`: not bundled; any use of it
+   * throws an error that names it (for code crawl's own calls cannot reach).
    */
-  standIn?: 'lazy' | 'assert';
+  standIn?: 'lazy' | 'assert' | 'absent';
 }
 
 export const DEFERRALS: readonly Deferral[] = [
@@ -30,7 +33,15 @@ export const DEFERRALS: readonly Deferral[] = [
     importer: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
     specifier: './client-h2.js',
     // client-h2 loads node:http2, which loads tls and crypto.
-    why: 'called only when a connection negotiates HTTP/2, which needs allowH2; crawl never sets it',
+    why: 'called only when a connection negotiates HTTP/2, which needs allowH2 or useH2c; crawl sets neither',
+    standIn: 'absent',
+  },
+  {
+    // fetch's body code, with WebIDL, FormData and its parser, data: URLs: a third of undici's bytes.
+    importer: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/,
+    specifier: '../web/fetch/body.js',
+    why: "required only to send a FormData body; crawl's HTTP client sends a string or a Buffer (src/http/client.ts)",
+    standIn: 'absent',
   },
   {
     importer: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]/,
@@ -49,6 +60,12 @@ const NAMESPACE = 'crawl-deferred';
  */
 function standIn(specifier: string, kind: Deferral['standIn'] = 'lazy'): string {
   const target = JSON.stringify(specifier);
+  if (kind === 'absent') {
+    const message = JSON.stringify(`crawl's bundle leaves out ${specifier}, which crawl never uses: this is a bug of crawl`);
+    return `const absent = () => { throw new Error(${message}); };
+module.exports = new Proxy(function absent() {}, { apply: absent, construct: absent, get: absent, has: absent });
+`;
+  }
   const apply = kind === 'assert' ? '(args[0] ? undefined : Reflect.apply(load(), self, args))' : 'Reflect.apply(load(), self, args)';
   return `let real;
 const load = () => (real ??= require(${target}));

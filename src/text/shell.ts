@@ -235,6 +235,6 @@ export function withFileOnStdin(command: string, file: string, quoting: Quoting 
  * `both` has no one line: ask shellsOf() for the shells and write a line for each.
  */
 export function environmentLine(variables: ReadonlyArray<readonly [name: string, value: string]>, shell: 'posix' | 'windows' = 'posix'): string {
-  if (shell === 'windows') return variables.map(([name, value]) => `$env:${name} = '${value.replace(/['‘’‚‛]/g, (q) => q + q)}'`).join('; ');
+  if (shell === 'windows') return variables.map(([name, value]) => `$env:${name} = '${value.replace(/['\u2018\u2019\u201A\u201B]/g, (q) => q + q)}'`).join('; ');
   return `export ${variables.map(([name, value]) => `${name}=${shellQuote(value)}`).join(' ')}`;
 }

@@ -49,6 +49,14 @@ describe('the code cache', () => {
     }
   });
 
+  it('the bundle is JavaScript in ASCII alone: one character beyond it and V8 would hold the whole file as two bytes a character', () => {
+    const beyondAscii = [...packedFiles()].flatMap(([file, text]) => {
+      const found = file.endsWith('.cjs') ? /[^\0-\x7f]/.exec(text) : null;
+      return found ? [`${file}: ${JSON.stringify(text.slice(Math.max(0, found.index - 40), found.index + 10))}`] : [];
+    });
+    expect(beyondAscii).toEqual([]);
+  });
+
   it('the build ships no cache: a checkout and an installed package start alike', () => {
     expect(readdirSync(join(ROOT, 'dist', 'bundle')).filter((name) => name.endsWith('.cache'))).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[]; scripts: Record<string, string> };

@@ -8,6 +8,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourcesRun } from '../../src/bench/code-cache.js';
+import { BUNDLE_DIR, MODULES } from '../../src/build/paths.js';
 import { runCli, tempDir } from '../support/harness.js';
 import { KEYRING_TOOLS, startKeyringSession } from '../support/keyring-session.js';
 import { BIN, cleanEnv } from '../support/spawn.js';
@@ -169,6 +170,14 @@ describe('what a command runs of the bundle: the command it runs, and of the res
     } finally {
       await session.close();
     }
+  });
+});
+
+describe('what the bundle holds', () => {
+  it("none of undici's code crawl cannot reach: its HTTP/2 client, fetch's bodies (src/build/defer-requires.ts)", () => {
+    const sources = Object.values(JSON.parse(readFileSync(join(BUNDLE_DIR, MODULES), 'utf8')) as Record<string, string[]>).flat();
+    expect(sources).toContain('node_modules/undici/lib/dispatcher/client-h1.js');
+    expect(sources.filter((s) => /^node_modules\/undici\/lib\/(dispatcher\/client-h2|web\/)/.test(s))).toEqual([]);
   });
 });
 

@@ -6,7 +6,8 @@
 // that refuses the algorithm gets them in a "plain" session, the specification's fall back, and
 // --verbose says so.
 import { DBusConnection, DBusError, sessionBusAddress } from './connection.js';
-import { decrypt, DH_AES, encrypt, newKeyPair, publicValue, SecretSessionError, sessionKey } from './secret-session.js';
+// Types only: the module, and node:crypto with it (a dozen of Node's modules), loads when a session opens.
+import type * as SessionCrypto from './secret-session.js';
 import type { DBusValue, Message, Variant } from './wire.js';
 
 const BUS = 'org.freedesktop.secrets';
@@ -51,6 +52,7 @@ export type Attributes = Record<string, string>;
 interface Session {
   path: string;
   key: Buffer | undefined;
+  crypto: typeof SessionCrypto;
 }
 
 export interface FoundItem {
@@ -211,20 +213,25 @@ export class SecretService {
   }
 
   async #openSession(signal: AbortSignal): Promise<Session> {
-    const pair = newKeyPair();
+    // Loaded here rather than with this module: by now the connection is made, and the call a
+    // caller starts beside this one (read's search) is on the bus, so node:crypto loads while
+    // the service answers it.
+    const crypto = await import('./secret-session.js');
+    const { DH_AES } = crypto;
+    const pair = crypto.newKeyPair();
     let output: DBusValue;
     let path: DBusValue;
     try {
-      [output, path] = (await this.#call(SERVICE_PATH, SERVICE, 'OpenSession', 'sv', [DH_AES, ['ay', publicValue(pair)]], signal)) as [DBusValue, DBusValue];
+      [output, path] = (await this.#call(SERVICE_PATH, SERVICE, 'OpenSession', 'sv', [DH_AES, ['ay', crypto.publicValue(pair)]], signal)) as [DBusValue, DBusValue];
     } catch (error) {
       if (!(error instanceof DBusError && error.dbusName === 'org.freedesktop.DBus.Error.NotSupported')) throw error;
       this.#verbose(`the Secret Service does not support the encrypted session (${DH_AES}): secrets cross the session bus in plain`);
       const [, plain] = await this.#call(SERVICE_PATH, SERVICE, 'OpenSession', 'sv', ['plain', ['s', '']], signal);
-      return { path: objectPath(plain), key: undefined };
+      return { path: objectPath(plain), key: undefined, crypto };
     }
     const servicePublic = Array.isArray(output) && output[0] === 'ay' ? output[1] : undefined;
     if (!Buffer.isBuffer(servicePublic)) throw protocolError('the Secret Service answered the encrypted session without a public key');
-    return { path: objectPath(path), key: sessionKey(pair, servicePublic) };
+    return { path: objectPath(path), key: crypto.sessionKey(pair, servicePublic), crypto };
   }
 
   /** The secret of an unlocked item, as text. */
@@ -235,9 +242,9 @@ export class SecretService {
     if (!Buffer.isBuffer(parameters) || !Buffer.isBuffer(value)) throw protocolError('the Secret Service sent a secret that is not bytes');
     if (session.key === undefined) return value.toString('utf8');
     try {
-      return decrypt(session.key, parameters, value).toString('utf8');
+      return session.crypto.decrypt(session.key, parameters, value).toString('utf8');
     } catch (error) {
-      throw error instanceof SecretSessionError ? protocolError(error.message) : error;
+      throw error instanceof session.crypto.SecretSessionError ? protocolError(error.message) : error;
     }
   }
 
@@ -249,7 +256,7 @@ export class SecretService {
       ['org.freedesktop.Secret.Item.Attributes', ['a{ss}', Object.entries(attributes)]],
     ];
     const plaintext = Buffer.from(secret, 'utf8');
-    const { iv, ciphertext } = session.key === undefined ? { iv: Buffer.alloc(0), ciphertext: plaintext } : encrypt(session.key, plaintext);
+    const { iv, ciphertext } = session.key === undefined ? { iv: Buffer.alloc(0), ciphertext: plaintext } : session.crypto.encrypt(session.key, plaintext);
     const value: DBusValue[] = [session.path, iv, ciphertext, 'text/plain'];
     const [, prompt] = (await this.#call(collection, 'org.freedesktop.Secret.Collection', 'CreateItem', 'a{sv}(oayays)b', [properties, value, true], signal)) as [string, string];
     if (prompt !== NO_OBJECT) {
