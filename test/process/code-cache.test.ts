@@ -49,6 +49,18 @@ describe('the code cache', () => {
     }
   });
 
+  it('every file of the pack is a function the loader runs as it is, in ASCII (read as latin1, a copy rather than a decoding)', () => {
+    const code = [...packedFiles()].filter(([file]) => file.endsWith('.cjs'));
+    expect(code.length).toBeGreaterThan(10);
+    for (const [file, text] of code) {
+      expect(text.startsWith('(function (define) {'), file).toBe(true);
+      expect(text.endsWith('\n})'), file).toBe(true);
+      expect(text.search(/[^\x00-\x7f]/u), file).toBe(-1);
+    }
+    // The license notes esbuild keeps (undici's) are there, escaped.
+    expect(code.some(([, text]) => text.includes('Jimmy W\\u{e4}rting'))).toBe(true);
+  });
+
   it('the build ships no cache: a checkout and an installed package start alike', () => {
     expect(readdirSync(join(ROOT, 'dist', 'bundle')).filter((name) => name.endsWith('.cache'))).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[]; scripts: Record<string, string> };
@@ -175,7 +187,9 @@ function packedFiles(): Map<string, string> {
   const pack = readFileSync(join(ROOT, 'dist', 'bundle', 'bundle.pack'));
   const first = pack.indexOf(10);
   const second = pack.indexOf(10, first + 1);
-  const index = JSON.parse(pack.toString('utf8', first + 1, second)) as Record<string, [number, number]>;
+  // A module packed into another file is indexed by that file's name: only the files themselves here.
+  const index = JSON.parse(pack.toString('utf8', first + 1, second)) as Record<string, [number, number] | string>;
   const data = pack.subarray(second + 1);
-  return new Map(Object.entries(index).map(([file, [offset, length]]) => [file, data.toString('utf8', offset, offset + length)]));
+  const files = Object.entries(index).filter((entry): entry is [string, [number, number]] => Array.isArray(entry[1]));
+  return new Map(files.map(([file, [offset, length]]) => [file, data.toString('utf8', offset, offset + length)]));
 }
