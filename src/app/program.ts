@@ -78,7 +78,8 @@ export async function buildProgram(hooks: ProgramHooks, argv?: readonly string[]
       reached = sub as CommandUnknownOpts;
     });
   const exec = hooks.exec(program);
-  const named = argv === undefined ? () => true : namedBy(argv);
+  const named = argv === undefined ? () => true : namedBy(argv, program as CommandUnknownOpts);
+  const words = new Set(argv);
   const groupCommands = groups.map((group) => {
     // `crawl keys help rotate` is `crawl help keys rotate` (commander's own help command, left out
     // of the listings: `crawl help` is the one shown).
@@ -88,6 +89,9 @@ export async function buildProgram(hooks: ProgramHooks, argv?: readonly string[]
       if (self.args.length === 0) self.help();
       reached = sub as CommandUnknownOpts;
     });
+    // A group the line does not name is only listed by the root's help and suggestions: commander
+    // never reaches its commands, examples or hooks, so they are not made.
+    if (argv !== undefined && !words.has(group.name)) return { command, commands: Promise.resolve([]) };
     group.configure?.(command);
     return { command, commands: commandsOf(group.commands, [group.name], exec, named) };
   });
@@ -116,12 +120,31 @@ type Named = (path: readonly string[], registration: Registration, facts: Comman
  * group: so these are the commands a line can run or ask help of (`crawl help job watch`; `crawl
  * job status watch` builds two, and `crawl job --help` the default one).
  */
-function namedBy(argv: readonly string[]): Named {
+function namedBy(argv: readonly string[], root: CommandUnknownOpts): Named {
   const words = new Set(argv);
+  const asksHelp = helpAskedOf(argv, root);
   return (path, registration, facts) => {
     if (path.length > 0 && !path.every((word) => words.has(word))) return false;
-    return words.has(registration.name) || (facts?.aliases.some((alias) => words.has(alias)) ?? false) || (registration.isDefault === true && path.length > 0);
+    // A group's default is needed when the line may run it; its help lists it from the table.
+    return words.has(registration.name) || (facts?.aliases.some((alias) => words.has(alias)) ?? false) || (registration.isDefault === true && path.length > 0 && !asksHelp);
   };
+}
+
+/**
+ * Whether commander will show a group's help rather than run its default command: `--help` or
+ * `-h` before any `--` and not the value of a global flag (`crawl job --help`, `crawl job x -h`;
+ * not `crawl job x --jq -h`). The root reads its own flags anywhere on the line; a group has none
+ * of its own, and shows its help before it dispatches to its default command.
+ */
+function helpAskedOf(argv: readonly string[], root: CommandUnknownOpts): boolean {
+  const takesValue = (word: string): boolean => root.options.some((o) => (o.required || o.optional) && (o.long === word || o.short === word));
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] as string;
+    if (word === '--') return false;
+    if (word === '--help' || word === '-h') return true;
+    if (takesValue(word)) i++;
+  }
+  return false;
 }
 
 interface Declared {

@@ -43,8 +43,11 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
   // Its deadlines are the HTTP layer's, on the run's clock.
   const guard = system.guard ?? new Guard(() => system.clock.now());
   // stdout failing (the reader went away, a full disk) ends the run as an interrupt would.
-  const outputGone = new AbortController();
-  const signal = system.signal ? AbortSignal.any([system.signal, outputGone.signal]) : outputGone.signal;
+  // Both made when first needed (a command's Deps, or stdout failing): help needs neither.
+  let outputGone: AbortController | undefined;
+  const gone = (): AbortController => (outputGone ??= new AbortController());
+  let runSignal: AbortSignal | undefined;
+  const signalOfRun = (): AbortSignal => (runSignal ??= system.signal ? AbortSignal.any([system.signal, gone().signal]) : gone().signal);
   let deps: RunDeps | undefined;
   let program: Program | undefined;
   let exitCode: number = ExitCode.ok;
@@ -67,7 +70,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
       // Never cut a critical section (a config write, a key not yet stored): after it, then.
       if (guard.criticalOpen()) return void guard.noCriticalOpen().then(() => onStdoutError(error));
       stdoutFailure ??= error;
-      outputGone.abort(isClosedPipe(error) ? new OutputClosedError() : writeError(undefined, error));
+      gone().abort(isClosedPipe(error) ? new OutputClosedError() : writeError(undefined, error));
     },
     // stderr on a full disk or a closed pipe: nothing can be said there any more, but the
     // command's own outcome (and exit code) stands.
@@ -93,7 +96,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
         // Compiled before anything is sent: a filter jq cannot read is a usage error (exit 2).
         // What the filter prints itself (debug) is redacted like all else on stderr: it runs once deps exist.
         const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (text) => void deps?.io.stderr.write(text + '\n'));
-        deps = createDeps({ env, platform, streams, clock: system.clock, globals, signal, guard, nodeVersion: system.nodeVersion, jq });
+        deps = createDeps({ env, platform, streams, clock: system.clock, globals, signal: signalOfRun(), guard, nodeVersion: system.nodeVersion, jq });
         // The entry point of that name takes the options its registration was checked against.
         const run = entry as Entry<typeof name>;
         const code = await run(deps, options);

@@ -43,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
   const rounds = option(argv, '--rounds', 3, 20);
   const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
   const log = (line: string): void => void process.stderr.write(line + '\n');
+  // A busy machine moves every row: the load before and after say how far to trust them.
+  const loadAtStart = loadavg();
   const work = mkdtempSync(join(tmpdir(), 'crawl-bench-'));
   const sandbox = await startSandboxProcess();
   const rows: Row[] = [];
@@ -168,7 +170,7 @@ async function main(argv: string[]): Promise<number> {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const lines = [
     '',
-    `Node ${process.version}, ${cpus().length} cores (${cpu}), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end; start-up pairs: ${runs} alternating runs each, A over B the median of their differences; pages: median of ${rounds} rounds`,
+    `Node ${process.version}, ${cpus().length} cores (${cpu}), load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')} at the start, ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end; start-up pairs: ${runs} alternating runs each, A over B the median of their differences; pages: median of ${rounds} rounds`,
     ...(cacheLine ? [cacheLine] : []),
     '',
     '| pair | A | B | A | B | result (start-up: A over B) | ratio | target | |',

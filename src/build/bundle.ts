@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   );
 
   const files = await Promise.all(
-    result.outputFiles.map(async (file) => ({ path: file.path, code: await toCommonJS(file.text, file.path) })),
+    result.outputFiles.map(async (file) => ({ path: file.path, code: asciiOnly(await toCommonJS(file.text, file.path), file.path) })),
   );
   // One file for all, of which a command reads the files it loads (and the assets they ask for).
   // Each file of the pack defines the modules packed into it; each module is the function
@@ -70,7 +70,8 @@ async function main(): Promise<void> {
     if (body === undefined) bodies.set(container, (body = []));
     body.push(`define(${JSON.stringify(module)}, function (exports, require, module, __filename, __dirname) {'use strict';\n${file.code}\n});\n`);
   }
-  const packed = new Map([...bodies].map(([container, body]) => [container, Buffer.from(body.join(''))]));
+  // Each file of the pack is the function the loader runs with its `define` (src/launch/load-bundle.cts).
+  const packed = new Map([...bodies].map(([container, body]) => [container, Buffer.from(`(function (define) {${body.join('')}\n})`)]));
   for (const [asset, bytes] of wasm.assets) packed.set(asset, Buffer.from(bytes));
   // One id for the whole build: a code cache is only ever used with the build it was made from.
   const hash = createHash('sha256');
@@ -112,6 +113,22 @@ async function toCommonJS(code: string, path: string): Promise<string> {
     throw new Error(`${relative(ROOT, path)}: esbuild imports one of our chunks in Node mode, which loses its named exports`);
   }
   return out.code;
+}
+
+/**
+ * The file with nothing beyond ASCII, which the loader then reads as latin1: a copy, where UTF-8
+ * would be decoded, and a string V8 keeps at one byte a character. esbuild escapes such characters
+ * in strings and names; what it leaves is the license notes it keeps in a comment at the end
+ * (escaped here, a comment either way), and a regular expression's (written `\u2018` in the source).
+ */
+function asciiOnly(code: string, path: string): string {
+  const BEYOND_ASCII = /[\u0080-\u{10ffff}]/u;
+  const notes = code.lastIndexOf('/*! Bundled license information:');
+  const end = notes < 0 ? -1 : code.indexOf('*/', notes);
+  const escaped = end < 0 ? code : code.slice(0, notes) + code.slice(notes, end).replace(/[\u0080-\u{10ffff}]/gu, (c) => `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`) + code.slice(end);
+  const at = escaped.search(BEYOND_ASCII);
+  if (at >= 0) throw new Error(`${relative(ROOT, path)}: a character beyond ASCII in the code (${JSON.stringify(escaped.slice(Math.max(0, at - 40), at + 10))}): write it as an escape (\\u…) in the source`);
+  return escaped;
 }
 
 main().catch((error: unknown) => {

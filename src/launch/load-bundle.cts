@@ -14,6 +14,7 @@
 // into one file. A command reads each pack's index, then only the files that hold the modules it
 // loads: every byte read costs its share of start-up (copied, then turned into a string), and so
 // does every file compiled.
+import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
@@ -135,9 +136,12 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
   const compile = (file: string): void => {
     const code = readPart(pack, file);
     if (code === undefined) throw new Error(`the bundle has no ${file}, or ${pack.path} is damaged: run \`npm run build\``);
-    const source = code.toString('utf8');
+    // The build's files are ASCII (esbuild escapes what is not, but in regular expressions): read as
+    // latin1 they make the same string without UTF-8's decoding, and V8 keeps it one byte a character.
+    const source = code.toString(isAscii(code) ? 'latin1' : 'utf8');
     const cachedData = readPart(caches, file);
-    const script = new Script(`(function (define) {${source}\n})`, {
+    // The build wrapped each file in `(function (define) {...})`: no string is built around it here.
+    const script = new Script(source, {
       filename: join(dir, file),
       cachedData,
       // Nothing in the bundle imports dynamically (the build turns imports into requires), but
@@ -274,7 +278,8 @@ function openPack(path: string): Pack | undefined {
   let pack: Pack | undefined;
   try {
     let head = Buffer.alloc(0);
-    for (let chunk = 4096; pack === undefined; chunk *= 4) {
+    // The head of the bundle's pack (its index) is a few KB: one read, as a rule.
+    for (let chunk = 16384; pack === undefined; chunk *= 4) {
       const more = Buffer.allocUnsafe(chunk);
       const read = readSync(fd, more, 0, chunk, head.length);
       head = Buffer.concat([head, more.subarray(0, read)]);

@@ -9,8 +9,8 @@
 // no cache: the command runs the same. The folder follows the rule of src/platform/folders.ts
 // (which this CommonJS loader cannot import): XDG_CACHE_HOME, else %LOCALAPPDATA% on Windows.
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, posix, win32 } from 'node:path';
+import type * as Os from 'node:os';
 
 /** What the rules below depend on: the process's own facts by default, a test's otherwise. */
 export interface CacheHost {
@@ -23,13 +23,23 @@ export interface CacheHost {
 }
 
 export function thisHost(): CacheHost {
-  let home = '';
-  try {
-    home = homedir();
-  } catch {
-    // No home: no cache.
-  }
-  return { platform: process.platform, home, uid: process.getuid?.(), lstat: (path) => lstatSync(path) };
+  let home: string | undefined;
+  return {
+    platform: process.platform,
+    // Asked for only where HOME (or XDG_CACHE_HOME) does not say: node:os is not loaded otherwise.
+    get home() {
+      if (home === undefined) {
+        try {
+          home = (require('node:os') as typeof Os).homedir();
+        } catch {
+          home = ''; // No home: no cache.
+        }
+      }
+      return home;
+    },
+    uid: process.getuid?.(),
+    lstat: (path) => lstatSync(path),
+  };
 }
 
 /** The cache file of one build, kind of run, Node version and architecture. */

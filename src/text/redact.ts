@@ -17,12 +17,15 @@ export const REPLACEMENT = '[redacted]';
 export const MIN_SECRET_LENGTH = 8;
 
 /** Anything that could hide between two characters of a secret or that the sanitiser removes. */
-const IGNORABLE_OR_ENCODED = /[\\%&\p{Cc}\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/u;
+const IGNORABLE_OR_ENCODED = (): RegExp => (expressions.ignorableOrEncoded ??= /[\\%&\p{Cc}\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/u);
 /** What begins an encoded form of a character: a JSON escape, a percent-encoding, an entity. */
 const ENCODED = /[\\%&]/;
 /** The characters skipped between a secret's own, one code point each. */
-const IGNORABLES = /[\p{Cc}\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/gu;
-const FORMAT = /^\p{Cf}$/u;
+const IGNORABLES = (): RegExp => (expressions.ignorables ??= /[\p{Cc}\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/gu);
+const FORMAT = (): RegExp => (expressions.format ??= /^\p{Cf}$/u);
+// The three above are made on first use: V8 builds a Unicode property class when an expression is
+// created, and most runs that load this module (help among them) redact nothing.
+const expressions: { ignorableOrEncoded?: RegExp; ignorables?: RegExp; format?: RegExp } = {};
 
 interface Pattern {
   /** The secret without ignorable characters (they are skipped in the text anyway). */
@@ -63,7 +66,7 @@ export class Redactor {
     if (this.#patterns.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
     const spans: Array<[number, number]> = [];
     // Fast path: with no escape, entity, percent sign or invisible character, only a literal copy can match.
-    if (!IGNORABLE_OR_ENCODED.test(text)) {
+    if (!IGNORABLE_OR_ENCODED().test(text)) {
       for (const p of this.#patterns) {
         for (let i = text.indexOf(p.literal); i !== -1; i = text.indexOf(p.literal, i + 1)) spans.push([i, i + p.literal.length]);
       }
@@ -74,7 +77,7 @@ export class Redactor {
     // ones between them, so the text without those holds it literally. If not, nothing to do.
     // ESC and CSI begin escape sequences, which the automaton skips whole.
     if (!ENCODED.test(text) && !text.includes('\u001b') && !text.includes('\u009b')) {
-      const visible = text.replace(IGNORABLES, '');
+      const visible = text.replace(IGNORABLES(), '');
       if (!this.#patterns.some((p) => visible.includes(p.literal))) return text;
     }
     for (const p of this.#patterns) {
@@ -94,7 +97,7 @@ export function isIgnorable(cp: number): boolean {
   if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return true;
   if (cp < 0xad) return false;
   if (cp === 0x2028 || cp === 0x2029 || (cp >= 0xe0000 && cp <= 0xe007f)) return true;
-  return FORMAT.test(String.fromCodePoint(cp));
+  return FORMAT().test(String.fromCodePoint(cp));
 }
 
 function triggersFor(first: number, literal: string): string[] {

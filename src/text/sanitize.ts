@@ -5,12 +5,14 @@
 // bidi controls reorder what is shown ("Trojan Source"), zero-width characters, the soft hyphen,
 // the BOM and tag characters hide text or split a word (a key) where nobody sees it. Line and
 // paragraph separators break lines on some terminals.
-const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/gu;
+// Made on first use: V8 builds a Unicode property class when the expression is created, a cost
+// every run that loads this module would pay, help included, though only output from a server needs it.
+let unsafe: RegExp | undefined;
 
 export function sanitize(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = typeof value === 'string' ? value : typeof value === 'object' ? stringify(value) : String(value);
-  return text.replace(UNSAFE, '');
+  return text.replace((unsafe ??= /[\p{Cc}\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/gu), '');
 }
 
 /** A value from the server as JSON; one nested thousands deep overflows JSON.stringify's stack. */

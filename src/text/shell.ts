@@ -79,7 +79,10 @@ function everyShellWord(value: string): string | undefined {
  * PowerShell reads the typographic quotes (U+2018 to U+201E) as quotes and the dashes U+2013,
  * U+2014 and U+2015 as `-`, so a word holding one stays named.
  */
-const LETTERS_OF_ANY_SCRIPT = /[\p{L}\p{M}\p{N}]/gu;
+const LETTERS_OF_ANY_SCRIPT = (): RegExp => (lettersOfAnyScript ??= /[\p{L}\p{M}\p{N}]/gu);
+// Made on first use: V8 builds a Unicode property class when the expression is created, and most
+// runs that load this module (help among them) quote no word.
+let lettersOfAnyScript: RegExp | undefined;
 
 /**
  * `word` in double quotes, for cmd and PowerShell (and bash, `both`), when each of its characters
@@ -88,7 +91,7 @@ const LETTERS_OF_ANY_SCRIPT = /[\p{L}\p{M}\p{N}]/gu;
  * reading its command line) nor, for bash, one holding `\\`, which bash reads as `\`.
  */
 function doubleQuoted(word: string, ascii: (others: string) => boolean, quoting: Quoting): string | undefined {
-  const others = word.replace(LETTERS_OF_ANY_SCRIPT, '');
+  const others = word.replace(LETTERS_OF_ANY_SCRIPT(), '');
   if (word === '' || (others !== '' && !ascii(others)) || word.endsWith('\\') || (quoting === 'both' && word.includes('\\\\'))) return undefined;
   return `"${word}"`;
 }

@@ -152,7 +152,9 @@ describe('a run builds the commands its line names, and only those', () => {
   it('builds the command it runs, and lists the others without their flags', async () => {
     const { find } = await built(['keys', 'create', 'ci', '--save']);
     expect(find('keys', 'create').options.map((o) => o.long)).toContain('--save');
-    for (const other of [['keys', 'list'], ['keys', 'rotate'], ['job', 'status'], ['api']]) expect(find(...other).options, other.join(' ')).toEqual([]);
+    for (const other of [['keys', 'list'], ['keys', 'rotate'], ['api']]) expect(find(...other).options, other.join(' ')).toEqual([]);
+    // A group the line does not name is listed by the root alone: commander never reaches its commands.
+    expect(find('job').commands).toEqual([]);
   });
 
   it("a group's default command is built when the group is named (`crawl job <id>` runs it)", async () => {
@@ -161,7 +163,11 @@ describe('a run builds the commands its line names, and only those', () => {
     expect(find('job', 'watch').options).toEqual([]);
     // `status` in another group's line builds only that group's.
     const auth = await built(['auth', 'status']);
-    expect(auth.find('job', 'status').options).toEqual([]);
+    expect(auth.find('job').commands).toEqual([]);
+    // Help of the group is its own, before any dispatch to the default: the default is listed, not built.
+    for (const help of [['job', '--help'], ['job', 'demo-small', '-h']]) expect((await built(help)).find('job', 'status').options, help.join(' ')).toEqual([]);
+    // Unless `-h` is a global flag's value, or follows `--`: then `crawl job <id>` runs.
+    for (const run of [['job', 'demo-small', '--profile', '-h'], ['job', '--', '-h']]) expect((await built(run)).find('job', 'status').options.length, run.join(' ')).toBeGreaterThan(0);
   });
 
   it.each([[['--help']], [['job', '--help']], [['keys', '--help']], [['help', 'config']], [['api', '--help']]])('%j: the same help as the whole program', async (words) => {
