@@ -30,6 +30,8 @@ const pagesOf = (total: number, render: (first: number, count: number) => string
 
 /** Jobs of 20,000 pages whose first batch comes at once and whose later batches never come. */
 const STALLING = ['stalls-SIGINT', 'stalls-SIGTERM', 'stalls-tty', 'stalls-twice'];
+/** A job of 20,000 pages whose first batch never comes. */
+const NEVER = 'stalls-at-once';
 
 let svc: PagesServer;
 let tmp: { dir: string; cleanup: () => void };
@@ -37,6 +39,7 @@ beforeAll(async () => {
   svc = await startPagesServer({
     many: pagesOf(20_000, records),
     ...Object.fromEntries(STALLING.map((id) => [id, pagesOf(20_000, records, 1)])),
+    [NEVER]: pagesOf(20_000, records, 0),
   });
   tmp = tempDir('crawl-pages-signals-');
 });
@@ -66,6 +69,18 @@ describe('--output to a file, interrupted midway', () => {
       expectInterruptedExport(expect, file, 20_000, r.stderr);
     });
   }
+
+  it.concurrent('before the first record came: the file is empty, and the line says so in words', async ({ expect }) => {
+    const file = join(tmp.dir, `${NEVER}.ndjson`);
+    const firstBatch = (): boolean => svc.seen.some((q) => q.url.startsWith(`/api/crawl/${NEVER}/pages`));
+    const r = await runCli(['job', 'pages', NEVER, '--output', file], {
+      env: svc.env,
+      onSpawn: (child) => void waitFor(firstBatch, 10_000, 'the first batch').then(() => child.kill('SIGTERM')),
+    });
+    expect(r.code).toBe(143);
+    expect(r.stderr).toBe(`crawl: interrupted before the first record came: ${file} is empty\n`);
+    expect(readFileSync(file, 'utf8')).toBe('');
+  });
 
   it.concurrent('on a terminal: exit 130, the progress line ends and the cursor comes back', async ({ expect }) => {
     const id = 'stalls-tty';

@@ -148,6 +148,7 @@ function interruptedWith(interruption: unknown, message: string): CrawlError {
 /** Counts as the progress line writes them (`count`, the locale's grouping): one number, one format. */
 function interruptedMessage(sink: RecordSink, file: OutputFile, count: (n: number) => string): string {
   const noun = sink.written === 1 ? 'record' : 'records';
+  if (file.kind === 'file' && sink.written === 0) return `interrupted before the first record came: ${file.path} is empty`;
   if (file.kind === 'file') return `interrupted: ${file.path} holds the first ${count(sink.written)} ${noun}, each line whole`;
   // A pipe may have taken one more piece than it confirmed before the process stopped.
   return `interrupted: at least ${count(sink.written)} ${noun} went to ${file.path}, each line whole`;
