@@ -33,7 +33,7 @@ describeEachBus('keys rotate into the keyring on %s, a fault at each step', { to
   beforeAll(async () => {
     s = await startKeyringSession({ bus });
   });
-  afterAll(() => s.close());
+  afterAll(() => s?.close());
   beforeEach(async () => {
     fx = await sandboxFixture({ seed: false });
     ({ dir, cleanup } = tempDir());
