@@ -93,11 +93,12 @@ export function systemStreams(): SystemStreams {
     get columns() {
       return (isTTY.stdout && stream('stdout').columns) || 80;
     },
+    // Asked of the terminal at each read (each frame of a live line): see windowSize.
     get stderrColumns() {
-      return (isTTY.stderr && stream('stderr').columns) || 80;
+      return (isTTY.stderr && (windowSize(stream('stderr'))?.[0] || stream('stderr').columns)) || 80;
     },
     get stderrRows() {
-      return (isTTY.stderr && stream('stderr').rows) || 24;
+      return (isTTY.stderr && (windowSize(stream('stderr'))?.[1] || stream('stderr').rows)) || 24;
     },
     // Node's terminal streams refresh their size on SIGWINCH and say so with 'resize'.
     onStderrResize(listener) {
@@ -166,4 +167,18 @@ function alignIfPipe(s: NodeJS.WriteStream): LineAlignment | undefined {
   // Node gives a UNIX socket a Pipe handle and TCP a TCP one: only the former takes small writes whole.
   const handle = (s as { _handle?: { constructor?: { name?: string } } })._handle;
   return alignLines(s, { atomic: pipe || handle?.constructor?.name === 'Pipe', pipeBuf: pipeBufferSize(hostPlatform()) });
+}
+
+/**
+ * The terminal's size now. The stream's own `columns` is refreshed only when Node handles SIGWINCH:
+ * a frame drawn between the resize and that moment used the old width, and wrapped; a process
+ * outside the terminal's foreground group (`crawl job watch … &`) never gets the signal at all.
+ * The tty handle asks the terminal itself (`WriteStream#getWindowSize()` returns the cached size).
+ */
+function windowSize(stream: NodeJS.WriteStream): [columns: number, rows: number] | undefined {
+  const handle = (stream as unknown as { _handle?: { getWindowSize?: (size: number[]) => number } })._handle;
+  const size: number[] = [];
+  if (typeof handle?.getWindowSize !== 'function' || handle.getWindowSize(size) !== 0) return undefined;
+  const [columns = 0, rows = 0] = size;
+  return columns > 0 ? [columns, rows] : undefined;
 }

@@ -54,13 +54,24 @@ async function watchInTmux(
   id: string,
   columns: number,
   during?: { poll: number; columns: number },
+  /** Run as a background job of a shell with job control: a process group of its own, which the terminal's SIGWINCH never reaches. */
+  background = false,
 ): Promise<{ history: number; historyRows: string[]; rows: string[] }> {
   const env = cleanEnv({ CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: fx.sandbox.key, CRAWL_CONFIG_DIR: tmp.dir, LANG: 'C.UTF-8' });
   const script = join(tmp.dir, `${session}.sh`);
   const exports = Object.entries(env).map(([name, value]) => `export ${name}=${shellQuote(value ?? '')}`);
   writeFileSync(
     script,
-    ['#!/bin/sh', ...exports, `export TERM=tmux-256color`, `${shellQuote(process.execPath)} ${shellQuote(BIN)} job watch ${id} --interval 0.5`, `tmux -L ${SOCKET} wait-for -S ${session}`, 'exec sleep 600', ''].join('\n'),
+    [
+      '#!/bin/sh',
+      ...exports,
+      `export TERM=tmux-256color`,
+      ...(background ? ['set -m'] : []),
+      `${shellQuote(process.execPath)} ${shellQuote(BIN)} job watch ${id} --interval 0.5${background ? ' &\nwait $!' : ''}`,
+      `tmux -L ${SOCKET} wait-for -S ${session}`,
+      'exec sleep 600',
+      '',
+    ].join('\n'),
   );
   chmodSync(script, 0o700);
   if (during) onPoll(id, during.poll, () => execFileSync('tmux', ['-L', SOCKET, 'resize-window', '-t', session, '-x', String(during.columns), '-y', '20']));
@@ -92,5 +103,14 @@ describe('job watch in tmux', needs('tmux'), () => {
     expect(rows.some((row) => row.includes('running')), rows.join('\n')).toBe(false);
     expect(rows.some((row) => /[█░]/.test(row)), rows.join('\n')).toBe(false);
     expect(rows.filter((row) => /^ {2}completed /.test(row))).toHaveLength(1);
+  });
+
+  it('narrowed while it runs outside the foreground group (no SIGWINCH comes): each frame is fitted to the width of its moment', async () => {
+    fx.sandbox.addJob({ id: 'tmux-bg', status: 'running', pagesTotal: 100, advance: { perPoll: 10 } });
+    const { rows } = await watchInTmux('background', 'tmux-bg', 100, { poll: 3, columns: 36 }, true);
+    // A frame fitted to the old width would wrap: its remnant rows stay, with the progress bar in them.
+    expect(rows.some((row) => row.includes('running')), rows.join('\n')).toBe(false);
+    expect(rows.some((row) => /[█░]/.test(row)), rows.join('\n')).toBe(false);
+    expect(rows.filter((row) => /^ {2}completed /.test(row)), rows.join('\n')).toHaveLength(1);
   });
 });
