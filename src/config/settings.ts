@@ -190,7 +190,8 @@ export class Settings {
 
   /**
    * The keyring holds this profile's key, so a shell that reaches none (SSH, no session bus) is
-   * told so: it cannot be reached here, not that there is none.
+   * told so: it cannot be reached here, not that there is none. Told by the error's name: the
+   * class's module is the key stores', which a run whose key is in CRAWL_API_KEY never loads.
    */
   #notReachedHere(store: KeyStore, error: unknown): unknown {
     if (store.kind !== 'keyring' || !(error instanceof Error) || error.name !== 'KeyringUnavailableError') return error;
