@@ -6,11 +6,12 @@
 // request path.
 //
 // Imported by the HTTP layer only when it sends its first request (client.ts): one chunk of the
-// bundle, loaded once. The V8 flag its WebAssembly parser wants is set by the bundle's loader
-// (src/launch/load-bundle.cts) before anything compiles.
+// bundle, loaded once. The V8 flag its WebAssembly parser wants in a run that reads many responses
+// is set by the bundle's loader (src/launch/load-bundle.cts) before anything compiles.
 import type { Dispatcher as DispatcherType, EnvHttpProxyAgent as EnvHttpProxyAgentType } from 'undici';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
-import api from 'undici/lib/api/index.js';
+import request from 'undici/lib/api/api-request.js';
+import connect from 'undici/lib/api/api-connect.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 
 export interface UndiciParts {
@@ -18,8 +19,9 @@ export interface UndiciParts {
   request: (this: DispatcherType, options: DispatcherType.RequestOptions) => Promise<DispatcherType.ResponseData>;
 }
 
-// What undici's index does: the request API (and `connect`, which its ProxyAgent needs for
-// tunnels) lives on every dispatcher's prototype.
-Object.assign(Dispatcher.prototype, api);
+// What undici's index does, for the two methods crawl reaches: `request`, and `connect`, which its
+// ProxyAgent calls for a tunnel. Its api/index.js would also bring stream, pipeline and upgrade,
+// which nothing calls.
+Object.assign(Dispatcher.prototype, { request, connect });
 
-export const undici: UndiciParts = { EnvHttpProxyAgent, request: api.request };
+export const undici: UndiciParts = { EnvHttpProxyAgent, request };

@@ -133,13 +133,18 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
   const defined = new Map<string, ModuleFunction>();
   const modules = new Map<string, { exports: unknown }>();
 
+  // Each file's source, then its cache, is read into one buffer, used again for every file: V8
+  // copies the source into a string and reads the cache while it compiles, and neither keeps the
+  // buffer after. A buffer per read would be fresh memory each time, and on some machines (virtual
+  // ones above all) the first touch of each page costs more than reading the bytes into it.
+  const scratch = new Scratch();
   const compile = (file: string): void => {
-    const code = readPart(pack, file);
+    const code = readPart(pack, file, scratch);
     if (code === undefined) throw new Error(`the bundle has no ${file}, or ${pack.path} is damaged: run \`npm run build\``);
     // The build's files are ASCII (esbuild escapes what is not, but in regular expressions): read as
     // latin1 they make the same string without UTF-8's decoding, and V8 keeps it one byte a character.
     const source = code.toString(isAscii(code) ? 'latin1' : 'utf8');
-    const cachedData = readPart(caches, file);
+    const cachedData = readPart(caches, file, scratch);
     // The build wrapped each file in `(function (define) {...})`: no string is built around it here.
     const script = new Script(source, {
       filename: join(dir, file),
@@ -305,13 +310,26 @@ function decodeHead(path: string, fd: number, head: Buffer, first: number, secon
   return { path, fd, build: head.toString('latin1', 0, first), index: index as Pack['index'], start: second + 1 };
 }
 
-/** One file's bytes from a pack, or undefined when the index or the file is not whole (or it is a module packed into another). */
-function readPart(pack: Pack | undefined, name: string): Buffer | undefined {
+/** A buffer lent to one read at a time, grown to the largest asked of it. */
+class Scratch {
+  #buffer = Buffer.alloc(0);
+
+  take(length: number): Buffer {
+    if (this.#buffer.length < length) this.#buffer = Buffer.allocUnsafeSlow(length);
+    return this.#buffer.subarray(0, length);
+  }
+}
+
+/**
+ * One file's bytes from a pack, or undefined when the index or the file is not whole (or it is a
+ * module packed into another). Into `scratch` when given: then the bytes are good until its next read.
+ */
+function readPart(pack: Pack | undefined, name: string, scratch?: Scratch): Buffer | undefined {
   const at = pack?.index[name];
   if (pack === undefined || !Array.isArray(at) || at.length !== 2) return undefined;
   const [offset, length] = at;
   if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length <= 0) return undefined;
-  const data = Buffer.allocUnsafe(length);
+  const data = scratch === undefined ? Buffer.allocUnsafe(length) : scratch.take(length);
   try {
     return readSync(pack.fd, data, 0, length, pack.start + offset) === length ? data : undefined;
   } catch {
