@@ -88,6 +88,21 @@ export function talksToService(argv: readonly string[]): boolean {
   return !(argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h'));
 }
 
+/** The commands that use the network: the groups that send requests, and the sandbox that answers them. */
+const NETWORK_COMMANDS = ['job', 'keys', 'auth', 'api', 'sandbox'];
+
+/**
+ * The built-ins a run of this command line loads whatever it does (node:os, node:process), and,
+ * when it uses the network, those undici (or the sandbox's server) needs for it (node:net, which
+ * brings Node's performance timing, and node:diagnostics_channel). One the run would not load
+ * costs its loading (node:net: milliseconds), so a line that names no command that uses the
+ * network loads only the first two.
+ */
+export function builtinsBeforeFlags(argv: readonly string[]): string[] {
+  const always = ['node:os', 'node:process'];
+  return NETWORK_COMMANDS.some((command) => argv.includes(command)) ? [...always, 'node:diagnostics_channel', 'node:net'] : always;
+}
+
 export interface LoadOptions {
   argv: readonly string[];
 }
@@ -121,6 +136,10 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
     }
   }
   if (http) {
+    // Node's own modules come with code caches made under its default flags, which V8 refuses
+    // once a flag is set: a built-in loaded after the one below is compiled from its source (and
+    // its cache made again). So those every request loads come first.
+    for (const id of builtinsBeforeFlags(options.argv)) require(id);
     // undici compiles its HTTP parser to WebAssembly; after a few hundred responses V8 would
     // recompile it with TurboFan, whose scratch memory is never given back and whose background
     // work keeps a finished process alive a while. Liftoff's code is plenty for a parser that

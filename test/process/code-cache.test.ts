@@ -105,6 +105,26 @@ describe('the code cache', () => {
     expect(readdirSync(folder).sort()).toEqual(kept);
   });
 
+  it("a run that talks to the service loads the built-ins it needs before the loader sets its V8 flag: after it, V8 would refuse Node's own code cache for each", async () => {
+    const { env } = freshCache('built-ins');
+    // What Node loaded, in order, written as the run exits.
+    const preload = join(tmp.dir, 'module-list.cjs');
+    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.CRAWL_TEST_MODULE_LIST, process.moduleLoadList.join('\\n')));\n");
+    for (const [i, args] of [STATUS, ['keys', 'list', '--json']].entries()) {
+      const list = join(tmp.dir, `modules-${i}.txt`);
+      const child = spawn(process.execPath, ['-r', preload, join(ROOT, 'bin', 'crawl.js'), ...args], { env: { ...env, CRAWL_TEST_MODULE_LIST: list }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stdout.resume();
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code, stderr).toBe(0);
+      const loaded = readFileSync(list, 'utf8').split('\n');
+      const flagSet = loaded.indexOf('NativeModule v8');
+      expect(flagSet).toBeGreaterThan(0);
+      expect(loaded.slice(flagSet + 1).filter((line) => line.startsWith('NativeModule ')), args.join(' ')).toEqual([]);
+    }
+  });
+
   it('runs side by side keep what each added: one ending after another merges the cache as it is then, not as it was when it started', async () => {
     const { env, folder } = freshCache('side-by-side');
     // A long run (the sandbox, until SIGINT) starts with no cache; a status read runs whole meanwhile
