@@ -32,8 +32,14 @@ export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 5;
 /** Bodies are decoded whole (never streamed), so one decoder serves them all. */
 const UTF8 = new TextDecoder('utf-8');
-/** What a request still out when its client is closed ends with (made once: see close()). */
+/**
+ * What a request still out when its client is closed ends with (made once: see close()). Its stack
+ * is set to its first line: Node's streams read the stack of the error a socket is destroyed with,
+ * and formatting the one taken here would find the line of each of its frames, scanning the whole
+ * text of each bundle file they are in, at the end of every run.
+ */
 const CLIENT_CLOSED = new Error('the client was closed');
+CLIENT_CLOSED.stack = `Error: ${CLIENT_CLOSED.message}`;
 /**
  * A response's status line and headers (Node's default limit). crawl's own, so NODE_OPTIONS'
  * --max-http-header-size does not change it; past it the request fails as a network error.
