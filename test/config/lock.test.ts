@@ -4,8 +4,7 @@
 // takeover or a release; the lock is keyed by the file's real path; waits outlast staleness.
 // Then through the CLI, runs sharing this process: writers racing for one file, and a lock that is
 // not a file crawl made. Writers in separate processes: test/process/races.test.ts.
-import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { ConfigLock, type LockFs, lockPathFor, nodeLockFs } from '../../src/conf
 import { CrawlError } from '../../src/errors.js';
 import { quotingFor, shellQuote } from '../../src/text/shell.js';
 import { ConfigStore } from '../../src/config/store.js';
+import { fifoSpool } from '../support/fifos.js';
 import { runCli, tempDir } from '../support/harness.js';
 import { clockWatching, fakeClock as sharedFakeClock, type FakeClock } from '../support/fake-clock.js';
 import { configProfile, expectNoRotatedKeyLost } from '../support/keys.js';
@@ -691,24 +691,12 @@ describe('a lock that is not a file crawl made', () => {
   let fx: SandboxFixture;
   let tmp: { dir: string; cleanup: () => void };
   let n = 0;
-  /**
-   * The FIFOs the tests below use, made by one `mkfifo` before they run and each moved into place
-   * (a rename) where a test needs one: a spawn costs the test worker far more than a rename.
-   */
-  const FIFOS = 10;
-  let fifos: string[] = [];
-  const mkfifo = (path: string): void => {
-    const fifo = fifos.pop();
-    if (fifo === undefined) throw new Error(`the tests asked for more than the ${FIFOS} FIFOs made for them`);
-    renameSync(fifo, path);
-  };
+  /** The FIFOs the tests below use, all made before they run. */
+  let mkfifo: (path: string) => void;
   beforeAll(async () => {
     fx = await sandboxFixture({ seed: false });
     tmp = tempDir('crawl-local-trust-');
-    const spool = join(tmp.dir, 'fifos');
-    mkdirSync(spool);
-    fifos = Array.from({ length: FIFOS }, (_, i) => join(spool, `fifo-${i}`));
-    execFileSync('mkfifo', fifos);
+    mkfifo = fifoSpool(tmp.dir, 10);
   });
   afterAll(async () => {
     tmp.cleanup();
