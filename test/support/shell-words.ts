@@ -1,31 +1,32 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { shellQuote } from '../../src/text/shell.js';
 
 /**
- * The words a real POSIX shell makes of a line (as `printf` receives them), never running them.
+ * The words a real POSIX shell makes of each line (as `printf` receives them), never running them.
  *
- * One `sh` serves the worker, read its lines on stdin: a spawn costs the test worker tens of ms
- * of CPU (the kernel copies its whole memory map), a line sent to a shell already running well
- * under one. Each line is `eval`ed in a subshell: it leaves no state behind, and a line the shell
- * cannot parse (an unclosed quote) fails on its own, with the shell's message, instead of
- * swallowing the lines after it.
+ * One `sh` serves the worker, reading requests on its stdin: a spawn costs the test worker tens of
+ * ms of CPU (the kernel copies its whole memory map), a request to a shell already running well
+ * under one. A request's lines are `eval`ed in turn in a subshell of their own: they leave no state
+ * behind, and a line the shell cannot parse (an unclosed quote) fails its request, with the shell's
+ * message, instead of swallowing the requests after it.
  */
-export function wordsOf(line: string): Promise<string[]> {
+export function wordsOfEach(lines: string[]): Promise<string[][]> {
   const sh = (shell ??= startShell());
   return new Promise((resolve, reject) => {
-    sh.pending.push({ line, resolve, reject });
-    const quoted = `'${line.replace(/'/g, `'\\''`)}'`;
-    sh.child.stdin.write(`(eval 'set -- '${quoted} && { printf 'n=%s\\0' "$#"; for w in "$@"; do printf '%s\\0' "$w"; done; }); printf 's=%s\\0' "$?"\n`);
+    sh.pending.push({ lines, resolve, reject });
+    const each = lines.map((line) => `eval 'set -- '${shellQuote(line)} || exit; printf 'n=%s\\0' "$#"; for w in "$@"; do printf '%s\\0' "$w"; done\n`);
+    sh.child.stdin.write(`(\n${each.join('')}); printf 's=%s\\0' "$?"\n`);
   });
 }
 
-/** The words of each line, in order. */
-export function wordsOfEach(lines: string[]): Promise<string[][]> {
-  return Promise.all(lines.map(wordsOf));
+/** The words of one line. */
+export async function wordsOf(line: string): Promise<string[]> {
+  return (await wordsOfEach([line]))[0] ?? [];
 }
 
 interface Request {
-  line: string;
-  resolve: (words: string[]) => void;
+  lines: string[];
+  resolve: (words: string[][]) => void;
   reject: (error: Error) => void;
 }
 
@@ -50,27 +51,31 @@ function startShell(): Shell {
     const parts = (partial + text).split('\0');
     partial = parts.pop() ?? '';
     fields.push(...parts);
-    // A request's answer: `n=<count>`, the words, `s=0`; or only `s=<status>` when the line failed
-    // (or ended the subshell before its words, as an `exit` in it does).
+    // A request's answer: `n=<count>` and the words, for each line, then `s=<status>`. A line that
+    // failed, or ended the subshell before its words (an `exit` in it), leaves its words out.
     for (;;) {
-      const head = fields[0];
-      if (head === undefined) return;
-      const count = head.startsWith('n=') ? Number(head.slice(2)) : 0;
-      const end = head.startsWith('n=') ? count + 1 : 0;
-      const status = fields[end];
+      // Walked by the counts: a word may itself read `s=...`.
+      const words: string[][] = [];
+      let at = 0;
+      while (at < fields.length && (fields[at] as string).startsWith('n=')) {
+        const count = Number((fields[at] as string).slice(2));
+        if (at + 1 + count > fields.length) return;
+        words.push(fields.slice(at + 1, at + 1 + count));
+        at += 1 + count;
+      }
+      const status = fields[at];
       if (status === undefined) return;
-      const words = fields.slice(1, end);
-      fields = fields.slice(end + 1);
+      fields = fields.slice(at + 1);
       const request = sh.pending.shift();
       if (request === undefined) continue;
-      if (status === 's=0' && end > 0) request.resolve(words);
-      else request.reject(new Error(`sh failed on ${JSON.stringify(request.line)} (${status}): ${stderr}`));
+      if (status === 's=0' && words.length === request.lines.length) request.resolve(words);
+      else request.reject(new Error(`sh failed on ${JSON.stringify(request.lines)} (${status}, ${words.length} lines read): ${stderr}`));
       stderr = '';
     }
   });
   const fail = (why: string): void => {
     if (shell === sh) shell = undefined;
-    for (const request of sh.pending.splice(0)) request.reject(new Error(`sh ${why} before reading ${JSON.stringify(request.line)}: ${stderr}`));
+    for (const request of sh.pending.splice(0)) request.reject(new Error(`sh ${why} before reading ${JSON.stringify(request.lines)}: ${stderr}`));
   };
   child.on('error', (error) => fail(`failed (${error.message})`));
   // A write to a shell that has gone fails its requests through 'exit'.
