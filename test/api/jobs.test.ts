@@ -1,4 +1,7 @@
 // parseJobBody (GET /api/crawl/:id): any body gives a job or a CrawlError, nothing else.
+// Inside a property, node's assert: the checks expect makes, without what vitest's expect adds to
+// every call (its state, copied each time), paid hundreds of times a property.
+import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJobBody } from '../../src/api/jobs.js';
@@ -26,13 +29,13 @@ describe('parseJobBody (GET /api/crawl/:id)', () => {
       fc.property(fc.oneof(fc.anything(), jobLike, fc.json().map((t) => JSON.parse(t) as unknown)), (body) => {
         const result = outcome(() => parseJobBody(body, 'raw', 'fallback-id', 'GET /api/crawl/x'));
         if ('error' in result) {
-          expect(result.error.exitCode).toBe(1);
-          expect(result.error.message).toMatch(/^malformed response to GET \/api\/crawl\/x: /);
+          assert.equal(result.error.exitCode, 1);
+          assert.match(result.error.message, /^malformed response to GET \/api\/crawl\/x: /);
           return;
         }
-        expect(typeof result.value.job.id).toBe('string');
-        expect(typeof result.value.job.status).toBe('string');
-        expect(result.value.pages === undefined || Array.isArray(result.value.pages)).toBe(true);
+        assert.equal(typeof result.value.job.id, 'string');
+        assert.equal(typeof result.value.job.status, 'string');
+        assert.ok(result.value.pages === undefined || Array.isArray(result.value.pages), 'pages: undefined or an array');
       }),
       { numRuns: 300 },
     );
@@ -44,7 +47,7 @@ describe('parseJobBody (GET /api/crawl/:id)', () => {
       fc.property(fc.string(), extra, (status, fields) => {
         const body = { success: true, job: { ...fields, status }, pages: null };
         const { job } = parseJobBody(body, '', 'the-id', 'GET x');
-        expect(job.status).toBe(status);
+        assert.equal(job.status, status);
         for (const [name, value] of Object.entries(fields)) expect(job[name]).toEqual(value);
       }),
     );

@@ -4,7 +4,6 @@
 // takeover or a release; the lock is keyed by the file's real path; waits outlast staleness.
 // Then through the CLI, runs sharing this process: writers racing for one file, and a lock that is
 // not a file crawl made. Writers in separate processes: test/process/races.test.ts.
-import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { ConfigLock, type LockFs, lockPathFor, nodeLockFs } from '../../src/conf
 import { CrawlError } from '../../src/errors.js';
 import { quotingFor, shellQuote } from '../../src/text/shell.js';
 import { ConfigStore } from '../../src/config/store.js';
+import { fifoSpool } from '../support/fifos.js';
 import { runCli, tempDir } from '../support/harness.js';
 import { clockWatching, fakeClock as sharedFakeClock, type FakeClock } from '../support/fake-clock.js';
 import { configProfile, expectNoRotatedKeyLost } from '../support/keys.js';
@@ -691,9 +691,12 @@ describe('a lock that is not a file crawl made', () => {
   let fx: SandboxFixture;
   let tmp: { dir: string; cleanup: () => void };
   let n = 0;
+  /** The FIFOs the tests below use, all made before they run. */
+  let mkfifo: (path: string) => void;
   beforeAll(async () => {
     fx = await sandboxFixture({ seed: false });
     tmp = tempDir('crawl-local-trust-');
+    mkfifo = fifoSpool(tmp.dir, 10);
   });
   afterAll(async () => {
     tmp.cleanup();
@@ -710,13 +713,13 @@ describe('a lock that is not a file crawl made', () => {
       return { dir, file, lock: `${file}.lock` };
     };
     const FORMS: Array<[string, (lock: string) => void, string, string]> = [
-      ['a FIFO', (lock) => execFileSync('mkfifo', [lock]), 'a FIFO', 'rm'],
+      ['a FIFO', (lock) => mkfifo(lock), 'a FIFO', 'rm'],
       ['a symlink to /dev/zero', (lock) => symlinkSync('/dev/zero', lock), 'a symbolic link', 'rm'],
       ['a symlink to a folder', (lock) => symlinkSync(tmp.dir, lock), 'a symbolic link', 'rm'],
       ['a dangling symlink', (lock) => symlinkSync(join(tmp.dir, 'nothing-here'), lock), 'a symbolic link', 'rm'],
       ['a symlink to a FIFO', (lock) => {
         const fifo = join(tmp.dir, `fifo-${++n}`);
-        execFileSync('mkfifo', [fifo]);
+        mkfifo(fifo);
         symlinkSync(fifo, lock);
       }, 'a symbolic link', 'rm'],
       ['a folder', (lock) => mkdirSync(lock), 'a folder', 'rm -r'],
@@ -743,7 +746,7 @@ describe('a lock that is not a file crawl made', () => {
     });
 
     it.concurrent.for([
-      ['a FIFO', (lock: string) => execFileSync('mkfifo', [lock]), 'a FIFO', 'cmd /c del'],
+      ['a FIFO', (lock: string) => mkfifo(lock), 'a FIFO', 'cmd /c del'],
       ['a folder', (lock: string) => mkdirSync(lock), 'a folder', 'cmd /c rmdir /s /q'],
     ] as Array<[string, (lock: string) => void, string, string]>)('%s, on Windows in cmd or PowerShell (the quoting given to the store): the hint removes it in words both take', async ([, make, kind, remove], { expect }) => {
       const { file, lock } = setUp();
@@ -766,7 +769,7 @@ describe('a lock that is not a file crawl made', () => {
       [{ TERM: 'xterm' }, (lock: string) => `\`rm ${shellQuote(lock)}\` in bash, \`cmd /c del ${lock}\` in cmd or PowerShell`],
     ] as Array<[Record<string, string>, (lock: string) => string]>)('on Windows with %j, a FIFO at the lock: the hint removes it in the words of the shell in use', async ([env, remove], { expect }) => {
       const { file, lock } = setUp();
-      execFileSync('mkfifo', [lock]);
+      mkfifo(lock);
       const store = new ConfigStore(file, { quoting: quotingFor({ os: 'win32' }, env) });
       const error = await store.update('default', (profile) => void (profile['base-url'] = 'https://new.example')).then(() => undefined, (e: unknown) => e);
       expect(error).toBeInstanceOf(CrawlError);
@@ -785,7 +788,7 @@ describe('a lock that is not a file crawl made', () => {
       mkdirSync(parent, { mode: 0o700 });
       const { file } = privateFolderWith(parent, { profiles: { default: { 'base-url': 'https://kept.example' } } });
       const lock = `${file}.lock`;
-      execFileSync('mkfifo', [lock]);
+      mkfifo(lock);
       const store = new ConfigStore(file, { quoting: 'windows' });
       const error = await store.update('default', (profile) => void (profile['base-url'] = 'https://new.example')).then(() => undefined, (e: unknown) => e);
       expect(error).toBeInstanceOf(CrawlError);
@@ -795,7 +798,7 @@ describe('a lock that is not a file crawl made', () => {
 
     it.concurrent('a FIFO lock while a key is stored: keys create --save still hands the key over, exit 1', async ({ expect }) => {
       const { dir, file, lock } = setUp();
-      execFileSync('mkfifo', [lock]);
+      mkfifo(lock);
       const r = await runCli(['keys', 'create', 'fifo-lock', '--save'], {
         env: envOf({ CRAWL_CONFIG_DIR: dir, CRAWL_BASE_URL: fx.sandbox.url, CRAWL_API_KEY: fx.sandbox.key }),
         timeoutMs: 15_000,

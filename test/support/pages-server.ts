@@ -10,7 +10,11 @@ import { listenOnLoopback } from './loopback.js';
 
 export interface Answer {
   status?: number;
-  /** The body; pieces made as they are sent (so a body larger than any cap is never all in memory) go chunked. */
+  /**
+   * The body. Pieces made as they are sent (so a body larger than any cap is never all in memory)
+   * go chunked; an array of pieces (one buffer of padding sent many times costs its memory once)
+   * goes with their total as its Content-Length, unless `chunked`.
+   */
   body?: string | Buffer | Iterable<Buffer>;
   /** Send the body chunked, with no Content-Length. */
   chunked?: boolean;
@@ -112,13 +116,14 @@ function send(res: ServerResponse, answer: Answer): void {
     return void res.flushHeaders();
   }
   const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body ?? Buffer.alloc(0);
-  if (!Buffer.isBuffer(body) && !answer.chunked) throw new Error('a body made in pieces is sent chunked');
+  if (!Buffer.isBuffer(body) && !Array.isArray(body) && !answer.chunked) throw new Error('a body made in pieces as it is sent goes chunked');
   if (Buffer.isBuffer(body) && !answer.chunked) {
     res.writeHead(answer.status ?? 200, { ...headers, 'content-length': body.length });
     return void res.end(body);
   }
-  res.writeHead(answer.status ?? 200, headers);
-  // In pieces, so the client cannot know the size before it has read past any cap.
+  const length = Array.isArray(body) && !answer.chunked ? body.reduce((sum: number, piece: Buffer) => sum + piece.length, 0) : undefined;
+  res.writeHead(answer.status ?? 200, length === undefined ? headers : { ...headers, 'content-length': length });
+  // Chunked: in pieces, so the client cannot know the size before it has read past any cap.
   const pieces = Buffer.isBuffer(body) ? inPieces(body, 1024 * 1024) : body[Symbol.iterator]();
   let closed = false;
   const pump = (): void => {

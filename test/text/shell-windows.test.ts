@@ -4,7 +4,7 @@
 // Git Bash or MSYS2 hints are POSIX; where the shell cannot be told, they hold for all three.
 import { describe, expect, it } from 'vitest';
 import { commandLine, environmentLine, programWords, quotingFor, shellQuote, windowsWord, withFileOnStdin, withSuggestionFlags } from '../../src/text/shell.js';
-import { wordsOf } from '../support/shell-words.js';
+import { wordsOf, wordsOfEach } from '../support/shell-words.js';
 
 const HOSTILE = ['x&calc', 'a|b', 'a>b', 'a<b', '%PATH%', 'a^b', "it's", 'a"b', 'two words', '$(calc)', '`calc`', 'a;b', 'a,b', '@args', '{x}', '(x)', 'a=b', 'x\ny'];
 
@@ -59,21 +59,21 @@ describe('letters of any script: in double quotes, which cmd, PowerShell and bas
     }
   });
 
-  it('bash reads the `both` form back as the name itself; POSIX quoting is unchanged (single quotes)', () => {
+  it('bash reads the `both` form back as the name itself; POSIX quoting is unchanged (single quotes)', async () => {
     const both = NAMES.map((name) => commandLine({ command: ['crawl', '--profile', name, 'auth', 'login'] }, 'both'));
-    expect(both.map(wordsOf)).toEqual(NAMES.map((name) => ['crawl', '--profile', name, 'auth', 'login']));
+    expect(await wordsOfEach(both)).toEqual(NAMES.map((name) => ['crawl', '--profile', name, 'auth', 'login']));
     const posix = commandLine({ command: ['crawl', '--profile', 'müller', 'auth', 'login'] });
     expect(posix).toBe("crawl --profile 'müller' auth login");
-    expect(wordsOf(posix)).toEqual(['crawl', '--profile', 'müller', 'auth', 'login']);
+    expect(await wordsOf(posix)).toEqual(['crawl', '--profile', 'müller', 'auth', 'login']);
   });
 
-  it('a path with them goes in double quotes, as one with a space does: removing a lock, starting a clone', () => {
+  it('a path with them goes in double quotes, as one with a space does: removing a lock, starting a clone', async () => {
     const lock = 'C:\\Users\\José Núñez\\AppData\\Roaming\\crawl\\config.json.lock';
     expect(programWords(['cmd', '/c', 'del', lock], 'windows', () => 'path')).toBe(`cmd /c del "${lock}"`);
     const script = 'C:\\Users\\Zoë\\crawl\\bin\\crawl.js';
     expect(programWords(['node', script], 'windows')).toBe(`node "${script}"`);
     expect(programWords(['node', script], 'both')).toBe(`node "${script}"`);
-    expect(wordsOf(programWords(['node', script], 'both'))).toEqual(['node', script]);
+    expect(await wordsOf(programWords(['node', script], 'both'))).toEqual(['node', script]);
   });
 
   // Not letters: what PowerShell reads as a quote (U+2018 to U+201E) or as `-` (U+2013 to U+2015),
@@ -140,11 +140,11 @@ describe('where the shell cannot be told: words that mean the same in bash, cmd 
     expect(withSuggestionFlags('run `crawl auth login`', ['--profile', 'x\\y'], 'both')).toBe('run `crawl --profile <profile> auth login`');
   });
 
-  it('a program\'s words: a path in double quotes, which bash reads back as itself; one with `\\\\` (bash reads `\\`) named', () => {
+  it('a program\'s words: a path in double quotes, which bash reads back as itself; one with `\\\\` (bash reads `\\`) named', async () => {
     const path = "C:\\Users\\O'Brien [1]\\crawl\\bin\\crawl.js";
     const line = programWords(['node', path], 'both');
     expect(line).toBe(`node "${path}"`);
-    expect(wordsOf(line)).toEqual(['node', path]);
+    expect(await wordsOf(line)).toEqual(['node', path]);
     expect(programWords(['node', '\\\\server\\share\\crawl.js'], 'both', () => 'path')).toBe('node <path>');
     expect(programWords(['node', 'C:\\ad$min\\crawl.js'], 'both', () => 'path')).toBe('node <path>');
   });

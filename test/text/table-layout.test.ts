@@ -1,4 +1,7 @@
 // planColumns: which columns a table shows, and how wide, on a terminal of a given width.
+// Inside a property, node's assert: the checks expect makes, without what vitest's expect adds to
+// every call (its state, copied each time), paid thousands of times a property.
+import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planColumns, type ColumnNeeds } from '../../src/text/table-layout.js';
@@ -43,14 +46,14 @@ describe('planColumns', () => {
         const shortest = (n: ColumnNeeds): number => Math.min(n.full, n.compact ?? n.full);
         const floor = needs.filter((n) => !n.optional).reduce((s, n) => s + (n.truncate ? Math.min(shortest(n), n.min) : shortest(n)) + 2, -2);
         const used = plan.filter((p) => p.shown).reduce((s, p) => s + p.width + 2, -2);
-        if (floor <= total) expect(used).toBeLessThanOrEqual(total);
+        if (floor <= total) assert.ok(used <= total, `expected ${used} to be less than or equal to ${total}`);
         plan.forEach((p, i) => {
           const n = needs[i] as ColumnNeeds;
-          if (!n.optional) expect(p.shown).toBe(true);
+          if (!n.optional) assert.equal(p.shown, true, `column ${i} shown`);
           const natural = p.compact ? (n.compact ?? n.full) : n.full;
-          if (!n.truncate) expect(p.width).toBe(natural);
-          else expect(p.width).toBeGreaterThanOrEqual(Math.min(natural, n.min));
-          expect(p.width).toBeLessThanOrEqual(natural);
+          if (!n.truncate) assert.equal(p.width, natural, `column ${i} width`);
+          else assert.ok(p.width >= Math.min(natural, n.min), `expected column ${i}'s width ${p.width} to be at least ${Math.min(natural, n.min)}`);
+          assert.ok(p.width <= natural, `expected column ${i}'s width ${p.width} to be at most ${natural}`);
         });
       }),
     );

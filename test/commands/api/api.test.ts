@@ -200,7 +200,7 @@ describe('crawl api: nested fields, as gh api builds them', () => {
 
 describe('crawl api: the examples', () => {
   /** A command line as written in the docs, without its `$ `, its comment, and any `| jq` after it. */
-  const argvOf = (line: string): string[] => wordsOf(line.replace(/^\s*\$ /, '').split(' | jq ')[0] ?? '').slice(1);
+  const argvOf = async (line: string): Promise<string[]> => (await wordsOf(line.replace(/^\s*\$ /, '').split(' | jq ')[0] ?? '')).slice(1);
 
   it('fields without -X make a POST, as gh api does; with -X GET they are the query string', async () => {
     const post = await crawl(['api', 'api/crawl/demo-large/pages', '-F', 'limit=10'], { env: fx.env });
@@ -224,7 +224,7 @@ describe('crawl api: the examples', () => {
     try {
       for (const line of [...fromReadme, ...fromHelp]) {
         own.sandbox.reset();
-        const r = await crawl(argvOf(line), { env: own.env });
+        const r = await crawl(await argvOf(line), { env: own.env });
         expect(r.code, `${line}\n${r.stderr}`).toBe(0);
         expect(r.stdout, line).not.toBe('');
       }

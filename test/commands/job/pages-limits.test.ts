@@ -15,18 +15,32 @@ const BATCH_CAP = 32 * MiB;
 const DOCUMENT_CAP = 8 * MiB;
 
 /**
+ * One MiB of a byte, made once: the padding of every big body below is this buffer sent again and
+ * again, so a 32 MiB body touches a few MiB of memory, not 32 (and is not built again per request).
+ */
+const fillers = new Map<number, Buffer>();
+const filler = (byte: number): Buffer => fillers.get(byte) ?? fillers.set(byte, Buffer.alloc(MiB, byte)).get(byte) as Buffer;
+
+/** `head`, then `byte` (white space by default), then `tail`: exactly `size` bytes, in pieces. */
+function padded(head: string, size: number, tail = '', byte = 0x20): Buffer[] {
+  const [first, last] = [Buffer.from(head), Buffer.from(tail)];
+  const pieces: Buffer[] = [first];
+  let left = size - first.length - last.length;
+  for (; left >= MiB; left -= MiB) pieces.push(filler(byte));
+  pieces.push(filler(byte).subarray(0, left), last);
+  // An empty piece would end a chunked body early.
+  return pieces.filter((piece) => piece.length > 0);
+}
+
+/**
  * A pages batch of `count` records of about 4 KiB, padded with white space after the document to
  * exactly `size` bytes: the cap counts bytes, whatever they hold, and a few records keep the export
  * (and the check of it) from costing more than reading the batch.
  */
-function batchOfSize(size: number, count: number): { body: Buffer; count: number } {
+function batchOfSize(size: number, count: number): { body: Buffer[]; count: number } {
   const pad = 'x'.repeat(4000);
   const records = Array.from({ length: count }, (_, i) => `{"url":"https://example.com/page/${i + 1}","pad":"${pad}"}`);
-  const text = `{"pages":[${records.join(',')}],"next":null}`;
-  // Written into the padded buffer: one 32 MiB allocation, not three.
-  const body = Buffer.alloc(size, 0x20);
-  body.write(text, 0);
-  return { body, count };
+  return { body: padded(`{"pages":[${records.join(',')}],"next":null}`, size), count };
 }
 
 /**
@@ -44,12 +58,12 @@ function* emptyObjects(size: number, head: string, tail: string): Generator<Buff
 }
 
 /** A job body of exactly `size` bytes (inline pages padded with white space). */
-function jobOfSize(id: string, size: number): Buffer {
+function jobOfSize(id: string, size: number): Buffer[] {
   const base = completedJob(id, 1, '[{"url":"https://example.com/page/1"}]').body as string;
-  return Buffer.from(base.slice(0, -1) + ' '.repeat(size - base.length) + '}');
+  return padded(base.slice(0, -1), size, '}');
 }
 
-/** Made on the first request for it, once: a module-level 32 MiB would be built for every run that imports this file. */
+/** Made on the first request for it, once: not for every run that imports this file. */
 let atCapBody: ReturnType<typeof batchOfSize> | undefined;
 const atCap = (): ReturnType<typeof batchOfSize> => (atCapBody ??= batchOfSize(BATCH_CAP, 1000));
 const FIFTY_SEVEN_MB = 57 * 1000 * 1000;
@@ -60,14 +74,14 @@ const FIFTY_SEVEN_MB = 57 * 1000 * 1000;
 const JOBS: Record<string, ScriptedJob> = {
   'batch-at-cap': { pages: () => ({ body: atCap().body }) },
   'batch-over-cap': { pages: () => ({ announce: BATCH_CAP + 1 }) },
-  'batch-over-cap-streamed': { pages: () => ({ body: [atCap().body, Buffer.from(' ')], chunked: true }) },
+  'batch-over-cap-streamed': { pages: () => ({ body: [...atCap().body, Buffer.from(' ')], chunked: true }) },
   'batch-57mb-empties': { pages: () => ({ announce: FIFTY_SEVEN_MB }) },
   'batch-57mb-empties-streamed': { pages: () => ({ body: emptyObjects(FIFTY_SEVEN_MB, '{"pages":[', '],"next":null}'), chunked: true }) },
   'doc-at-cap': { job: () => ({ body: jobOfSize('doc-at-cap', DOCUMENT_CAP) }) },
   'doc-over-cap': { job: () => ({ body: jobOfSize('doc-over-cap', DOCUMENT_CAP + 1), chunked: true }) },
   'doc-57mb-empties': { job: () => ({ announce: FIFTY_SEVEN_MB }) },
-  'error-body-503': { job: () => ({ status: 503, body: Buffer.alloc(2 * MiB, 0x20) }) },
-  'error-body-404': { job: () => ({ status: 404, body: `{"error":"${'x'.repeat(2 * MiB)}"}`, chunked: true }) },
+  'error-body-503': { job: () => ({ status: 503, body: padded('', 2 * MiB) }) },
+  'error-body-404': { job: () => ({ status: 404, body: padded('{"error":"', 2 * MiB + 12, '"}', 0x78), chunked: true }) },
   'error-body-small': { job: () => ({ status: 404, body: `{"error":"${'y'.repeat(MiB - 20)}"}` }) },
   // --wait: the first answer never comes.
   'hung-first': { job: () => ({ hang: true }) },

@@ -27,8 +27,8 @@ function suggested(text: string, lead: string): string {
 }
 
 /** `operands` land as operands: after `--` when one starts with "-", otherwise in place. */
-function expectCommand(line: string, command: string[], operands: string[], flags: string[]): void {
-  const words = wordsOf(line);
+async function expectCommand(line: string, command: string[], operands: string[], flags: string[]): Promise<void> {
+  const words = await wordsOf(line);
   const dashed = operands.some((o) => o.startsWith('-'));
   expect(words).toEqual(dashed ? [...command, ...flags, '--', ...operands] : [...command, ...operands, ...flags]);
 }
@@ -45,7 +45,7 @@ describe.each(HOSTILE.map((id) => ({ id, shown: JSON.stringify(id) })))('a hosti
     const out = join(fx.configDir, 'new.key');
     const r = await runCli(['keys', 'rotate', '--yes', '--output-file', out], { env: { ...fx.env, CRAWL_API_KEY: ci.key } });
     expect(r.code).toBe(1);
-    expectCommand(suggested(r.stderr, 'then finish with'), ['crawl', 'keys', 'revoke'], [id], ['--yes']);
+    await expectCommand(suggested(r.stderr, 'then finish with'), ['crawl', 'keys', 'revoke'], [id], ['--yes']);
   });
 
   it('keys create > /dev/full: the "revoke it" command names exactly the prefix the service gave', async () => {
@@ -60,28 +60,28 @@ describe.each(HOSTILE.map((id) => ({ id, shown: JSON.stringify(id) })))('a hosti
     // stdout on a full disk (`> /dev/full`): ENOSPC on the first write.
     const r = await crawl(['keys', 'create', 'full'], { env: fx.env, stdoutFails: { code: 'ENOSPC' } });
     expect(r.code).toBe(1);
-    expectCommand(suggested(r.stderr, 'hint: revoke it with'), ['crawl', 'keys', 'revoke'], [id], ['--yes']);
+    await expectCommand(suggested(r.stderr, 'hint: revoke it with'), ['crawl', 'keys', 'revoke'], [id], ['--yes']);
   });
 
   it('job cancel of a finished job (409): the "job status" command names exactly that job', async () => {
     fx.sandbox.addJob({ id, status: 'completed', pagesTotal: 1 });
     const r = await runCli(['job', 'cancel', '--', id], { env: fx.env });
     expect(r.code).toBe(1);
-    expectCommand(suggested(r.stderr, 'see where it stands with'), ['crawl', 'job', 'status'], [id], []);
+    await expectCommand(suggested(r.stderr, 'see where it stands with'), ['crawl', 'job', 'status'], [id], []);
   });
 
   it('job cancel of a job still running: the "job watch" command names exactly that job', async () => {
     fx.sandbox.addJob({ id, status: 'running', pagesTotal: 100, pagesFinished: 5, cancel: { lagPolls: 3 } });
     const r = await runCli(['job', 'cancel', '--', id], { env: fx.env });
     expect(r.code).toBe(0);
-    expectCommand(suggested(r.stderr, 'Follow it with'), ['crawl', 'job', 'watch'], [id], []);
+    await expectCommand(suggested(r.stderr, 'Follow it with'), ['crawl', 'job', 'watch'], [id], []);
   });
 
   it('job pages of a running job: the --wait command names exactly that job', async () => {
     fx.sandbox.addJob({ id, status: 'running', pagesTotal: 100, pagesFinished: 5 });
     const r = await runCli(['job', 'pages', '--', id], { env: fx.env });
     expect(r.code).toBe(2);
-    expectCommand(suggested(r.stderr, 'wait for it with'), ['crawl', 'job', 'pages'], [id], ['--wait']);
+    await expectCommand(suggested(r.stderr, 'wait for it with'), ['crawl', 'job', 'pages'], [id], ['--wait']);
   });
 
   it('job status on a terminal: the "Export the pages" command names exactly that job', async () => {
@@ -89,7 +89,7 @@ describe.each(HOSTILE.map((id) => ({ id, shown: JSON.stringify(id) })))('a hosti
     const r = await runCli(['job', 'status', '--no-color', '--', id], { env: fx.env, tty: true });
     expect(r.code).toBe(0);
     const line = r.stdout.split('\n').find((l) => l.startsWith('Export the pages with: ')) ?? '';
-    expectCommand(line.slice('Export the pages with: '.length), ['crawl', 'job', 'pages'], [id], []);
+    await expectCommand(line.slice('Export the pages with: '.length), ['crawl', 'job', 'pages'], [id], []);
   });
 });
 
@@ -106,6 +106,6 @@ describe('a --profile given on the command line', () => {
       env: { ...fx.env, CRAWL_API_KEY: undefined, CRAWL_BASE_URL: undefined, CRAWL_CONFIG_DIR: dir },
     });
     expect(r.code).toBe(1);
-    expectCommand(suggested(r.stderr, 'finish with'), ['crawl', '--profile', 'staging', 'keys', 'revoke'], [id], ['--yes']);
+    await expectCommand(suggested(r.stderr, 'finish with'), ['crawl', '--profile', 'staging', 'keys', 'revoke'], [id], ['--yes']);
   });
 });

@@ -1,10 +1,10 @@
 // A key kept by a secret manager: key-command / key-store-command, run for real (small shell
 // scripts standing in for `op`, `vault`, `aws`), in this process against the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fifoSpool } from '../../support/fifos.js';
 import { runCli, tempDir, waitFor, type RunResult } from '../../support/harness.js';
 import { fakeClock } from '../../support/fake-clock.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
@@ -13,7 +13,10 @@ import { realClock, type Clock } from '../../../src/platform/clock.js';
 
 let fx: SandboxFixture;
 const tmp = tempDir();
+/** The named pipes of pipe() below, all made before the tests run. */
+let mkfifo: (path: string) => void;
 beforeAll(async () => {
+  mkfifo = fifoSpool(tmp.dir, 4);
   fx = await sandboxFixture();
 });
 afterAll(async () => {
@@ -57,7 +60,7 @@ const run = (dir: string, args: string[], env: Record<string, string> = {}, cloc
  */
 function pipe(): { path: string; read: (running: Promise<RunResult>) => Promise<string> } {
   const path = join(tmp.dir, `fifo-${++n}`);
-  execFileSync('mkfifo', [path]);
+  mkfifo(path);
   return {
     path,
     read(running) {
