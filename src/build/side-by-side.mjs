@@ -27,6 +27,7 @@ process.stdout.write(`side-by-side: ${names.join(', ')} passed in ${((Date.now()
 /** `npm run <name>` without npm's own start-up: the script's line in a shell, PATH as npm set it. */
 function run(name, line) {
   const chunks = [];
+  const began = Date.now();
   const child = spawn(line, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (chunk) => chunks.push(chunk));
   child.stderr.on('data', (chunk) => chunks.push(chunk));
@@ -36,7 +37,7 @@ function run(name, line) {
       if (ended) return;
       ended = true;
       const output = Buffer.concat(chunks).toString('utf8');
-      process.stdout.write(`> ${name}: ${line}\n${output}${output === '' || output.endsWith('\n') ? '' : '\n'}${why}`);
+      process.stdout.write(`> ${name} (${((Date.now() - began) / 1000).toFixed(1)} s): ${line}\n${output}${output === '' || output.endsWith('\n') ? '' : '\n'}${why}`);
       resolve({ name, code });
     };
     child.on('error', (error) => end(1, `> ${name}: ${error.message}\n`));

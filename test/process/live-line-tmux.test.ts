@@ -7,7 +7,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
 import { BIN, cleanEnv } from '../support/spawn.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
@@ -15,33 +15,41 @@ import { needs } from '../support/tools.js';
 import { shellQuote } from '../../src/text/shell.js';
 
 const run = promisify(execFile);
-const SOCKET = `crawl-test-${process.pid}`;
-const tmux = (...args: string[]): Promise<{ stdout: string }> => run('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args]);
+/** A tmux server for each session: the watches run side by side, and a server's sessions share its sizes. */
+const SESSIONS = ['top', 'narrowed', 'background'];
+const socket = (session: string): string => `crawl-test-${process.pid}-${session}`;
+const tmux = (session: string, ...args: string[]): Promise<{ stdout: string }> => run('tmux', ['-L', socket(session), '-f', '/dev/null', ...args]);
 
 let fx: SandboxFixture;
 let tmp: { dir: string; cleanup: () => void };
 beforeAll(async () => {
   fx = await sandboxFixture({ seed: false });
   tmp = tempDir('crawl-tmux-');
-});
-afterAll(async () => {
-  await tmux('kill-server').catch(() => undefined);
-  tmp.cleanup();
-  await fx.close();
-});
-
-/** Calls `action` once, when the sandbox receives the `n`-th GET of job `id`. */
-function onPoll(id: string, n: number, action: () => void): void {
   const requests = fx.sandbox.requests;
   const push = requests.push;
   requests.push = function (...items) {
     const length = push.apply(this, items);
-    if (requests.filter((q) => q.method === 'GET' && q.url === `/api/crawl/${id}`).length === n) {
-      Reflect.deleteProperty(requests, 'push');
-      action();
+    for (const [id, { n, action }] of pollActions) {
+      if (requests.filter((q) => q.method === 'GET' && q.url === `/api/crawl/${id}`).length === n) {
+        pollActions.delete(id);
+        action();
+      }
     }
     return length;
   };
+});
+afterAll(async () => {
+  await Promise.all(SESSIONS.map((session) => tmux(session, 'kill-server').catch(() => undefined)));
+  tmp.cleanup();
+  await fx.close();
+});
+
+/** What to do when the sandbox receives the n-th GET of a job, by job id (the watches run side by side). */
+const pollActions = new Map<string, { n: number; action: () => void }>();
+
+/** Calls `action` once, when the sandbox receives the `n`-th GET of job `id`. */
+function onPoll(id: string, n: number, action: () => void): void {
+  pollActions.set(id, { n, action });
 }
 
 /**
@@ -68,25 +76,26 @@ async function watchInTmux(
       `export TERM=tmux-256color`,
       ...(background ? ['set -m'] : []),
       `${shellQuote(process.execPath)} ${shellQuote(BIN)} job watch ${id} --interval 0.5${background ? ' &\nwait $!' : ''}`,
-      `tmux -L ${SOCKET} wait-for -S ${session}`,
+      `tmux -L ${socket(session)} wait-for -S ${session}`,
       'exec sleep 600',
       '',
     ].join('\n'),
   );
   chmodSync(script, 0o700);
-  if (during) onPoll(id, during.poll, () => execFileSync('tmux', ['-L', SOCKET, 'resize-window', '-t', session, '-x', String(during.columns), '-y', '20']));
-  await tmux('new-session', '-d', '-s', session, '-x', String(columns), '-y', '20', script);
+  if (during) onPoll(id, during.poll, () => execFileSync('tmux', ['-L', socket(session), 'resize-window', '-t', session, '-x', String(during.columns), '-y', '20']));
+  await tmux(session, 'new-session', '-d', '-s', session, '-x', String(columns), '-y', '20', script);
   // Returns at once if the watch has already signalled (tmux keeps a signal nobody waited for yet).
-  await tmux('wait-for', session);
-  const history = Number((await tmux('display-message', '-p', '-t', session, '#{history_size}')).stdout.trim());
-  const capture = async (...from: string[]): Promise<string[]> => (await tmux('capture-pane', '-p', ...from, '-t', session)).stdout.split('\n').map((row) => row.trimEnd());
+  await tmux(session, 'wait-for', session);
+  const history = Number((await tmux(session, 'display-message', '-p', '-t', session, '#{history_size}')).stdout.trim());
+  const capture = async (...from: string[]): Promise<string[]> => (await tmux(session, 'capture-pane', '-p', ...from, '-t', session)).stdout.split('\n').map((row) => row.trimEnd());
   const rows = await capture();
   const historyRows = history === 0 ? [] : await capture('-S', '-', '-E', '-1');
   return { history, historyRows, rows };
 }
 
-describe('job watch in tmux', needs('tmux'), () => {
-  it('a line on the top row, redrawn many times: nothing goes into the scrollback', async () => {
+// Side by side: each watch waits out its polls, in a tmux session and on a job of its own.
+describe.concurrent('job watch in tmux', needs('tmux'), () => {
+  it('a line on the top row, redrawn many times: nothing goes into the scrollback', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'tmux-top', status: 'running', pagesTotal: 100, advance: { perPoll: 10 } });
     const { history, historyRows, rows } = await watchInTmux('top', 'tmux-top', 80);
     expect(history, historyRows.join('\n')).toBe(0);
@@ -94,7 +103,7 @@ describe('job watch in tmux', needs('tmux'), () => {
     expect(rows.some((row) => row.includes('running'))).toBe(false);
   });
 
-  it('narrowed mid-watch (tmux rewraps the line): no remnant, one line at the end', async () => {
+  it('narrowed mid-watch (tmux rewraps the line): no remnant, one line at the end', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'tmux-narrowed', status: 'running', pagesTotal: 100, advance: { perPoll: 10 } });
     const { history, historyRows, rows } = await watchInTmux('narrowed', 'tmux-narrowed', 100, { poll: 3, columns: 36 });
     // At most what tmux moves itself when it rewraps the top row (the first part of the line, the
@@ -105,7 +114,7 @@ describe('job watch in tmux', needs('tmux'), () => {
     expect(rows.filter((row) => /^ {2}completed /.test(row))).toHaveLength(1);
   });
 
-  it('narrowed while it runs outside the foreground group (no SIGWINCH comes): each frame is fitted to the width of its moment', async () => {
+  it('narrowed while it runs outside the foreground group (no SIGWINCH comes): each frame is fitted to the width of its moment', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'tmux-bg', status: 'running', pagesTotal: 100, advance: { perPoll: 10 } });
     const { rows } = await watchInTmux('background', 'tmux-bg', 100, { poll: 3, columns: 36 }, true);
     // A frame fitted to the old width would wrap: its remnant rows stay, with the progress bar in them.

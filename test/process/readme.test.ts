@@ -29,8 +29,9 @@ const home = tempDir('crawl-readme-home-');
 const newcomer = { env: { HOME: home.dir }, cwd: ROOT };
 afterAll(() => home.cleanup());
 
-describe('the README', () => {
-  it('quick start: exactly `npm ci && npm run demo` and `npm test`; the demo runs to the end', async () => {
+// Side by side: the demo runs while the tour waits on its watch (a poll every 2 s, as a user's).
+describe.concurrent('the README', () => {
+  it('quick start: exactly `npm ci && npm run demo` and `npm test`; the demo runs to the end', async ({ expect }) => {
     const quick = blocks(section('Quick start'))[0];
     expect(quick?.lines.map((line) => line.replace(/\s+#.*$/, ''))).toEqual(['npm ci && npm run demo', 'npm test']);
     // npm ci has run (this suite runs on its build); the demo is the rest of the first line.
@@ -39,7 +40,7 @@ describe('the README', () => {
     expect(demo.stdout).toContain('Tour complete.');
   }, 120_000);
 
-  it('the tour: every `$ ` line runs as written, in one bash, against the sandbox it starts', { ...needs('bash'), timeout: 120_000 }, async () => {
+  it('the tour: every `$ ` line runs as written, in one bash, against the sandbox it starts', { ...needs('bash'), timeout: 120_000 }, async ({ expect }) => {
     const tour = blocks(README)
       .filter(({ lang }) => lang === 'console')
       .flatMap(({ lines }) => {
