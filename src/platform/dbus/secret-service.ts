@@ -64,6 +64,8 @@ export class SecretService {
   readonly #conn: DBusConnection;
   readonly #verbose: (line: string) => void;
   #session: Promise<Session> | undefined;
+  /** Whether the service has answered a call: once it has, its name missing means it left, not that there is none. */
+  #answered = false;
 
   private constructor(conn: DBusConnection, verbose: (line: string) => void) {
     this.#conn = conn;
@@ -92,14 +94,22 @@ export class SecretService {
   }
 
   #call(path: string, iface: string, member: string, signature: string, body: DBusValue[], signal: AbortSignal): Promise<DBusValue[]> {
-    return this.#conn.call({ destination: BUS, path, interface: iface, member, signature, body }, signal).catch(async (error: unknown) => {
-      if (error instanceof DBusError && /\.(ServiceUnknown|NameHasNoOwner|Spawn\.ServiceNotFound)$/.test(error.dbusName)) {
-        throw new SecretServiceUnreachable('no Secret Service on the session bus');
-      }
-      // The daemon went with this call unanswered (the bus answers it NoReply, in its own words).
-      if (error instanceof DBusError && error.dbusName === 'org.freedesktop.DBus.Error.NoReply' && (await this.#ownerGone(undefined))) throw new SecretServiceStopped();
-      throw error;
-    });
+    return this.#conn.call({ destination: BUS, path, interface: iface, member, signature, body }, signal).then(
+      (answer) => {
+        this.#answered = true;
+        return answer;
+      },
+      async (error: unknown) => {
+        if (error instanceof DBusError && /\.(ServiceUnknown|NameHasNoOwner|Spawn\.ServiceNotFound)$/.test(error.dbusName)) {
+          // A service that answered this run a moment ago and has no name now stopped (crashed, or was
+          // replaced and gone): there was one, and there may be one again.
+          throw this.#answered ? new SecretServiceStopped() : new SecretServiceUnreachable('no Secret Service on the session bus');
+        }
+        // The daemon went with this call unanswered (the bus answers it NoReply, in its own words).
+        if (error instanceof DBusError && error.dbusName === 'org.freedesktop.DBus.Error.NoReply' && (await this.#ownerGone(undefined))) throw new SecretServiceStopped();
+        throw error;
+      },
+    );
   }
 
   /** The first item with these attributes (in an unlocked collection if any is), without prompting. */

@@ -201,6 +201,24 @@ describeEachBus('the Secret Service client, on %s', { keyring: false }, (bus) =>
       await expect(s.unlock([COLLECTION], new AbortController().signal)).rejects.toBeInstanceOf(SecretServiceStopped);
     });
 
+    it('the service answered the search, then left the bus before crawl asked it to unlock: SecretServiceStopped, not "no Secret Service"', async () => {
+      const p = await secretServicePeer(session.address, (m) => (m.member === 'SearchItems' ? { signature: 'aoao', body: [[], [ITEM]] } : { error: 'org.freedesktop.DBus.Error.UnknownMethod' }));
+      peer = p;
+      const s = await client();
+      expect(await s.find({ service: 'crawl' }, signal())).toEqual({ path: ITEM, locked: true });
+      p.close();
+      // Until the bus has let the name go: Unlock then finds no one to go to (ServiceUnknown).
+      const watcher = await DBusConnection.open(session.address, process.getuid?.() ?? 0, signal());
+      try {
+        const owned = (): Promise<boolean> =>
+          watcher.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'NameHasOwner', signature: 's', body: ['org.freedesktop.secrets'] }, signal()).then(([has]) => has === true);
+        while (await owned()) await new Promise((resolve) => setImmediate(resolve));
+      } finally {
+        watcher.close();
+      }
+      await expect(s.unlock([ITEM], signal())).rejects.toBeInstanceOf(SecretServiceStopped);
+    });
+
     it('a NameOwnerChanged sent by another peer is not the bus: the prompt still completes', async () => {
       const forger = await DBusConnection.open(session.address, process.getuid?.() ?? 0, signal());
       try {
