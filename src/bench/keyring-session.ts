@@ -29,6 +29,8 @@ export interface KeyringSession {
   lock(): Promise<void>;
   /** Unlocks it again with the password, as a person would, without a prompt (the daemon's own interface). */
   unlock(): Promise<void>;
+  /** Whether the login collection is locked now, as whichever daemon holds the service's name says. */
+  locked(): Promise<boolean>;
   /** Takes the GNOME prompter's bus name and never answers: an unlock then waits for ever. */
   silentPrompter(): Promise<void>;
   /** Kills the keyring daemon (SIGKILL, as a crash): its name leaves the bus. */
@@ -138,6 +140,13 @@ export async function startKeyringSession(options: KeyringSessionOptions = {}): 
         { destination: 'org.freedesktop.secrets', path: '/org/freedesktop/secrets', interface: 'org.gnome.keyring.InternalUnsupportedGuiltRiddenInterface', member: 'UnlockWithMasterPassword', signature: 'o(oayays)', body: [LOGIN_COLLECTION, secret] },
         AbortSignal.timeout(10_000),
       );
+    },
+    async locked() {
+      const [[, locked]] = (await watcher.call(
+        { destination: 'org.freedesktop.secrets', path: LOGIN_COLLECTION, interface: 'org.freedesktop.DBus.Properties', member: 'Get', signature: 'ss', body: ['org.freedesktop.Secret.Collection', 'Locked'] },
+        AbortSignal.timeout(10_000),
+      )) as [[string, unknown]];
+      return locked === true;
     },
     async silentPrompter() {
       prompter = await DBusConnection.open(address, process.getuid?.() ?? 0, AbortSignal.timeout(10_000));

@@ -325,6 +325,9 @@ describeEachBus('on %s', { tools: ['secret-tool', 'script'] }, (bus) => {
           onSpawn: (child, output) => once(output, 'GNOME Keyring password:', () => child.stdin?.write(`${KEYRING_PASSWORD}\r`)),
         });
         expect(typed.code, typed.stdout).toBe(0);
+        // The new daemon may answer on the bus before it has unlocked the collection with what it
+        // read: as a person would, the next command comes once it has.
+        while (await s.locked()) await new Promise((resolve) => setImmediate(resolve));
         // The terminal is gone; the daemon that took over stays, unlocked.
         const r = await crawl(s, dir, ['auth', 'token']);
         expect(r.code, r.stderr).toBe(0);
