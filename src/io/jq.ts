@@ -74,9 +74,19 @@ export async function loadJsonFilter(given: string, hooks: FilterHooks): Promise
   // a comment on its last line (one that ends in a backslash goes on to the next line). A filter
   // that begins with `module` or `import` cannot stand in parentheses: it runs unmarked.
   const marked = `${BEGIN}, (${filter}\n\n), ${END}`;
-  const canMark = !COMPILE_FAILED.test(jq.raw(NOT_JSON, marked, ['-c']).stderr);
+  // Whether it does is learnt from the first run rather than from a run of its own: each run of jq
+  // compiles its whole library first, the larger part of what a short filter costs.
+  let canMark: boolean | undefined;
+  const apply = (text: string): FilterResult => {
+    if (canMark !== false) {
+      const run = jq.raw(text, marked, ['-c']);
+      canMark ??= !markingFailed(run);
+      if (canMark) return applyMarked(run, hooks);
+    }
+    return applyPlain(jq.raw(text, filter, ['-c']), hooks);
+  };
   return {
-    apply: (text) => (canMark ? applyMarked(jq.raw(text, marked, ['-c']), hooks) : applyPlain(jq.raw(text, filter, ['-c']), hooks)),
+    apply,
     carries: (text, secret) => {
       const run = jq.raw(text, filter, ['-c']);
       if (run.exitCode !== 0 || firstFailure(run.stderr) !== undefined) return undefined;
@@ -172,6 +182,16 @@ function firstFailure(stderr: string): Failure | undefined {
 
 /** jq's verdict on a filter it cannot compile. */
 const COMPILE_FAILED = /^jq: \d+ compile errors?$/m;
+
+/**
+ * Whether a marked run did not compile (the filter, which does on its own, cannot stand in
+ * parentheses): jq's compile errors, its exit code for them, and nothing printed. A marked program
+ * that compiles prints BEGIN before the filter runs on the first value, so nothing the filter
+ * prints itself (on stderr, from data) can pass for this.
+ */
+function markingFailed(run: JqRun): boolean {
+  return run.stdout === '' && run.exitCode === 3 && COMPILE_FAILED.test(run.stderr);
+}
 
 let loaded: Promise<JqHandle> | undefined;
 
