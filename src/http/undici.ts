@@ -20,7 +20,7 @@ export interface UndiciParts {
 }
 
 // What undici's index does, for the two methods crawl reaches: `request`, and `connect`, which its
-// ProxyAgent calls for a tunnel. Its api/index.js would also bring stream, pipeline and upgrade,
+// ProxyAgent calls for a tunnel. Its API index would also bring stream, pipeline and upgrade,
 // which nothing calls.
 Object.assign(Dispatcher.prototype, { request, connect });
 
