@@ -88,19 +88,29 @@ export function talksToService(argv: readonly string[]): boolean {
   return !(argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h'));
 }
 
-/** The commands that use the network: the groups that send requests, and the sandbox that answers them. */
-const NETWORK_COMMANDS = ['job', 'keys', 'auth', 'api', 'sandbox'];
+/** The groups whose commands send requests to the service. */
+const REQUEST_GROUPS = ['job', 'keys', 'auth', 'api'];
+/** The commands that use the network: those, and the sandbox that answers them. */
+const NETWORK_COMMANDS = [...REQUEST_GROUPS, 'sandbox'];
 
 /**
- * The built-ins a run of this command line loads whatever it does (node:os, node:process), and,
- * when it uses the network, those undici (or the sandbox's server) needs for it (node:net, which
- * brings Node's performance timing, and node:diagnostics_channel). One the run would not load
- * costs its loading (node:net: milliseconds), so a line that names no command that uses the
- * network loads only the first two.
+ * The built-ins a run of this command line will load, as far as the line and the environment tell:
+ * node:os and node:process always; for a command that uses the network, node:net (which brings
+ * Node's performance timing) and node:diagnostics_channel; for one that sends requests, node:tls
+ * unless the service is plain http:// (CRAWL_BASE_URL or --base-url say so), and otherwise
+ * node:crypto when no CRAWL_API_KEY is set (the key may come from the system keyring, whose
+ * session is encrypted). A guess that misses costs that module's loading, with its cache.
  */
-export function builtinsBeforeFlags(argv: readonly string[]): string[] {
+export function builtinsBeforeFlags(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const always = ['node:os', 'node:process'];
-  return NETWORK_COMMANDS.some((command) => argv.includes(command)) ? [...always, 'node:diagnostics_channel', 'node:net'] : always;
+  if (!NETWORK_COMMANDS.some((command) => argv.includes(command))) return always;
+  const network = [...always, 'node:diagnostics_channel', 'node:net'];
+  if (!REQUEST_GROUPS.some((group) => argv.includes(group))) return network;
+  const at = argv.lastIndexOf('--base-url');
+  const flagged = argv.find((word) => word.startsWith('--base-url='))?.slice('--base-url='.length);
+  const baseUrl = (at >= 0 ? argv[at + 1] : flagged) ?? env.CRAWL_BASE_URL ?? '';
+  if (!/^http:/i.test(baseUrl)) return [...network, 'node:tls'];
+  return env.CRAWL_API_KEY ? network : [...network, 'node:crypto'];
 }
 
 export interface LoadOptions {
@@ -139,7 +149,7 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
     // Node's own modules come with code caches made under its default flags, which V8 refuses
     // once a flag is set: a built-in loaded after the one below is compiled from its source (and
     // its cache made again). So those every request loads come first.
-    for (const id of builtinsBeforeFlags(options.argv)) require(id);
+    for (const id of builtinsBeforeFlags(options.argv, process.env)) require(id);
     // undici compiles its HTTP parser to WebAssembly; after a few hundred responses V8 would
     // recompile it with TurboFan, whose scratch memory is never given back and whose background
     // work keeps a finished process alive a while. Liftoff's code is plenty for a parser that

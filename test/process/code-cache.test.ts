@@ -3,6 +3,7 @@
 // leaves its cache in the user's XDG cache folder, later runs take it. Checked by V8's own answer
 // (src/bench/code-cache.ts), never by timing: `npm run bench` measures the times.
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,14 +111,26 @@ describe('the code cache', () => {
     // What Node loaded, in order, written as the run exits.
     const preload = join(tmp.dir, 'module-list.cjs');
     writeFileSync(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.CRAWL_TEST_MODULE_LIST, process.moduleLoadList.join('\\n')));\n");
-    for (const [i, args] of [STATUS, ['keys', 'list', '--json']].entries()) {
+    // A port nothing listens on, for an https:// service: the run loads Node's TLS to connect.
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const runs: [string[], NodeJS.ProcessEnv, number][] = [
+      [STATUS, {}, 0],
+      [['keys', 'list', '--json'], {}, 0],
+      [STATUS, { CRAWL_BASE_URL: `https://127.0.0.1:${closed}/` }, 5],
+    ];
+    for (const [i, [args, more, exitCode]] of runs.entries()) {
       const list = join(tmp.dir, `modules-${i}.txt`);
-      const child = spawn(process.execPath, ['-r', preload, join(ROOT, 'bin', 'crawl.js'), ...args], { env: { ...env, CRAWL_TEST_MODULE_LIST: list }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['-r', preload, join(ROOT, 'bin', 'crawl.js'), ...args], { env: { ...env, ...more, CRAWL_TEST_MODULE_LIST: list }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stdout.resume();
       child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      expect(code, stderr).toBe(0);
+      expect(code, stderr).toBe(exitCode);
       const loaded = readFileSync(list, 'utf8').split('\n');
       const flagSet = loaded.indexOf('NativeModule v8');
       expect(flagSet).toBeGreaterThan(0);
