@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { escapeAddressValue } from '../platform/dbus/address.js';
-import { DBusConnection } from '../platform/dbus/connection.js';
+import { DBusConnection, DBusError } from '../platform/dbus/connection.js';
 import type { DBusValue } from '../platform/dbus/wire.js';
 import { startDbusBroker, type RunningBroker } from './dbus-broker.js';
 
@@ -29,8 +29,12 @@ export interface KeyringSession {
   lock(): Promise<void>;
   /** Unlocks it again with the password, as a person would, without a prompt (the daemon's own interface). */
   unlock(): Promise<void>;
-  /** Whether the login collection is locked now, as whichever daemon holds the service's name says. */
-  locked(): Promise<boolean>;
+  /**
+   * Resolves once a daemon holds the service's name and says the login collection is unlocked: a
+   * daemon that replaced the session's own (`gnome-keyring-daemon --replace`) may take a moment
+   * for both, the old one gone before the new one has the name.
+   */
+  whenUnlocked(): Promise<void>;
   /** Takes the GNOME prompter's bus name and never answers: an unlock then waits for ever. */
   silentPrompter(): Promise<void>;
   /** Kills the keyring daemon (SIGKILL, as a crash): its name leaves the bus. */
@@ -141,12 +145,25 @@ export async function startKeyringSession(options: KeyringSessionOptions = {}): 
         AbortSignal.timeout(10_000),
       );
     },
-    async locked() {
-      const [[, locked]] = (await watcher.call(
-        { destination: 'org.freedesktop.secrets', path: LOGIN_COLLECTION, interface: 'org.freedesktop.DBus.Properties', member: 'Get', signature: 'ss', body: ['org.freedesktop.Secret.Collection', 'Locked'] },
-        AbortSignal.timeout(10_000),
-      )) as [[string, unknown]];
-      return locked === true;
+    async whenUnlocked() {
+      const lockedNow = (): Promise<boolean | undefined> =>
+        watcher
+          .call(
+            { destination: 'org.freedesktop.secrets', path: LOGIN_COLLECTION, interface: 'org.freedesktop.DBus.Properties', member: 'Get', signature: 'ss', body: ['org.freedesktop.Secret.Collection', 'Locked'] },
+            AbortSignal.timeout(10_000),
+          )
+          .then(
+            (body) => (body as [[string, unknown]])[0][1] === true,
+            (error: unknown) => {
+              // No daemon holds the name just now.
+              if (error instanceof DBusError && /\.(ServiceUnknown|NameHasNoOwner|ServiceNotFound)$/.test(error.dbusName)) return undefined;
+              throw error;
+            },
+          );
+      for (let locked = await lockedNow(); locked !== false; locked = await lockedNow()) {
+        if (locked === undefined) await ownerOf(watcher, 'org.freedesktop.secrets');
+        else await new Promise((resolve) => setImmediate(resolve));
+      }
     },
     async silentPrompter() {
       prompter = await DBusConnection.open(address, process.getuid?.() ?? 0, AbortSignal.timeout(10_000));

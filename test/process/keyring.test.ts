@@ -325,9 +325,10 @@ describeEachBus('on %s', { tools: ['secret-tool', 'script'] }, (bus) => {
           onSpawn: (child, output) => once(output, 'GNOME Keyring password:', () => child.stdin?.write(`${KEYRING_PASSWORD}\r`)),
         });
         expect(typed.code, typed.stdout).toBe(0);
-        // The new daemon may answer on the bus before it has unlocked the collection with what it
-        // read: as a person would, the next command comes once it has.
-        while (await s.locked()) await new Promise((resolve) => setImmediate(resolve));
+        // The command returns before the new daemon has taken the bus name and unlocked the
+        // collection with what it read (the old daemon gone first): the next command comes once
+        // it has, as it would for a person.
+        await s.whenUnlocked();
         // The terminal is gone; the daemon that took over stays, unlocked.
         const r = await crawl(s, dir, ['auth', 'token']);
         expect(r.code, r.stderr).toBe(0);
