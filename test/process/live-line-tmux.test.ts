@@ -82,7 +82,7 @@ async function watchInTmux(
     ].join('\n'),
   );
   chmodSync(script, 0o700);
-  if (during) onPoll(id, during.poll, () => execFileSync('tmux', ['-L', socket(session), 'resize-window', '-t', session, '-x', String(during.columns), '-y', '20']));
+  if (during) onPoll(id, during.poll, () => resizeNow(session, during.columns));
   await tmux(session, 'new-session', '-d', '-s', session, '-x', String(columns), '-y', '20', script);
   // Returns at once if the watch has already signalled (tmux keeps a signal nobody waited for yet).
   await tmux(session, 'wait-for', session);
@@ -91,6 +91,23 @@ async function watchInTmux(
   const rows = await capture();
   const historyRows = history === 0 ? [] : await capture('-S', '-', '-E', '-1');
   return { history, historyRows, rows };
+}
+
+/**
+ * Narrows the session's window, and returns once the pane's terminal has the new width: tmux
+ * rewraps its screen at once but tells the terminal (the size a program reads) a moment later,
+ * and a frame drawn in between is fitted to a width the screen no longer has, which nothing can
+ * tell. Called as the sandbox takes a poll, before it answers: the frame that answer brings is
+ * drawn after.
+ */
+function resizeNow(session: string, columns: number): void {
+  execFileSync('tmux', ['-L', socket(session), 'resize-window', '-t', session, '-x', String(columns), '-y', '20']);
+  const tty = execFileSync('tmux', ['-L', socket(session), 'display-message', '-p', '-t', session, '#{pane_tty}'], { encoding: 'utf8' }).trim();
+  // A hang guard, not a measure: the sandbox is blocked meanwhile, and so is the test's timeout.
+  const giveUp = Date.now() + 10_000;
+  while (execFileSync('stty', ['-F', tty, 'size'], { encoding: 'utf8' }).trim() !== `20 ${columns}`) {
+    if (Date.now() > giveUp) throw new Error(`tmux did not give ${tty} ${columns} columns`);
+  }
 }
 
 // Side by side: each watch waits out its polls, in a tmux session and on a job of its own.
