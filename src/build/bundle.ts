@@ -36,10 +36,6 @@ async function main(): Promise<void> {
     external: ['@napi-rs/keyring'],
     minifyWhitespace: true,
     minifySyntax: true,
-    // Short names: a command reads, holds and parses (on a first run) every byte of the files it
-    // loads, and their code caches hold the names too. Nothing in crawl reads a function's or a
-    // class's name (its errors name themselves), and no stack trace reaches a user.
-    minifyIdentifiers: true,
     write: false,
     metafile: true,
     logLevel: 'warning',
@@ -116,9 +112,7 @@ async function toCommonJS(code: string, path: string): Promise<string> {
   if (/__toESM\(require\("\.\.?\/[^"]+"\), 1\)/.test(out.code)) {
     throw new Error(`${relative(ROOT, path)}: esbuild imports one of our chunks in Node mode, which loses its named exports`);
   }
-  // Then the names of what the conversion added are made short too (checked above by their full names).
-  const short = await transform(out.code, { format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, minifyIdentifiers: true, sourcefile: relative(ROOT, path), logLevel: 'warning' });
-  return short.code;
+  return out.code;
 }
 
 /**
