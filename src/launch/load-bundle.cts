@@ -148,7 +148,7 @@ export function loadBundle(dir: string, options: LoadOptions): Bundle {
   if (http) {
     // Node's own modules come with code caches made under its default flags, which V8 refuses
     // once a flag is set: a built-in loaded after the one below is compiled from its source (and
-    // its cache made again). So those every request loads come first.
+    // its cache made again). So the ones this run will load come first.
     for (const id of builtinsBeforeFlags(options.argv, process.env)) require(id);
     // undici compiles its HTTP parser to WebAssembly; after a few hundred responses V8 would
     // recompile it with TurboFan, whose scratch memory is never given back and whose background
