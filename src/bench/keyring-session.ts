@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { escapeAddressValue } from '../platform/dbus/address.js';
-import { DBusConnection, DBusError } from '../platform/dbus/connection.js';
+import { DBusConnection, isUnowned } from '../platform/dbus/connection.js';
 import type { DBusValue } from '../platform/dbus/wire.js';
 import { startDbusBroker, type RunningBroker } from './dbus-broker.js';
 
@@ -156,7 +156,7 @@ export async function startKeyringSession(options: KeyringSessionOptions = {}): 
             (body) => (body as [[string, unknown]])[0][1] === true,
             (error: unknown) => {
               // No daemon holds the name just now.
-              if (error instanceof DBusError && /\.(ServiceUnknown|NameHasNoOwner|ServiceNotFound)$/.test(error.dbusName)) return undefined;
+              if (isUnowned(error)) return undefined;
               throw error;
             },
           );

@@ -1,5 +1,4 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { shellQuote } from '../../src/text/shell.js';
 
 /**
  * The words a real POSIX shell makes of each line (as `printf` receives them), never running them.
@@ -14,9 +13,17 @@ export function wordsOfEach(lines: string[]): Promise<string[][]> {
   const sh = (shell ??= startShell());
   return new Promise((resolve, reject) => {
     sh.pending.push({ lines, resolve, reject });
-    const each = lines.map((line) => `eval 'set -- '${shellQuote(line)} || exit; printf 'n=%s\\0' "$#"; for w in "$@"; do printf '%s\\0' "$w"; done\n`);
+    const each = lines.map((line) => `eval 'set -- '${singleQuoted(line)} || exit; printf 'n=%s\\0' "$#"; for w in "$@"; do printf '%s\\0' "$w"; done\n`);
     sh.child.stdin.write(`(\n${each.join('')}); printf 's=%s\\0' "$?"\n`);
   });
+}
+
+/**
+ * The line as one word for sh: in single quotes, each ' closed, escaped and reopened. The harness's
+ * own, not src/text/shell.ts's shellQuote, which the tests that call this check.
+ */
+function singleQuoted(line: string): string {
+  return `'${line.replaceAll("'", "'\\''")}'`;
 }
 
 /** The words of one line. */

@@ -24,6 +24,14 @@ export class DBusError extends Error {
   }
 }
 
+/**
+ * Whether a call failed because no connection owns the name it went to (the bus's ServiceUnknown,
+ * NameHasNoOwner from GetNameOwner, or no .service file to start one): nobody there, now.
+ */
+export function isUnowned(error: unknown): error is DBusError {
+  return error instanceof DBusError && /\.(ServiceUnknown|NameHasNoOwner|Spawn\.ServiceNotFound)$/.test(error.dbusName);
+}
+
 export interface CallTarget {
   destination: string;
   path: string;

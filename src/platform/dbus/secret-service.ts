@@ -5,7 +5,7 @@
 // that can watch the bus (dbus-monitor, another process of the user) sees ciphertext. A service
 // that refuses the algorithm gets them in a "plain" session, the specification's fall back, and
 // --verbose says so.
-import { DBusConnection, DBusError, sessionBusAddress } from './connection.js';
+import { DBusConnection, DBusError, isUnowned, sessionBusAddress } from './connection.js';
 // Types only: the module, and node:crypto with it (a dozen of Node's modules), loads when a session opens.
 import type * as SessionCrypto from './secret-session.js';
 import type { DBusValue, Message, Variant } from './wire.js';
@@ -100,7 +100,7 @@ export class SecretService {
         return answer;
       },
       async (error: unknown) => {
-        if (error instanceof DBusError && /\.(ServiceUnknown|NameHasNoOwner|Spawn\.ServiceNotFound)$/.test(error.dbusName)) {
+        if (isUnowned(error)) {
           // A service that answered this run a moment ago and has no name now stopped (crashed, or was
           // replaced and gone): there was one, and there may be one again.
           throw this.#answered ? new SecretServiceStopped() : new SecretServiceUnreachable('no Secret Service on the session bus');
@@ -179,7 +179,7 @@ export class SecretService {
       owner = await this.#conn.call({ ...DRIVER, member: 'GetNameOwner', signature: 's', body: [BUS] }, signal).then(
         ([name]) => String(name),
         (error: unknown) => {
-          if (error instanceof DBusError && error.dbusName.endsWith('.NameHasNoOwner')) throw (stopped = new SecretServiceStopped());
+          if (isUnowned(error)) throw (stopped = new SecretServiceStopped());
           throw error;
         },
       );
@@ -209,7 +209,7 @@ export class SecretService {
       const [now] = await this.#conn.call({ ...DRIVER, member: 'GetNameOwner', signature: 's', body: [BUS] }, AbortSignal.timeout(1000));
       return owner !== undefined && now !== owner;
     } catch (error) {
-      return error instanceof DBusError && error.dbusName.endsWith('.NameHasNoOwner');
+      return isUnowned(error);
     }
   }
 
