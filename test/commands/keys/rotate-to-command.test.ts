@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findKey } from '../../support/key-forms.js';
 import { calls, configKeySetup, fullKeysIn, keyStatus, storedKey, type ConfigKeySetup } from '../../support/keys.js';
+import { fakeClock } from '../../support/fake-clock.js';
 import { crawl, interrupt, tempDir, waitFor } from '../../support/harness.js';
 
 let setup: ConfigKeySetup;
@@ -19,7 +20,8 @@ beforeEach(async () => {
   bin = join(tmp.dir, 'bin');
   mkdirSync(bin);
   // A stand-in for `gh secret set`: keeps its stdin, its arguments and its environment, then exits
-  // with STORE_EXIT (default 0), or waits for a signal when STORE_HANG is set.
+  // with STORE_EXIT (default 0), or waits for a signal when STORE_HANG is set (one that ignores
+  // SIGTERM when it is \`deaf\`).
   const script = join(bin, 'secret-store');
   writeFileSync(
     script,
@@ -29,6 +31,7 @@ printf '%s\\n' "$@" > "$STORE_DIR/args"
 env > "$STORE_DIR/env"
 echo "stored the secret"
 echo "a warning from the store" >&2
+if [ "$STORE_HANG" = deaf ]; then trap '' TERM; echo $$ > "$STORE_DIR/pid"; exec sleep 60; fi
 if [ -n "$STORE_HANG" ]; then exec sleep 60; fi
 exit "\${STORE_EXIT:-0}"
 `,
@@ -41,6 +44,15 @@ afterEach(async () => {
   tmp.cleanup();
   await setup.close();
 });
+
+const running = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const stored = (): string => readFileSync(join(tmp.dir, 'stdin'), 'utf8').trim();
 
@@ -123,6 +135,26 @@ describe('keys rotate --to-command', () => {
     const r = await run;
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/stopped at step 4 of 5 \(store the new key in the --to-command destination\): interrupted/);
+    expect(r.stderr).toContain('rolled back');
+    expect(await keyStatus(setup.fx.sandbox, stored())).toBe(401);
+    expect(await keyStatus(setup.fx.sandbox, setup.old.key)).toBe(200);
+  });
+
+  it('Ctrl-C while a command that ignores SIGTERM runs: SIGKILL once the grace has passed on the run\'s clock, then rolled back', async () => {
+    const controller = new AbortController();
+    const clock = fakeClock();
+    const run = crawl(['keys', 'rotate', '--yes', '--to-command', 'secret-store'], { env: { ...ciEnv, STORE_HANG: 'deaf' }, signal: controller.signal, clock });
+    await waitFor(() => existsSync(join(tmp.dir, 'pid')), 10_000, 'the command to have the key');
+    const pid = Number(readFileSync(join(tmp.dir, 'pid'), 'utf8'));
+    interrupt(controller);
+    await waitFor(() => clock.pendingDeadlines() > 0, 10_000, 'the grace before SIGKILL, on the run\'s clock');
+    // SIGTERM went to the command's group, which ignores it: the command still runs.
+    expect(running(pid)).toBe(true);
+    await clock.advance(5_000);
+    const r = await run;
+    expect(r.code).toBe(130);
+    // Killed: once Node has reaped it, no such process.
+    await waitFor(() => !running(pid), 10_000, 'the command to be gone');
     expect(r.stderr).toContain('rolled back');
     expect(await keyStatus(setup.fx.sandbox, stored())).toBe(401);
     expect(await keyStatus(setup.fx.sandbox, setup.old.key)).toBe(200);

@@ -45,6 +45,8 @@ async function storeWithCommand(deps: Deps, command: string, key: string): Promi
     onStderr: (text) => void deps.io.stderr.write(text),
     signal: deps.signal,
     platform: deps.platform,
+    // The grace between SIGTERM and SIGKILL after Ctrl-C is a wait of the run like any other.
+    clock: deps.clock,
   });
   if (outcome.kind !== 'exited' || outcome.code !== 0) throw new StoreCommandError(describeOutcome(outcome));
 }
