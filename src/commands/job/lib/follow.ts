@@ -92,6 +92,8 @@ class ProgressDisplay {
   readonly #quiet: boolean;
   readonly #style: Style;
   readonly #live: Redrawn | undefined;
+  /** Made once: a redraw a tick would otherwise build a number formatter each time. */
+  readonly #count: (n: number) => string;
   #frame = 0;
   #state: { status: string; finished: unknown; total: unknown } | undefined;
 
@@ -105,6 +107,7 @@ class ProgressDisplay {
     this.#started = started;
     this.#quiet = quiet;
     this.#style = style;
+    this.#count = groupDigits(deps.env);
     this.#live = text ? new Redrawn(deps, text, () => this.#line(text)) : undefined;
   }
 
@@ -135,7 +138,7 @@ class ProgressDisplay {
         spinner: isTerminal(status) ? ' ' : (SPINNER[this.#frame++ % SPINNER.length] as string),
         status: this.#style.status(sanitize(status)),
         bar: toCount(total) ? progressBar(percentDone(finished, total), 24) : undefined,
-        progress: formatProgress(finished, total, groupDigits(this.#deps.env)),
+        progress: formatProgress(finished, total, this.#count),
         elapsed: formatElapsed(this.#deps.clock.now() - this.#started),
       },
       // The cursor's column would wrap a line exactly as wide as the terminal on some terminals.

@@ -175,6 +175,8 @@ class MultiDisplay {
   readonly #started: number;
   readonly #style: Style;
   readonly #live: Redrawn | undefined;
+  /** Made once: a redraw a tick would otherwise build a number formatter each time. */
+  readonly #count: (n: number) => string;
   #frame = 0;
   #stopped = false;
 
@@ -188,6 +190,7 @@ class MultiDisplay {
     this.#watched = watched;
     this.#started = started;
     this.#style = style;
+    this.#count = groupDigits(deps.env);
     this.#live = text ? new Redrawn(deps, text, () => this.#block(text)) : undefined;
     this.#live?.redraw();
   }
@@ -238,11 +241,10 @@ class MultiDisplay {
     }
     // Columns: the ids, the statuses and the counts of the lines shown are padded to the widest,
     // so the bars and the times line up.
-    const count = groupDigits(this.#deps.env);
     const cells = shown.map((w) => ({
       id: sanitize(w.id),
       status: w.job ? sanitize(w.job.status) : '',
-      progress: w.job ? formatProgress(w.job.pagesFinished, w.job.pagesTotal, count) : '',
+      progress: w.job ? formatProgress(w.job.pagesFinished, w.job.pagesTotal, this.#count) : '',
     }));
     const widest = (pick: (cell: (typeof cells)[number]) => string): number => Math.max(0, ...cells.map((cell) => text.width(pick(cell))));
     const pad = (value: string, width: number): string => value + ' '.repeat(Math.max(0, width - text.width(value)));
