@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { runShellCommand, treeKill, type Spawn } from '../../src/platform/shell-command.js';
 import { fakeClock } from '../support/fake-clock.js';
+import { processRunning } from '../support/spawn.js';
 import { needs } from '../support/tools.js';
 
 interface Call {
@@ -149,18 +150,9 @@ describe('a process out of the kill\'s reach that holds the output open', () => 
   const exited = (child: ChildProcess | undefined): Promise<void> =>
     new Promise((resolve) => (child === undefined || child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
-  const running = (pid: number): boolean => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-
   /** The holder, left running by the code under test as it must be, ended by the test. */
   const end = (pid: number): void => {
-    if (running(pid)) process.kill(pid, 'SIGKILL');
+    if (processRunning(pid)) process.kill(pid, 'SIGKILL');
   };
 
   it('Windows: the grace after taskkill, on the run\'s clock, and crawl stops waiting for the pipes', async () => {
@@ -169,13 +161,13 @@ describe('a process out of the kill\'s reach that holds the output open', () => 
     try {
       // taskkill has ended the shell; the holder keeps the output open, and nothing else could end the wait.
       await exited(run.shell);
-      expect(running(run.holder)).toBe(true);
+      expect(processRunning(run.holder)).toBe(true);
       expect(run.clock.pendingDeadlines()).toBe(1);
       await run.clock.advance(GRACE - 1);
       expect(run.settled()).toBe(false);
       await run.clock.advance(1);
       expect(await run.outcome).toEqual({ kind: 'signalled', signal: 'SIGKILL' });
-      expect(running(run.holder)).toBe(true);
+      expect(processRunning(run.holder)).toBe(true);
     } finally {
       end(run.holder);
     }
@@ -186,7 +178,7 @@ describe('a process out of the kill\'s reach that holds the output open', () => 
     const run = await stopped('linux', `setsid sh -c 'echo $$; exec sleep 600' & exec sleep 600`);
     try {
       await exited(run.shell);
-      expect(running(run.holder)).toBe(true);
+      expect(processRunning(run.holder)).toBe(true);
       await run.clock.advance(GRACE);
       await run.clock.advance(GRACE - 1);
       expect(run.settled()).toBe(false);

@@ -29,6 +29,16 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return env;
 }
 
+/** Whether a process of this id exists (one exited but not yet reaped by its parent still does). */
+export function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface SpawnOptions {
   /** Added to cleanEnv(); undefined removes a variable. */
   env?: Record<string, string | undefined>;

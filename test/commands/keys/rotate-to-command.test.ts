@@ -9,6 +9,7 @@ import { findKey } from '../../support/key-forms.js';
 import { calls, configKeySetup, fullKeysIn, keyStatus, storedKey, type ConfigKeySetup } from '../../support/keys.js';
 import { fakeClock } from '../../support/fake-clock.js';
 import { crawl, interrupt, tempDir, waitFor } from '../../support/harness.js';
+import { processRunning } from '../../support/spawn.js';
 
 let setup: ConfigKeySetup;
 let tmp: { dir: string; cleanup: () => void };
@@ -44,15 +45,6 @@ afterEach(async () => {
   tmp.cleanup();
   await setup.close();
 });
-
-const running = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const stored = (): string => readFileSync(join(tmp.dir, 'stdin'), 'utf8').trim();
 
@@ -149,12 +141,12 @@ describe('keys rotate --to-command', () => {
     interrupt(controller);
     await waitFor(() => clock.pendingDeadlines() > 0, 10_000, 'the grace before SIGKILL, on the run\'s clock');
     // SIGTERM went to the command's group, which ignores it: the command still runs.
-    expect(running(pid)).toBe(true);
+    expect(processRunning(pid)).toBe(true);
     await clock.advance(5_000);
     const r = await run;
     expect(r.code).toBe(130);
     // Killed: once Node has reaped it, no such process.
-    await waitFor(() => !running(pid), 10_000, 'the command to be gone');
+    await waitFor(() => !processRunning(pid), 10_000, 'the command to be gone');
     expect(r.stderr).toContain('rolled back');
     expect(await keyStatus(setup.fx.sandbox, stored())).toBe(401);
     expect(await keyStatus(setup.fx.sandbox, setup.old.key)).toBe(200);
