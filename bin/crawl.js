@@ -26,6 +26,6 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   }
 } else {
   const { join } = require('node:path');
-  const { loadBundle } = require('../dist/launch/load-bundle.cjs');
-  loadBundle(join(__dirname, '..', 'dist', 'bundle'), { argv: args }).run(args);
+  const { start } = require('../dist/launch/load-bundle.cjs');
+  start(join(__dirname, '..', 'dist', 'bundle'), args);
 }

@@ -7,13 +7,24 @@ import { listenForSignals, LONG_LINE_GRACE_MS, signalExit } from './app/signal-e
 import { systemStreams, type SystemStreams } from './io/system-streams.js';
 import { realClock } from './platform/clock.js';
 import { hostPlatform } from './platform/host.js';
+import type { Launch } from './launch/load-bundle.cjs';
 
 /**
  * What bin/crawl.js calls: runs the CLI, then exits with its code once stdout has drained, so
  * piped output is never cut short and no idle keep-alive socket or timer holds the process open.
  */
-export function run(argv: string[]): void {
+export function run(argv: string[], launch: Launch = {}): void {
   const streams = systemStreams();
+  // The help it prints, for the launcher to keep (src/launch/help-cache.cts).
+  let help = '';
+  const { helpShown } = launch;
+  if (helpShown) {
+    const writeHelp = streams.writeHelp.bind(streams);
+    streams.writeHelp = (text) => {
+      help += text;
+      writeHelp(text);
+    };
+  }
   const guard = new Guard();
   const signals = signalExit({
     guard,
@@ -27,6 +38,7 @@ export function run(argv: string[]): void {
   void runCli(argv, { env: process.env, platform, streams, clock: realClock, signal: signals.interrupt, guard, nodeVersion: process.versions.node }).then(
     (code) => {
       signals.finished();
+      if (helpShown && help !== '' && code === 0 && !signals.interrupt.aborted) helpShown(help, { terminal: streams.isTTY.stdout, columns: streams.columns });
       exitAfterDrain(streams, code, signals.interrupt.aborted);
     },
   );

@@ -10,11 +10,13 @@ export interface HelpLayout {
   terminal: boolean;
 }
 
-/** What `crawl <words>` prints on stdout (`<words> --help`, `help <topic>`). */
-export async function helpOf(words: readonly string[], layout: HelpLayout): Promise<string> {
+/**
+ * What `crawl <words>` prints on stdout (`<words> --help`, `help <topic>`). By default with no
+ * settings from this machine's environment: the help must not depend on who builds it.
+ */
+export async function helpOf(words: readonly string[], layout: HelpLayout, env: Record<string, string> = {}): Promise<string> {
   const streams = testStreams({ columns: layout.columns, tty: { stdout: layout.terminal } });
-  // No settings from this machine's environment: the help must not depend on who builds it.
-  await runCli([...words], { env: {}, streams, clock: realClock, nodeVersion: process.versions.node });
+  await runCli([...words], { env: { ...env }, streams, clock: realClock, nodeVersion: process.versions.node });
   return streams.stdoutText();
 }
 

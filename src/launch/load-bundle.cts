@@ -17,9 +17,11 @@
 import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { Script, constants as vmConstants } from 'node:vm';
-// Types only: the module itself is required when needed (see loadBundle).
+// Types only: node:vm is required by loadBundle, so a help page from the cache never loads it.
+import type * as Vm from 'node:vm';
+// Types only: the modules themselves are required when needed (see loadBundle and start).
 import type * as UserCacheModule from './user-cache.cjs';
+import type * as HelpCacheModule from './help-cache.cjs';
 
 type UserCache = typeof UserCacheModule;
 
@@ -35,12 +37,18 @@ export interface CacheReport {
 }
 
 interface Compiled extends CacheReport {
-  script: Script;
+  script: Vm.Script;
+}
+
+/** What the launcher wants to hear of a run (src/main.ts). */
+export interface Launch {
+  /** The run printed this help page, whole, and ended with exit code 0, laid out so. */
+  helpShown?: (text: string, layout: HelpCacheModule.HelpLayout) => void;
 }
 
 export interface Bundle {
   /** Runs the CLI and exits the process with its exit code (bin/crawl.js). */
-  run: (argv: string[]) => void;
+  run: (argv: string[], launch?: Launch) => void;
   /** Runs the CLI and resolves with its exit code, leaving the process alone. */
   main: (argv: string[]) => Promise<number>;
   /** What happened to each file's code cache so far (for the benchmark and the tests). */
@@ -88,6 +96,23 @@ export function talksToService(argv: readonly string[]): boolean {
   return !(argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h'));
 }
 
+/** A line of at most three command words ending in --help or -h: a help page the cache may hold. */
+const HELP_PAGE_LINE = /^(?:[a-z][a-z0-9-]*\0){0,3}(?:--help|-h)$/;
+
+/**
+ * What bin/crawl.js runs. A line that only asks for a help page (`crawl job --help`) gets the page
+ * this build printed for it before, at this layout, from the user's cache (help-cache.cts), with
+ * none of the bundle read; the first time, the bundle runs and the page it printed is kept.
+ */
+export function start(dir: string, argv: string[]): void {
+  if (!HELP_PAGE_LINE.test(argv.join('\0'))) return loadBundle(dir, { argv }).run(argv);
+  const { helpCache, layoutNow, printHelpPage } = require('./help-cache.cjs') as typeof HelpCacheModule;
+  const pack = readPack(join(dir, PACK));
+  const cache = helpCache(pack.build, argv, layoutNow());
+  if (cache.text !== undefined && printHelpPage(cache.text)) return;
+  loadBundle(dir, { argv }, pack).run(argv, { helpShown: (text, layout) => cache.keep(text, layout) });
+}
+
 /** The groups whose commands send requests to the service. */
 const REQUEST_GROUPS = ['job', 'keys', 'auth', 'api'];
 /** The commands that use the network: those, and the sandbox that answers them. */
@@ -127,10 +152,10 @@ function cacheKey(build: string, kind: string): string {
   return JSON.stringify([build, kind, process.version, process.platform, process.arch]);
 }
 
-export function loadBundle(dir: string, options: LoadOptions): Bundle {
+export function loadBundle(dir: string, options: LoadOptions, pack: Pack = readPack(join(dir, PACK))): Bundle {
+  const { Script, constants: vmConstants } = require('node:vm') as typeof Vm;
   const http = talksToService(options.argv);
   const kind = http ? 'http' : 'help';
-  const pack = readPack(join(dir, PACK));
   const key = cacheKey(pack.build, kind);
   // The cache of this build, kind of run and Node, kept by the runs before in the user's folder.
   let userCache: UserCache | undefined;
