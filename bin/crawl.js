@@ -3,8 +3,9 @@
 // start-up to every command, and the bundle it loads is CommonJS for its code cache.
 //
 // `--version` alone is answered here, before anything else is loaded: it is what scripts call most
-// often to check the tool is there. Everything else goes to the bundled CLI (dist/bundle, built by
-// `npm run build`), which loads each command's code only when it runs.
+// often to check the tool is there. Everything else goes to the launcher (src/launch/load-bundle.cts),
+// which prints a help page it has kept from an earlier run, or runs the bundled CLI (dist/bundle,
+// built by `npm run build`), which loads each command's code only when it runs.
 'use strict';
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
