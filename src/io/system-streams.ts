@@ -10,11 +10,10 @@
 // while its reader is not reading (see line-pipe.ts).
 //
 // With src/main.ts, the only module that touches `process`.
-import { fstatSync, statSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { RawStreams, Stdin } from './io.js';
 import { hostPlatform } from '../platform/host.js';
 import { pipeBufferSize } from '../platform/platform.js';
-import { writeAllSync } from '../platform/write-sync.cjs';
 import { alignLines, type LineAlignment } from './line-pipe.js';
 
 type ErrorHandler = (error: NodeJS.ErrnoException) => void;
@@ -125,12 +124,16 @@ export function systemStreams(): SystemStreams {
         return;
       }
       const bytes = Buffer.from(text);
-      const { written, error: failure } = writeAllSync(1, bytes);
-      if (failure === undefined) return;
-      // A non-blocking pipe that is full: the stream waits for it to drain.
-      if (failure.code === 'EAGAIN') return void stream('stdout').write(bytes.subarray(written));
-      if (!handlers.stdout) throw failure;
-      handlers.stdout(failure);
+      let offset = 0;
+      try {
+        while (offset < bytes.length) offset += writeSync(1, bytes, offset);
+      } catch (error) {
+        const failure = error as NodeJS.ErrnoException;
+        // A non-blocking pipe that is full: the stream waits for it to drain.
+        if (failure.code === 'EAGAIN') return void stream('stdout').write(bytes.subarray(offset));
+        if (!handlers.stdout) throw failure;
+        handlers.stdout(failure);
+      }
     },
     flush() {
       if (!built.stdout) return Promise.resolve();

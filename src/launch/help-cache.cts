@@ -10,9 +10,8 @@
 // columns help is laid out in. The text goes to a terminal as it is, so, like the code cache, it is
 // read only from a folder of this user's that nobody else may write to, and only when its first
 // line names the very key asked for.
-import { fstatSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { fstatSync, readFileSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeAllSync } from '../platform/write-sync.cjs';
 import { isPrivate, userCacheDir, writePrivately } from './user-cache.cjs';
 
 /** How help is laid out: on a terminal, as wide as it is; off one, 80 columns. */
@@ -100,12 +99,17 @@ function fnv1a(text: string): string {
  */
 export function printHelpPage(text: string): boolean {
   const bytes = Buffer.from(text);
-  const { written, error: failure } = writeAllSync(1, bytes);
-  if (failure === undefined) return true;
-  // A pipe that cannot take it now (non-blocking, full): the stream waits for it.
-  if (failure.code === 'EAGAIN') process.stdout.on('error', cannotWrite).write(bytes.subarray(written));
-  else if (written === 0 && failure.code !== 'EPIPE') return false;
-  else cannotWrite(failure);
+  let written: number;
+  try {
+    written = writeSync(1, bytes);
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    if (failure.code === 'EPIPE') return true;
+    if (failure.code !== 'EAGAIN') return false;
+    written = 0;
+  }
+  // What a pipe could not take at once (non-blocking, or full): the stream waits for it.
+  if (written < bytes.length) process.stdout.on('error', cannotWrite).write(bytes.subarray(written));
   return true;
 }
 
