@@ -29,14 +29,16 @@ const helpFolder = (cache: string): string => join(cache, 'crawl', 'help');
 describe('a help page asked again', () => {
   it('comes from the cache, the same bytes as the first time and as the CLI prints it, without the bundle', async () => {
     const cache = join(tmp.dir, 'again');
-    for (const args of [['job', '--help'], ['--help'], ['keys', 'rotate', '-h']]) {
-      const first = await help(args, cache);
-      const again = await help(args, cache);
-      expect(first).toMatchObject({ code: 0, bundle: true });
-      expect(again).toMatchObject({ code: 0, bundle: false });
-      expect(again.stdout).toBe(first.stdout);
-      expect(first.stdout).toBe(await helpOf(args, { columns: 80, terminal: false }));
-    }
+    await Promise.all(
+      [['job', '--help'], ['--help'], ['keys', 'rotate', '-h']].map(async (args) => {
+        const first = await help(args, cache);
+        const again = await help(args, cache);
+        expect(first).toMatchObject({ code: 0, bundle: true });
+        expect(again).toMatchObject({ code: 0, bundle: false });
+        expect(again.stdout).toBe(first.stdout);
+        expect(first.stdout).toBe(await helpOf(args, { columns: 80, terminal: false }));
+      }),
+    );
     expect(readdirSync(helpFolder(cache))).toHaveLength(3);
   });
 
@@ -55,10 +57,12 @@ describe('a help page asked again', () => {
 
   it('only a line of command words ending in --help or -h: a flag, a value or a topic runs the CLI', async () => {
     const cache = join(tmp.dir, 'lines');
-    for (const args of [['job', '--help', '--json'], ['--json', 'job', '--help'], ['help', 'job'], ['job', 'Demo', '--help'], ['a', 'b', 'c', 'd', '--help']]) {
-      await help(args, cache);
-      expect(await help(args, cache)).toMatchObject({ bundle: true });
-    }
+    await Promise.all(
+      [['job', '--help', '--json'], ['--json', 'job', '--help'], ['help', 'job'], ['job', 'Demo', '--help'], ['a', 'b', 'c', 'd', '--help']].map(async (args) => {
+        await help(args, cache);
+        expect(await help(args, cache)).toMatchObject({ bundle: true });
+      }),
+    );
   });
 });
 
