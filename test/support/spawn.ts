@@ -24,7 +24,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   // Node's pipes are), and what the user's files set up (aliases, PATH, tools run at each start)
   // is no part of any test, nor a cost each of its shells should pay.
   env.HOME = join(ROOT, '.vitest-tmp', 'home');
-  mkdirSync(env.HOME, { recursive: true });
+  // fish, at its first interactive start in a home without this folder, makes it by parsing every
+  // man page of the system in a python left running behind it (seconds of CPU): no test reads it.
+  mkdirSync(join(env.HOME, '.local', 'share', 'fish', 'generated_completions'), { recursive: true });
   // Where the spawned CLI keeps its code cache: not the user's home (src/launch/user-cache.cts).
   env.XDG_CACHE_HOME = join(ROOT, '.vitest-tmp', 'xdg-cache');
   // And the job history that completion offers (src/config/job-history.ts): not the user's either.
