@@ -3,6 +3,7 @@
 // from the shell that runs the tests but what is named here) and a kill after `timeoutMs`.
 // Tests that spawn live in test/process/ (and the spawn mode of runCli, CRAWL_TEST_MODE=spawn).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../src/text/shell.js';
@@ -14,10 +15,18 @@ export const BIN = join(ROOT, 'bin', 'crawl.js');
 /** The environment every spawned process gets: the caller's settings only, nothing from this shell. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const name of ['PATH', 'HOME', 'LANG', 'TMPDIR', 'SystemRoot']) {
+  for (const name of ['PATH', 'LANG', 'TMPDIR', 'SystemRoot']) {
     if (process.env[name] !== undefined) env[name] = process.env[name];
   }
   env.TERM = 'xterm-256color';
+  // An empty home, not the user's: the shells a test starts read their startup files from it (zsh's
+  // ~/.zshenv and fish's config always; bash its ~/.bashrc whenever its stdin is a socket, as
+  // Node's pipes are), and what the user's files set up (aliases, PATH, tools run at each start)
+  // is no part of any test, nor a cost each of its shells should pay.
+  env.HOME = join(ROOT, '.vitest-tmp', 'home');
+  // fish, at its first interactive start in a home without this folder, makes it by parsing every
+  // man page of the system in a python left running behind it (seconds of CPU): no test reads it.
+  mkdirSync(join(env.HOME, '.local', 'share', 'fish', 'generated_completions'), { recursive: true });
   // Where the spawned CLI keeps its code cache: not the user's home (src/launch/user-cache.cts).
   env.XDG_CACHE_HOME = join(ROOT, '.vitest-tmp', 'xdg-cache');
   // And the job history that completion offers (src/config/job-history.ts): not the user's either.
