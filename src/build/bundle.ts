@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { build, transform } from 'esbuild';
-import { encodePack, PACK, type PackIndex } from '../launch/load-bundle.cjs';
+import { encodePack, helpPageName, PACK, type PackIndex } from '../launch/load-bundle.cjs';
+import { commandHelps } from './help-text.js';
 import { containers, type OutputFile } from './containers.js';
 import { deferRequires } from './defer-requires.js';
 import { patchUndici } from './patch-undici.js';
@@ -75,6 +76,10 @@ async function main(): Promise<void> {
   // Each file of the pack is the function the loader runs with its `define` (src/launch/load-bundle.cts).
   const packed = new Map([...bodies].map(([container, body]) => [container, Buffer.from(`(function (define) {${body.join('')}\n})`)]));
   for (const [asset, bytes] of wasm.assets) packed.set(asset, Buffer.from(bytes));
+  // Every command's help as a pipe gets it (80 columns), which the launcher prints without the
+  // bundle; printed by the CLI just emitted to dist/, as the man pages and docs/commands.md are.
+  const { root, groups, commands } = await commandHelps({ columns: 80, terminal: false });
+  for (const page of [{ words: [], help: root }, ...groups, ...commands]) packed.set(helpPageName(page.words), Buffer.from(page.help));
   // One id for the whole build: a code cache is only ever used with the build it was made from.
   const hash = createHash('sha256');
   for (const [file, bytes] of packed) hash.update(`${file}\0`).update(bytes);

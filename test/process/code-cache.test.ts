@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCodeCache } from '../../src/bench/code-cache.js';
 import { runCli, tempDir } from '../support/harness.js';
+import { packedFiles } from '../support/pack.js';
 import { ROOT } from '../support/spawn.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 
@@ -165,8 +166,10 @@ describe('the code cache', () => {
   });
 
   it('a damaged cache, one from another build, one made for another file, or none: the same output and exit code', async () => {
-    // Help (its own cache), a status read, and a failing one (the other cache, another path).
-    const commands = [['job', 'demo-small'], HELP, ['job', 'no-such-job']];
+    // Help (its own cache: `crawl help job`, which the launcher leaves to the bundle, where
+    // `--help` off a terminal is a page it packed), a status read, and a failing one (the other
+    // cache, another path).
+    const commands = [['job', 'demo-small'], ['help', 'job'], ['job', 'no-such-job']];
     // The first runs give the output to expect, and leave the caches each damage then harms a copy of.
     const made = freshCache('made');
     const expected = await Promise.all(commands.map((args) => runCli(args, { process: true, env: made.env })));
@@ -216,15 +219,3 @@ describe('the code cache', () => {
     // Eighteen runs of the CLI: more than the default bound on a loaded machine.
   }, 60_000);
 });
-
-/** Every file of the bundle's pack, by name (see src/launch/load-bundle.cts for its layout). */
-function packedFiles(): Map<string, string> {
-  const pack = readFileSync(join(ROOT, 'dist', 'bundle', 'bundle.pack'));
-  const first = pack.indexOf(10);
-  const second = pack.indexOf(10, first + 1);
-  // A module packed into another file is indexed by that file's name: only the files themselves here.
-  const index = JSON.parse(pack.toString('utf8', first + 1, second)) as Record<string, [number, number] | string>;
-  const data = pack.subarray(second + 1);
-  const files = Object.entries(index).filter((entry): entry is [string, [number, number]] => Array.isArray(entry[1]));
-  return new Map(files.map(([file, [offset, length]]) => [file, data.toString('utf8', offset, offset + length)]));
-}

@@ -1,13 +1,19 @@
-// The help pages the launcher keeps (src/launch/help-cache.cts): a help page asked again is
-// printed from the user's cache folder, the same bytes, with none of the bundle read; only from a
-// private folder, only the entry made for that very line and layout; a page that cannot be written
-// there is left to the CLI to report, in its words. Spawned: the launcher is what bin/crawl.js runs.
+// The help pages the launcher prints without the bundle (src/launch/load-bundle.cts, start): off a
+// terminal, every command's page as the build made it and packed it; on a terminal, or for a line
+// the build made no page for, the page it printed before, kept in the user's cache folder
+// (src/launch/help-cache.cts): only from a private folder, only the entry made for that very line
+// and layout. A page that cannot be written is left to the CLI to report, in its words. Spawned:
+// the launcher is what bin/crawl.js runs.
 import { spawn } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli as runInProcess } from '../../src/app/run-cli.js';
 import { commandHelps, helpOf } from '../../src/build/help-text.js';
+import { testStreams } from '../../src/io/test-streams.js';
+import { realClock } from '../../src/platform/clock.js';
 import { runCli, tempDir } from '../support/harness.js';
+import { packedFiles } from '../support/pack.js';
 import { BIN, cleanEnv } from '../support/spawn.js';
 import { needs } from '../support/tools.js';
 
@@ -26,33 +32,52 @@ async function help(args: string[], cache: string, options: { tty?: boolean } = 
 
 const helpFolder = (cache: string): string => join(cache, 'crawl', 'help');
 
-describe('a help page asked again', () => {
-  it('comes from the cache, the same bytes as the first time and as the CLI prints it, without the bundle', async () => {
-    const cache = join(tmp.dir, 'again');
-    await Promise.all(
-      [['job', '--help'], ['--help'], ['keys', 'rotate', '-h']].map(async (args) => {
-        const first = await help(args, cache);
-        const again = await help(args, cache);
-        expect(first).toMatchObject({ code: 0, bundle: true });
-        expect(again).toMatchObject({ code: 0, bundle: false });
-        expect(again.stdout).toBe(first.stdout);
-        expect(first.stdout).toBe(await helpOf(args, { columns: 80, terminal: false }));
-      }),
-    );
-    expect(readdirSync(helpFolder(cache))).toHaveLength(3);
+describe('off a terminal: the pages the build made', () => {
+  it('every command\'s page is packed, as the CLI prints it to a pipe (with --help and with -h)', async () => {
+    const { root, groups, commands } = await commandHelps({ columns: 80, terminal: false });
+    const packed = packedFiles();
+    const pages = [{ words: [], help: root }, ...groups, ...commands];
+    expect(pages.length).toBeGreaterThan(20);
+    for (const page of pages) {
+      expect(packed.get(`help/${page.words.join(' ')}`), page.words.join(' ')).toBe(page.help);
+      expect(await helpOf([...page.words, '-h'], { columns: 80, terminal: false })).toBe(page.help);
+    }
+    expect([...packed.keys()].filter((name) => name.startsWith('help/'))).toHaveLength(pages.length);
   });
 
-  it('on a terminal: a page of its own, kept and taken as off one', needs('script'), async () => {
+  it('printed on the first run already, without the bundle, and nothing kept', async () => {
+    const cache = join(tmp.dir, 'made');
+    await Promise.all(
+      [['job', '--help'], ['--help'], ['keys', 'rotate', '-h']].map(async (args) => {
+        const run = await help(args, cache);
+        expect(run).toMatchObject({ code: 0, bundle: false });
+        expect(run.stdout).toBe(await helpOf(args, { columns: 80, terminal: false }));
+      }),
+    );
+    expect(existsSync(helpFolder(cache))).toBe(false);
+  });
+});
+
+describe('a page the build did not make, asked again', () => {
+  it('a line with a job id in it: kept the first time, then printed from the cache, the same bytes, without the bundle', async () => {
+    const cache = join(tmp.dir, 'again');
+    const args = ['job', 'demo-small', '--help'];
+    const first = await help(args, cache);
+    const again = await help(args, cache);
+    expect(first).toMatchObject({ code: 0, bundle: true });
+    expect(again).toMatchObject({ code: 0, bundle: false, stdout: first.stdout });
+    expect(first.stdout).toBe(await helpOf(args, { columns: 80, terminal: false }));
+    expect(readdirSync(helpFolder(cache))).toHaveLength(1);
+  });
+
+  it('on a terminal: kept the first time, then printed from the cache', needs('script'), async () => {
     const cache = join(tmp.dir, 'terminal');
-    const piped = await help(['job', '--help'], cache);
     const first = await help(['job', '--help'], cache, { tty: true });
     const again = await help(['job', '--help'], cache, { tty: true });
-    expect(piped.bundle).toBe(true);
-    // The page off a terminal is not the one a terminal gets: the terminal's run loads the bundle.
     expect(first).toMatchObject({ code: 0, bundle: true });
     expect(again).toMatchObject({ code: 0, bundle: false });
     expect(again.stdout).toBe(first.stdout);
-    expect(readdirSync(helpFolder(cache))).toHaveLength(2);
+    expect(readdirSync(helpFolder(cache))).toHaveLength(1);
   });
 
   it('only a line of command words ending in --help or -h: a flag, a value or a topic runs the CLI', async () => {
@@ -67,22 +92,24 @@ describe('a help page asked again', () => {
 });
 
 describe('what the cache is trusted with', () => {
+  const line = ['job', 'demo-small', '--help'];
+
   it('a folder others may write to is not read: the CLI prints the page', async () => {
     const cache = join(tmp.dir, 'shared');
-    const first = await help(['job', '--help'], cache);
+    const first = await help(line, cache);
     chmodSync(helpFolder(cache), 0o770);
-    const again = await help(['job', '--help'], cache);
+    const again = await help(line, cache);
     expect(again).toMatchObject({ code: 0, bundle: true, stdout: first.stdout });
   });
 
   it('an entry made for another line or layout is not printed, and is made again', async () => {
     const cache = join(tmp.dir, 'other-key');
-    const first = await help(['job', '--help'], cache);
+    const first = await help(line, cache);
     const [entry] = readdirSync(helpFolder(cache));
     const path = join(helpFolder(cache), entry ?? '');
     const kept = readFileSync(path, 'utf8');
-    writeFileSync(path, kept.replace(/^[^\n]*"job","--help"\]\n/, (key) => key.replace('"job"', '"keys"')).replace('Usage:', 'Forged:'));
-    const again = await help(['job', '--help'], cache);
+    writeFileSync(path, kept.replace(/^[^\n]*"demo-small","--help"\]\n/, (key) => key.replace('"demo-small"', '"demo-large"')).replace('Usage:', 'Forged:'));
+    const again = await help(line, cache);
     expect(again).toMatchObject({ code: 0, bundle: true, stdout: first.stdout });
     expect(readFileSync(path, 'utf8')).toBe(kept);
   });
@@ -91,34 +118,34 @@ describe('what the cache is trusted with', () => {
     const cache = join(tmp.dir, 'builds');
     mkdirSync(helpFolder(cache), { recursive: true, mode: 0o700 });
     writeFileSync(join(helpFolder(cache), '0000000000000000-00000000.txt'), 'an old build\n', { mode: 0o600 });
-    await help(['job', '--help'], cache);
+    await help(line, cache);
     const names = readdirSync(helpFolder(cache));
     expect(names).toHaveLength(1);
     expect(names[0]).not.toMatch(/^0{16}-/);
   });
 });
 
-it('a page that cannot be written (a full disk): the one line and exit code of the CLI, as without a cache', async () => {
+it('a page that cannot be written (a full disk): the one line and exit code of the CLI, from the pack or the cache alike', async () => {
   const cache = join(tmp.dir, 'full');
-  await help(['job', '--help'], cache);
+  await help(['job', 'demo-small', '--help'], cache);
   const fd = openSync('/dev/full', 'w');
   try {
-    const full = (env: Record<string, string>) =>
+    const full = (args: string[]) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'job', '--help'], { env: cleanEnv(env), stdio: ['ignore', fd, 'pipe'] });
+        const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv({ XDG_CACHE_HOME: cache }), stdio: ['ignore', fd, 'pipe'] });
         let stderr = '';
         child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
         child.on('close', (code) => resolve({ code, stderr }));
       });
-    const cached = await full({ XDG_CACHE_HOME: cache });
-    expect(cached).toEqual({ code: 1, stderr: 'crawl: cannot write to standard output: no space left on device (ENOSPC)\n' });
-    expect(await full({ XDG_CACHE_HOME: join(tmp.dir, 'full-fresh') })).toEqual(cached);
+    const said = { code: 1, stderr: 'crawl: cannot write to standard output: no space left on device (ENOSPC)\n' };
+    expect(await full(['job', '--help'])).toEqual(said);
+    expect(await full(['job', 'demo-small', '--help'])).toEqual(said);
   } finally {
     closeSync(fd);
   }
 });
 
-it('what a help page says depends on nothing a key leaves out: not the environment, the config or colour', async () => {
+it('what a help page says depends on nothing its key leaves out: not the environment, the config, colour or the system', async () => {
   const layout = { columns: 80, terminal: false };
   const { root, groups, commands } = await commandHelps(layout);
   const config = join(tmp.dir, 'config');
@@ -128,6 +155,12 @@ it('what a help page says depends on nothing a key leaves out: not the environme
   for (const page of [{ words: [], help: root }, ...groups, ...commands]) {
     const args = [...page.words, '--help'];
     expect(await helpOf(args, layout, elsewhere)).toBe(page.help);
+    // The pages the build packs are printed on every system.
+    for (const [os, home] of [['win32', 'C:\\Users\\ada'], ['darwin', '/Users/ada']] as const) {
+      const streams = testStreams({ columns: 80, tty: { stdout: false } });
+      await runInProcess(args, { env: {}, streams, clock: realClock, nodeVersion: process.versions.node, platform: { os, home } });
+      expect(streams.stdoutText(), `${os}: ${args.join(' ')}`).toBe(page.help);
+    }
     // No colour: commander styles nothing, so a terminal's page differs from a pipe's by its width alone.
     expect(page.help).not.toContain('\u001b');
   }
