@@ -12,7 +12,8 @@
 // line names the very key asked for.
 import { fstatSync, readFileSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { isPrivate, userCacheDir, writePrivately } from './user-cache.cjs';
+// Types only: required by helpCache(), so that a page of the pack (load-bundle.cts) loads none of it.
+import type * as UserCacheModule from './user-cache.cjs';
 
 /** How help is laid out: on a terminal, as wide as it is; off one, 80 columns. */
 export interface HelpLayout {
@@ -46,23 +47,23 @@ export interface HelpCache {
 
 /** The entry of this build and command line, in the user's cache folder (none without one). */
 export function helpCache(build: string, argv: readonly string[], layout: HelpLayout, env: NodeJS.ProcessEnv = process.env): HelpCache {
+  const { isPrivate, userCacheDir, writePrivately } = require('./user-cache.cjs') as typeof UserCacheModule;
   const root = userCacheDir(env);
   const folder = root === undefined ? undefined : join(root, 'help');
   const keyOf = (at: HelpLayout): string => JSON.stringify([build, process.version, process.platform, at.terminal, at.columns, ...argv]);
   const fileOf = (key: string): string => join(folder ?? '', `${build}-${fnv1a(key)}.txt`);
   return {
-    text: folder === undefined ? undefined : readEntry(fileOf(keyOf(layout)), keyOf(layout)),
+    text: folder === undefined || !isPrivate(fileOf(keyOf(layout))) ? undefined : readEntry(fileOf(keyOf(layout)), keyOf(layout)),
     keep(text, at) {
       if (folder === undefined || build === '') return;
       const key = keyOf(at);
       writePrivately(fileOf(key), Buffer.from(`${key}\n${text}`));
-      removeOtherBuilds(folder, build);
+      if (isPrivate(folder)) removeOtherBuilds(folder, build);
     },
   };
 }
 
 function readEntry(path: string, key: string): string | undefined {
-  if (!isPrivate(path)) return undefined;
   let data: string;
   try {
     data = readFileSync(path, 'utf8');
@@ -76,7 +77,6 @@ function readEntry(path: string, key: string): string | undefined {
 /** Every build (an upgrade, a rebuild in a checkout) makes new pages: the old would pile up unread. */
 function removeOtherBuilds(folder: string, build: string): void {
   try {
-    if (!isPrivate(folder)) return;
     for (const name of readdirSync(folder)) {
       if (name.endsWith('.txt') && !name.startsWith(`${build}-`)) unlinkSync(join(folder, name));
     }
