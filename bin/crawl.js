@@ -3,30 +3,72 @@
 // start-up to every command, and the bundle it loads is CommonJS for its code cache.
 //
 // `--version` alone is answered here, before anything else is loaded: it is what scripts call most
-// often to check the tool is there. Everything else goes to the launcher (src/launch/load-bundle.cts),
-// which prints a help page it has kept from an earlier run, or runs the bundled CLI (dist/bundle,
-// built by `npm run build`), which loads each command's code only when it runs.
+// often to check the tool is there. So is a help page off a terminal, which the build put in the
+// pack. Everything else goes to the launcher (src/launch/load-bundle.cts), which prints a help page
+// it has kept from an earlier run, or runs the bundled CLI (dist/bundle, built by `npm run build`),
+// which loads each command's code only when it runs.
 'use strict';
+const { join } = require('node:path');
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const { readFileSync, writeSync } = require('node:fs');
-  const text = JSON.parse(readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version + '\n';
-  // As for every command: a closed pipe ends quietly, any other write error is one line, exit 1.
-  const failed = (error) => {
-    if (error.code !== 'EPIPE') process.stderr.write(`crawl: cannot write to standard output: ${error.code ?? error.message}\n`);
-    process.exit(error.code === 'EPIPE' ? 0 : 1);
-  };
-  try {
-    // Straight to the file descriptor: building process.stdout loads Node's stream code (and, for
-    // a pipe, its network code), most of what this answer would cost.
-    writeSync(1, text);
-  } catch (error) {
-    // A pipe that cannot take it now (non-blocking, full): the stream waits for it.
-    if (error.code !== 'EAGAIN') failed(error);
-    else process.stdout.on('error', failed).write(text);
-  }
-} else {
-  const { join } = require('node:path');
+  const version = JSON.parse(require('node:fs').readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version;
+  write(Buffer.from(`${version}\n`), (error) => (failed(error), true));
+} else if (!packedHelp(args)) {
   const { start } = require('../dist/launch/load-bundle.cjs');
   start(join(__dirname, '..', 'dist', 'bundle'), args);
+}
+
+/**
+ * The help page the build packed for a line of command words ending in --help or -h, when stdout
+ * is not a terminal (the launcher's start() does the same, and the rest: a terminal's page, a line
+ * the build made no page for, and what the CLI says when the page cannot be written). false: not
+ * printed here.
+ */
+function packedHelp(args) {
+  if (!/^(?:[a-z][a-z0-9-]*\0){0,3}(?:--help|-h)$/.test(args.join('\0'))) return false;
+  const fs = require('node:fs');
+  let page;
+  try {
+    // Only a character device can be a terminal, and /dev/null is not one: a stat, not the stream.
+    const out = fs.fstatSync(1);
+    if (out.isCharacterDevice() && out.rdev !== fs.statSync('/dev/null').rdev) return false;
+    // The pack: its build line, its index (a line of JSON), then what it holds.
+    const fd = fs.openSync(join(__dirname, '..', 'dist', 'bundle', 'bundle.pack'), 'r');
+    // The index is a few KB: one read of the head holds it (else the launcher reads on).
+    const head = Buffer.allocUnsafe(16384);
+    const read = fs.readSync(fd, head, 0, head.length, 0);
+    const first = head.indexOf(10);
+    const second = first < 0 ? -1 : head.indexOf(10, first + 1);
+    if (second < 0 || second >= read) return false;
+    const at = JSON.parse(head.toString('utf8', first + 1, second))[`help/${args.slice(0, -1).join(' ')}`];
+    if (!Array.isArray(at)) return false;
+    page = Buffer.allocUnsafe(at[1]);
+    if (fs.readSync(fd, page, 0, at[1], second + 1 + at[0]) !== at[1]) return false;
+  } catch {
+    return false;
+  }
+  // A reader already gone is no error; any other failure is the CLI's to report, in its words.
+  return write(page, (error) => error.code === 'EPIPE');
+}
+
+/**
+ * Straight to the file descriptor: building process.stdout loads Node's stream code (and, for a
+ * pipe, its network code), most of what these answers would cost. What a pipe cannot take now
+ * (non-blocking, full), the stream waits for. `cannot` decides on any other failure.
+ */
+function write(bytes, cannot) {
+  let written = 0;
+  try {
+    written = require('node:fs').writeSync(1, bytes);
+  } catch (error) {
+    if (error.code !== 'EAGAIN') return cannot(error);
+  }
+  if (written < bytes.length) process.stdout.on('error', failed).write(bytes.subarray(written));
+  return true;
+}
+
+/** As for every command: a closed pipe ends quietly, any other write error is one line, exit 1. */
+function failed(error) {
+  if (error.code !== 'EPIPE') process.stderr.write(`crawl: cannot write to standard output: ${error.code ?? error.message}\n`);
+  process.exit(error.code === 'EPIPE' ? 0 : 1);
 }

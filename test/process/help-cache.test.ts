@@ -14,7 +14,7 @@ import { testStreams } from '../../src/io/test-streams.js';
 import { realClock } from '../../src/platform/clock.js';
 import { runCli, tempDir } from '../support/harness.js';
 import { packedFiles } from '../support/pack.js';
-import { BIN, cleanEnv } from '../support/spawn.js';
+import { BIN, cleanEnv, ROOT } from '../support/spawn.js';
 import { needs } from '../support/tools.js';
 
 const tmp = tempDir('crawl-help-cache-');
@@ -43,6 +43,9 @@ describe('off a terminal: the pages the build made', () => {
       expect(await helpOf([...page.words, '-h'], { columns: 80, terminal: false })).toBe(page.help);
     }
     expect([...packed.keys()].filter((name) => name.startsWith('help/'))).toHaveLength(pages.length);
+    // bin/crawl.js finds a page with one read of the pack's head: its build line and index fit in it.
+    const pack = readFileSync(join(ROOT, 'dist', 'bundle', 'bundle.pack'));
+    expect(pack.indexOf(10, pack.indexOf(10) + 1)).toBeLessThan(16384);
   });
 
   it('printed on the first run already, without the bundle, and nothing kept', async () => {
