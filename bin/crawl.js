@@ -25,6 +25,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
  * printed here.
  */
 function packedHelp(args) {
+  // The lines the launcher answers with a help page (its HELP_PAGE_LINE).
   if (!/^(?:[a-z][a-z0-9-]*\0){0,3}(?:--help|-h)$/.test(args.join('\0'))) return false;
   const fs = require('node:fs');
   let page;

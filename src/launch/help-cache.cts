@@ -1,7 +1,8 @@
-// The help pages this build has shown, kept in the user's cache folder beside V8's code cache
-// (src/launch/user-cache.cts), so that `crawl job --help` asked again is answered before the bundle
-// is read: a help page is all commander, the program and its formatting, for text that only the
-// build, the command line and the layout decide.
+// The help pages this build has shown on a terminal (or for a line it packed no page for), kept in
+// the user's cache folder beside V8's code cache (src/launch/user-cache.cts), so that `crawl job
+// --help` asked again is answered before the bundle is read: a help page is all commander, the
+// program and its formatting, for text that only the build, the command line and the layout
+// decide. (Off a terminal, the pages the build packed serve: load-bundle.cts, start.)
 //
 // Only a line of command words ending in --help or -h is answered from here (`crawl --help`,
 // `crawl keys rotate -h`); what it printed the first time, whole, exit 0, is what it prints again.

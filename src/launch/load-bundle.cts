@@ -96,7 +96,10 @@ export function talksToService(argv: readonly string[]): boolean {
   return !(argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h'));
 }
 
-/** A line of at most three command words ending in --help or -h: a help page the cache may hold. */
+/**
+ * A line of at most three command words ending in --help or -h: a help page the pack or the cache
+ * may hold (bin/crawl.js tests the same before it prints a packed page itself).
+ */
 const HELP_PAGE_LINE = /^(?:[a-z][a-z0-9-]*\0){0,3}(?:--help|-h)$/;
 
 /**
