@@ -1,10 +1,9 @@
 // The help pages printed without the bundle (bin/crawl.js, and the launcher's start() in
 // src/launch/load-bundle.cts): off a terminal, every command's page as the build made it and
-// packed it; on a terminal, or for a line
-// the build made no page for, the page it printed before, kept in the user's cache folder
-// (src/launch/help-cache.cts): only from a private folder, only the entry made for that very line
-// and layout. A page that cannot be written is left to the CLI to report, in its words. Spawned:
-// the launcher is what bin/crawl.js runs.
+// packed it; on a terminal, or for a line the build made no page for, the page it printed before,
+// kept in the user's cache folder (src/launch/help-cache.cts): only from a private folder, only the
+// entry made for that very line and layout. A page that cannot be written is left to the CLI to
+// report, in its words. Spawned: what bin/crawl.js does is what is tested.
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
