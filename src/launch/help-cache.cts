@@ -2,7 +2,7 @@
 // the user's cache folder beside V8's code cache (src/launch/user-cache.cts), so that `crawl job
 // --help` asked again is answered before the bundle is read: a help page is all commander, the
 // program and its formatting, for text that only the build, the command line and the layout
-// decide. (Off a terminal, the pages the build packed serve: load-bundle.cts, start.)
+// decide. (Off a terminal, bin/crawl.js prints the pages the build packed.)
 //
 // Only a line of command words ending in --help or -h is answered from here (`crawl --help`,
 // `crawl keys rotate -h`); what it printed the first time, whole, exit 0, is what it prints again.
@@ -53,12 +53,13 @@ export function helpCache(build: string, argv: readonly string[], layout: HelpLa
   const folder = root === undefined ? undefined : join(root, 'help');
   const keyOf = (at: HelpLayout): string => JSON.stringify([build, process.version, process.platform, at.terminal, at.columns, ...argv]);
   const fileOf = (key: string): string => join(folder ?? '', `${build}-${fnv1a(key)}.txt`);
+  const key = keyOf(layout);
   return {
-    text: folder === undefined || !isPrivate(fileOf(keyOf(layout))) ? undefined : readEntry(fileOf(keyOf(layout)), keyOf(layout)),
+    text: folder === undefined || !isPrivate(fileOf(key)) ? undefined : readEntry(fileOf(key), key),
     keep(text, at) {
       if (folder === undefined || build === '') return;
-      const key = keyOf(at);
-      writePrivately(fileOf(key), Buffer.from(`${key}\n${text}`));
+      const kept = keyOf(at);
+      writePrivately(fileOf(kept), Buffer.from(`${kept}\n${text}`));
       if (isPrivate(folder)) removeOtherBuilds(folder, build);
     },
   };

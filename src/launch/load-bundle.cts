@@ -97,37 +97,31 @@ export function talksToService(argv: readonly string[]): boolean {
 }
 
 /**
- * A line of at most three command words ending in --help or -h: a help page the pack or the cache
- * may hold (bin/crawl.js tests the same before it prints a packed page itself).
+ * A line of at most three command words ending in --help or -h: a help page the cache may hold
+ * (bin/crawl.js tests the same before it prints the page the pack holds for it off a terminal).
  */
 const HELP_PAGE_LINE = /^(?:[a-z][a-z0-9-]*\0){0,3}(?:--help|-h)$/;
 
 /**
- * What bin/crawl.js runs. A line that only asks for a help page (`crawl job --help`) gets it with
- * none of the bundle read: off a terminal, the page the build made and packed, as man pages are
- * made; on a terminal (its width is known only then), or for a line the build made no page for,
- * the page this line printed before at this layout, from the user's cache (help-cache.cts). The
- * first time, the bundle runs and the page it printed is kept.
+ * What bin/crawl.js runs, when it has not answered itself (`--version`, and off a terminal the
+ * help page the build packed). A line that only asks for a help page (`crawl job --help` on a
+ * terminal, whose width is known only then, or a line the build made no page for) gets the page
+ * it printed before at this layout, from the user's cache (help-cache.cts), with none of the
+ * bundle read; the first time, the bundle runs and the page it printed is kept.
  */
 export function start(dir: string, argv: string[]): void {
   if (!HELP_PAGE_LINE.test(argv.join('\0'))) return loadBundle(dir, { argv }).run(argv);
   const { helpCache, layoutNow, printHelpPage } = require('./help-cache.cjs') as typeof HelpCacheModule;
   const pack = readPack(join(dir, PACK));
-  const layout = layoutNow();
-  // Off a terminal, every command's page is in the pack, as the build printed it (80 columns).
-  const made = layout.terminal ? undefined : readPart(pack, helpPageName(argv.slice(0, -1)));
-  if (made !== undefined) {
-    if (!printHelpPage(made.toString('utf8'))) loadBundle(dir, { argv }, pack).run(argv);
-    return;
-  }
-  const cache = helpCache(pack.build, argv, layout);
+  const cache = helpCache(pack.build, argv, layoutNow());
   if (cache.text !== undefined && printHelpPage(cache.text)) return;
   loadBundle(dir, { argv }, pack).run(argv, { helpShown: (text, at) => cache.keep(text, at) });
 }
 
 /**
  * The name in the pack of the help page the build made for `crawl <words> --help` (or -h) off a
- * terminal: one for the root, each group and each command (src/build/bundle.ts).
+ * terminal: one for the root, each group and each command (src/build/bundle.ts; bin/crawl.js,
+ * which prints them, spells the name the same way).
  */
 export function helpPageName(words: readonly string[]): string {
   return `help/${words.join(' ')}`;

@@ -128,7 +128,7 @@ describe('what the cache is trusted with', () => {
   });
 });
 
-it('a page that cannot be written (a full disk): the one line and exit code of the CLI, from the pack or the cache alike', async () => {
+it('a page that cannot be written (a full disk): the one line and exit code of the CLI, for a packed page or a kept one alike', async () => {
   const cache = join(tmp.dir, 'full');
   await help(['job', 'demo-small', '--help'], cache);
   const fd = openSync('/dev/full', 'w');
