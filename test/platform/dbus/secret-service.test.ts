@@ -136,10 +136,12 @@ describeEachBus('the Secret Service client, on %s', { keyring: false }, (bus) =>
       ['a public key of 1', ['ay', Buffer.from([1])], /outside its group/],
     ];
     for (const [name, output, message] of sessions) {
-      it(`OpenSession answered with ${name}`, async () => {
+      it(`OpenSession answered with ${name}: refused before any secret is asked for in that session`, async () => {
         peer = await secretServicePeer(session.address, (m) => (m.member === 'OpenSession' ? { signature: 'vo', body: [output, '/s/1'] } : { error: 'org.freedesktop.DBus.Error.UnknownMethod' }));
         const s = await client();
         await expect(s.read(ITEM, signal())).rejects.toThrow(message);
+        await expect(s.store(COLLECTION, 'label', { service: 'crawl:x' }, KEY, signal())).rejects.toThrow(message);
+        expect(peer.calls.map((m) => m.member)).toEqual(['OpenSession']);
       });
     }
   });
