@@ -26,6 +26,8 @@ function padded(head: string, size: number, tail = '', byte = 0x20): Buffer[] {
   const [first, last] = [Buffer.from(head), Buffer.from(tail)];
   const pieces: Buffer[] = [first];
   let left = size - first.length - last.length;
+  // A head and tail longer than the size would make a body of another size than the test says.
+  if (left < 0) throw new Error(`padded: ${first.length + last.length} bytes of head and tail do not fit in ${size}`);
   for (; left >= MiB; left -= MiB) pieces.push(filler(byte));
   pieces.push(filler(byte).subarray(0, left), last);
   // An empty piece would end a chunked body early.
