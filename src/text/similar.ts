@@ -25,6 +25,9 @@ export function closestWord(word: string, candidates: readonly string[]): string
   const lower = word.toLowerCase();
   let best: { word: string; distance: number } | undefined;
   for (const candidate of candidates) {
+    // Each edit changes the length by one at most: a word of another length than the candidate's
+    // by more than two is not within two edits (a job id, usually), and is not measured.
+    if (Math.abs(lower.length - candidate.length) > 2) continue;
     const distance = editDistance(lower, candidate);
     if (distance > 2 || distance >= Math.max(2, Math.ceil(candidate.length / 2))) continue;
     if (best === undefined || distance < best.distance) best = { word: candidate, distance };
