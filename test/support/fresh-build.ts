@@ -3,16 +3,11 @@
 // runs first, so a test never passes or fails on an old bundle. A build that fails stops the run,
 // naming the command. CRAWL_TEST_BUILD=check only checks (and fails naming the command).
 import { spawnSync } from 'node:child_process';
-import { staleBecause as staleIn } from '../../src/build/stale.mjs';
+import { staleBecause } from '../../src/build/stale.mjs';
 import { ROOT } from './spawn.js';
 
-/** Why the build is out of date, or undefined when it is not (src/build/stale.mjs). */
-export function staleBecause(root = ROOT): string | undefined {
-  return staleIn(root);
-}
-
 export default function freshBuild(): void {
-  const why = staleBecause();
+  const why = staleBecause(ROOT);
   if (why === undefined) return;
   if (process.env.CRAWL_TEST_BUILD === 'check') throw new Error(`the build is out of date (${why}): run \`npm run build\` first`);
   process.stderr.write(`tests: ${why}: running \`npm run build\` first\n`);

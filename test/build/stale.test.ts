@@ -1,15 +1,14 @@
-// The build check of test/support/fresh-build.ts, on a made-up checkout: missing, older or newer.
+// Whether dist/ is out of date (src/build/stale.mjs: npm test's build step and the process tier's
+// set-up ask it), on a made-up checkout: missing, older or newer.
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { staleBecause } from './fresh-build.js';
-import { tempDir } from './harness.js';
+import { OUTPUTS, staleBecause } from '../../src/build/stale.mjs';
+import { tempDir } from '../support/harness.js';
 
 const tmp = tempDir('crawl-fresh-build-');
 afterAll(() => tmp.cleanup());
 let n = 0;
-
-const OUTPUTS = ['dist/bundle/bundle.pack', 'dist/launch/load-bundle.cjs', 'dist/lib/client.cjs', 'dist/lib/sandbox.cjs', 'dist/man/crawl.1', 'dist/types/client/index.d.ts'];
 
 function file(root: string, path: string, at: number): void {
   mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -38,6 +37,12 @@ describe('staleBecause', () => {
 
   it('no build at all names what is missing', () => {
     expect(staleBecause(checkout(2000, undefined))).toBe('dist/bundle/bundle.pack is missing');
+  });
+
+  it('the TypeScript settings are read by the build too', () => {
+    const root = checkout(2000, 3000);
+    file(root, 'tsconfig.json', 4000);
+    expect(staleBecause(root)).toBe('tsconfig.json is newer than the build in dist/');
   });
 
   it('one output older than the sources makes the whole build stale', () => {
