@@ -3,7 +3,7 @@
 // from the shell that runs the tests but what is named here) and a kill after `timeoutMs`.
 // Tests that spawn live in test/process/ (and the spawn mode of runCli, CRAWL_TEST_MODE=spawn).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../src/text/shell.js';
@@ -45,6 +45,22 @@ export function processRunning(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Whether a process of this id still runs: one that has died counts as gone even before anyone
+ * reaps it. A killed grandchild is left to PID 1, which in some containers never reaps it (a
+ * zombie, that `kill(pid, 0)` still finds); Linux says so in /proc, elsewhere processRunning answers.
+ */
+export function processAlive(pid: number): boolean {
+  if (!processRunning(pid)) return false;
+  try {
+    // The state follows the command name, which is in parentheses and may hold anything.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return process.platform !== 'linux' && processRunning(pid);
   }
 }
 

@@ -9,7 +9,7 @@ import { findKey } from '../../support/key-forms.js';
 import { calls, configKeySetup, fullKeysIn, keyStatus, storedKey, type ConfigKeySetup } from '../../support/keys.js';
 import { fakeClock } from '../../support/fake-clock.js';
 import { crawl, interrupt, tempDir, waitFor } from '../../support/harness.js';
-import { processRunning } from '../../support/spawn.js';
+import { processAlive } from '../../support/spawn.js';
 
 let setup: ConfigKeySetup;
 let tmp: { dir: string; cleanup: () => void };
@@ -141,12 +141,12 @@ describe('keys rotate --to-command', () => {
     interrupt(controller);
     await waitFor(() => clock.pendingDeadlines() > 0, 10_000, 'the grace before SIGKILL, on the run\'s clock');
     // SIGTERM went to the command's group, which ignores it: the command still runs.
-    expect(processRunning(pid)).toBe(true);
+    expect(processAlive(pid)).toBe(true);
     await clock.advance(5_000);
     const r = await run;
     expect(r.code).toBe(130);
-    // Killed: once Node has reaped it, no such process.
-    await waitFor(() => !processRunning(pid), 10_000, 'the command to be gone');
+    // Killed: dead, whether or not anyone has reaped it yet.
+    await waitFor(() => !processAlive(pid), 10_000, 'the command to be gone');
     expect(r.stderr).toContain('rolled back');
     expect(await keyStatus(setup.fx.sandbox, stored())).toBe(401);
     expect(await keyStatus(setup.fx.sandbox, setup.old.key)).toBe(200);
