@@ -3,36 +3,42 @@
 // start-up to every command, and the bundle it loads is CommonJS for its code cache.
 //
 // `--version` alone is answered here, before anything else is loaded: it is what scripts call most
-// often to check the tool is there. So is a help page off a terminal, which the build put in the
-// pack. Everything else goes to the launcher (src/launch/load-bundle.cts), which prints a help page
-// it has kept from an earlier run, or runs the bundled CLI (dist/bundle, built by `npm run build`),
-// which loads each command's code only when it runs.
+// often to check the tool is there. So are a help page off a terminal and `completion <shell>`,
+// which shells run at every start: the build put both in the pack. Everything else goes to the
+// launcher (src/launch/load-bundle.cts), which prints a help page it has kept from an earlier run,
+// or runs the bundled CLI (dist/bundle, built by `npm run build`), which loads each command's code
+// only when it runs.
 'use strict';
 const { join } = require('node:path');
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const version = JSON.parse(require('node:fs').readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version;
   write(Buffer.from(`${version}\n`), (error) => (failed(error), true));
-} else if (!packedHelp(args)) {
+} else if (!packedOutput(args)) {
   const { start } = require('../dist/launch/load-bundle.cjs');
   start(join(__dirname, '..', 'dist', 'bundle'), args);
 }
 
 /**
- * The help page the build packed for a line of command words ending in --help or -h, when stdout
- * is not a terminal (the launcher's start() does the same, and the rest: a terminal's page, a line
- * the build made no page for, and what the CLI says when the page cannot be written). false: not
- * printed here.
+ * What the build packed for this line, printed: the help page of a line of command words ending in
+ * --help or -h when stdout is not a terminal (the launcher's start() does the same, and the rest: a
+ * terminal's page, a line the build made no page for, and what the CLI says when the page cannot be
+ * written), and the script of `completion <shell>` on any stdout. false: not printed here.
  */
-function packedHelp(args) {
+function packedOutput(args) {
   // The lines the launcher answers with a help page (its HELP_PAGE_LINE).
-  if (!/^(?:[a-z][a-z0-9-]*\0){0,3}(?:--help|-h)$/.test(args.join('\0'))) return false;
+  const help = /^(?:[a-z][a-z0-9-]*\0){0,3}(?:--help|-h)$/.test(args.join('\0'));
+  // A shell the build made no script for is not in the pack: the CLI says what it says of it.
+  const script = !help && args.length === 2 && args[0] === 'completion' && /^[a-z]+$/.test(args[1]);
+  if (!help && !script) return false;
   const fs = require('node:fs');
   let page;
   try {
-    // Only a character device can be a terminal, and /dev/null is not one: a stat, not the stream.
-    const out = fs.fstatSync(1);
-    if (out.isCharacterDevice() && out.rdev !== fs.statSync('/dev/null').rdev) return false;
+    if (help) {
+      // Only a character device can be a terminal, and /dev/null is not one: a stat, not the stream.
+      const out = fs.fstatSync(1);
+      if (out.isCharacterDevice() && out.rdev !== fs.statSync('/dev/null').rdev) return false;
+    }
     // The pack: its build line, its index (a line of JSON), then what it holds.
     const fd = fs.openSync(join(__dirname, '..', 'dist', 'bundle', 'bundle.pack'), 'r');
     // The index is a few KB: one read of the head holds it (else the launcher reads on).
@@ -41,7 +47,9 @@ function packedHelp(args) {
     const first = head.indexOf(10);
     const second = first < 0 ? -1 : head.indexOf(10, first + 1);
     if (second < 0 || second >= read) return false;
-    const at = JSON.parse(head.toString('utf8', first + 1, second))[`help/${args.slice(0, -1).join(' ')}`];
+    // The launcher's helpPageName and completionScriptName.
+    const name = help ? `help/${args.slice(0, -1).join(' ')}` : `completion/${args[1]}`;
+    const at = JSON.parse(head.toString('utf8', first + 1, second))[name];
     if (!Array.isArray(at)) return false;
     page = Buffer.allocUnsafe(at[1]);
     if (fs.readSync(fd, page, 0, at[1], second + 1 + at[0]) !== at[1]) return false;

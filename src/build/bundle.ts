@@ -9,8 +9,9 @@ import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { build, transform } from 'esbuild';
-import { encodePack, helpPageName, PACK, type PackIndex } from '../launch/load-bundle.cjs';
-import { commandHelps } from './help-text.js';
+import { completionScriptName, encodePack, helpPageName, PACK, type PackIndex } from '../launch/load-bundle.cjs';
+import { SHELLS } from '../commands/completion/completion.js';
+import { commandHelps, helpOf } from './help-text.js';
 import { containers, type OutputFile } from './containers.js';
 import { deferRequires } from './defer-requires.js';
 import { patchUndici } from './patch-undici.js';
@@ -80,6 +81,12 @@ async function main(): Promise<void> {
   // bundle; printed by the CLI just emitted to dist/, as the man pages and docs/commands.md are.
   const { root, groups, commands } = await commandHelps({ columns: 80, terminal: false });
   for (const page of [{ words: [], help: root }, ...groups, ...commands]) packed.set(helpPageName(page.words), Buffer.from(page.help));
+  // And each shell's completion script, which bin/crawl.js prints the same way, on any stdout.
+  for (const shell of SHELLS) {
+    const script = await helpOf(['completion', shell], { columns: 80, terminal: false });
+    if (!script.startsWith('#')) throw new Error(`crawl completion ${shell} printed no script`);
+    packed.set(completionScriptName(shell), Buffer.from(script));
+  }
   // One id for the whole build: a code cache is only ever used with the build it was made from.
   const hash = createHash('sha256');
   for (const [file, bytes] of packed) hash.update(`${file}\0`).update(bytes);

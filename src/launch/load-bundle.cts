@@ -127,6 +127,15 @@ export function helpPageName(words: readonly string[]): string {
   return `help/${words.join(' ')}`;
 }
 
+/**
+ * The name in the pack of what `crawl completion <shell>` prints: the same on any stdout, in any
+ * environment, so bin/crawl.js prints it from the pack (and spells the name the same way). Shells
+ * run that line at every start when an rc file evals its output.
+ */
+export function completionScriptName(shell: string): string {
+  return `completion/${shell}`;
+}
+
 /** The groups whose commands send requests to the service. */
 const REQUEST_GROUPS = ['job', 'keys', 'auth', 'api'];
 /** The commands that use the network: those, and the sandbox that answers them. */

@@ -4,31 +4,24 @@
 // kept in the user's cache folder (src/launch/help-cache.cts): only from a private folder, only the
 // entry made for that very line and layout. A page that cannot be written is left to the CLI to
 // report, in its words. Spawned: what bin/crawl.js does is what is tested.
-import { spawn } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli as runInProcess } from '../../src/app/run-cli.js';
 import { commandHelps, helpOf } from '../../src/build/help-text.js';
 import { testStreams } from '../../src/io/test-streams.js';
 import { realClock } from '../../src/platform/clock.js';
-import { runCli, tempDir } from '../support/harness.js';
+import { tempDir } from '../support/harness.js';
+import { runIntoFullDisk, runNotingBundle } from '../support/bundle-runs.js';
 import { packedFiles } from '../support/pack.js';
-import { BIN, cleanEnv, ROOT } from '../support/spawn.js';
+import { ROOT } from '../support/spawn.js';
 import { needs } from '../support/tools.js';
 
 const tmp = tempDir('crawl-help-cache-');
 afterAll(() => tmp.cleanup());
-let runs = 0;
 
-/** `crawl <args>` with its own cache folder: what it printed, and whether it loaded the bundle (node:vm compiles it). */
-async function help(args: string[], cache: string, options: { tty?: boolean } = {}): Promise<{ code: number | null; stdout: string; bundle: boolean }> {
-  const out = join(tmp.dir, `modules-${++runs}.txt`);
-  const reporter = join(tmp.dir, `report-${runs}.cjs`);
-  writeFileSync(reporter, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join('\\n')));\n`);
-  const r = await runCli(args, { process: true, ...(options.tty ? { tty: true } : {}), env: { XDG_CACHE_HOME: cache, NODE_OPTIONS: `--require ${reporter}` } });
-  return { code: r.code, stdout: r.stdout, bundle: readFileSync(out, 'utf8').split('\n').includes('NativeModule vm') };
-}
+/** `crawl <args>` with its own cache folder: what it printed, and whether it loaded the bundle. */
+const help = (args: string[], cache: string, options: { tty?: boolean } = {}) => runNotingBundle(args, cache, tmp.dir, options);
 
 const helpFolder = (cache: string): string => join(cache, 'crawl', 'help');
 
@@ -131,21 +124,9 @@ describe('what the cache is trusted with', () => {
 it('a page that cannot be written (a full disk): the one line and exit code of the CLI, for a packed page or a kept one alike', async () => {
   const cache = join(tmp.dir, 'full');
   await help(['job', 'demo-small', '--help'], cache);
-  const fd = openSync('/dev/full', 'w');
-  try {
-    const full = (args: string[]) =>
-      new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv({ XDG_CACHE_HOME: cache }), stdio: ['ignore', fd, 'pipe'] });
-        let stderr = '';
-        child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-        child.on('close', (code) => resolve({ code, stderr }));
-      });
-    const said = { code: 1, stderr: 'crawl: cannot write to standard output: no space left on device (ENOSPC)\n' };
-    expect(await full(['job', '--help'])).toEqual(said);
-    expect(await full(['job', 'demo-small', '--help'])).toEqual(said);
-  } finally {
-    closeSync(fd);
-  }
+  const said = { code: 1, stderr: 'crawl: cannot write to standard output: no space left on device (ENOSPC)\n' };
+  expect(await runIntoFullDisk(['job', '--help'], { XDG_CACHE_HOME: cache })).toEqual(said);
+  expect(await runIntoFullDisk(['job', 'demo-small', '--help'], { XDG_CACHE_HOME: cache })).toEqual(said);
 });
 
 it('what a help page says depends on nothing its key leaves out: not the environment, the config, colour or the system', async () => {
