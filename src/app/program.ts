@@ -1,4 +1,4 @@
-import { Command, Help, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, CommanderError, Help, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { COMMAND_TABLE, groups, helpTopic, rootCommands, type CommandFacts, type Exec, type Registration } from '../commands/index.js';
 import { withExamples, withNotes } from '../commands/shared/examples.js';
 import { timeoutOption } from '../commands/shared/flags.js';
@@ -25,6 +25,14 @@ function rootCommand() {
 }
 
 export type Program = ReturnType<typeof rootCommand>;
+
+/**
+ * `error` when commander threw it (help shown, a usage error): runCli asks here, so that a run
+ * that builds no program loads no commander.
+ */
+export function asCommanderError(error: unknown): CommanderError | undefined {
+  return error instanceof CommanderError ? error : undefined;
+}
 
 /** The global flags as parsed so far (all of them once a command runs). */
 export function globalsOf(program: Program): GlobalOptions {

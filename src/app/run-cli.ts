@@ -1,4 +1,3 @@
-import { CommanderError } from '@commander-js/extra-typings';
 import type { Env } from '../deps.js';
 import { FilterError, FilterHalt, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -11,11 +10,21 @@ import type { Platform } from '../platform/platform.js';
 import { Redactor } from '../text/redact.js';
 import { quotingFor, suggestionFlags } from '../text/shell.js';
 import type { Entry } from '../commands/shared/exec.js';
+import { NO_GLOBAL_FLAGS } from '../commands/shared/global-defaults.js';
 import { work } from '../commands/work.js';
 import { quietExitCode, reportError } from './exit.js';
 import type { RunDeps } from './factory.js';
 import { Guard } from './guard.js';
-import { buildProgram, globalsOf, type Program } from './program.js';
+import type * as ProgramModule from './program.js';
+import type { Program } from './program.js';
+
+/** What the completion scripts run at each Tab (commands/completion/lib/protocol.ts). */
+const TAB_COMMAND = '__complete';
+
+/** The request of a line the completion scripts sent, as the hidden command would get it; undefined for any other line. */
+async function tabRequest(argv: readonly string[]): Promise<string[] | undefined> {
+  return argv[0] === TAB_COMMAND ? (await import('../commands/completion/lib/protocol.js')).scriptArgs(argv.slice(1)) : undefined;
+}
 
 /** What a run gets from the world it runs in: the process (src/main.ts) or a test. */
 export interface System {
@@ -50,6 +59,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
   const signalOfRun = (): AbortSignal => (runSignal ??= system.signal ? AbortSignal.any([system.signal, gone().signal]) : gone().signal);
   let deps: RunDeps | undefined;
   let program: Program | undefined;
+  let programModule: typeof ProgramModule | undefined;
   let exitCode: number = ExitCode.ok;
   let commanderError: { message: string; hint: string | undefined } | undefined;
   let stdoutFailure: NodeJS.ErrnoException | undefined;
@@ -57,7 +67,7 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
   // Errors in the command's mode; before the command has Deps (a usage error), as the flags say so far.
   const report = (error: unknown): number => {
     if (deps) return deps.report(error);
-    const globals = program ? globalsOf(program) : undefined;
+    const globals = program ? programModule?.globalsOf(program) : undefined;
     const io = createIO(streams, new Redactor(), { env, noColor: true, noInput: true });
     const flags = [...suggestionFlags(globals?.profile ?? env.CRAWL_PROFILE, globals?.baseUrl), ...(globals?.allowHttp ? ['--allow-http'] : [])];
     return reportError(io, error, { json: globals?.json ?? false, verbose: globals?.verbose ?? false, redact: (text) => text, suggestionFlags: flags, quoting: quotingFor(platform, env) });
@@ -78,35 +88,48 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
   });
 
   try {
-    program = await buildProgram({
-      argv,
-      streams,
-      env,
-      onCommanderError: (error) => {
-        commanderError = error;
-      },
-      setExitCode: (code) => {
-        exitCode = code;
-      },
-      exec: (root) => (name) => async (options) => {
-        // Loaded only when a command runs: help, the version and usage errors never build Deps,
-        // and no command's work (commands/work.ts) loads before its flags are read.
-        const [{ createDeps }, entry] = await Promise.all([import('./factory.js'), work[name]()]);
-        const globals = globalsOf(root);
-        // Compiled before anything is sent: a filter jq cannot read is a usage error (exit 2).
-        // What the filter prints itself (debug) is redacted like all else on stderr: it runs once deps exist.
-        const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (text) => void deps?.io.stderr.write(text + '\n'));
-        deps = createDeps({ env, platform, streams, clock: system.clock, globals, signal: signalOfRun(), guard, nodeVersion: system.nodeVersion, jq });
-        // The entry point of that name takes the options its registration was checked against.
-        const run = entry as Entry<typeof name>;
-        const code = await run(deps, options);
-        exitCode = typeof code === 'number' ? code : ExitCode.ok;
-      },
-    }, argv);
-    await program.parseAsync(argv, { from: 'user' });
+    // Tab's answer is due before the user notices: a request as the scripts send it is answered
+    // without the program (commander, every command's declaration), which costs more to load
+    // than the answer. The program's hidden command of that name does the same work for any
+    // other line (a global flag first, a request of another form).
+    const tab = await tabRequest(argv);
+    if (tab !== undefined) {
+      const [{ createDeps }, completeRun, { COMPLETION_TREE }] = await Promise.all([import('./factory.js'), work.completeRun(), import('../commands/completion/completion-tree.js')]);
+      deps = createDeps({ env, platform, streams, clock: system.clock, globals: NO_GLOBAL_FLAGS, signal: signalOfRun(), guard, nodeVersion: system.nodeVersion });
+      exitCode = await completeRun(deps, { args: tab, tree: COMPLETION_TREE });
+    } else {
+      programModule = await import('./program.js');
+      const { buildProgram, globalsOf } = programModule;
+      program = await buildProgram({
+        argv,
+        streams,
+        env,
+        onCommanderError: (error) => {
+          commanderError = error;
+        },
+        setExitCode: (code) => {
+          exitCode = code;
+        },
+        exec: (root) => (name) => async (options) => {
+          // Loaded only when a command runs: help, the version and usage errors never build Deps,
+          // and no command's work (commands/work.ts) loads before its flags are read.
+          const [{ createDeps }, entry] = await Promise.all([import('./factory.js'), work[name]()]);
+          const globals = globalsOf(root);
+          // Compiled before anything is sent: a filter jq cannot read is a usage error (exit 2).
+          // What the filter prints itself (debug) is redacted like all else on stderr: it runs once deps exist.
+          const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (text) => void deps?.io.stderr.write(text + '\n'));
+          deps = createDeps({ env, platform, streams, clock: system.clock, globals, signal: signalOfRun(), guard, nodeVersion: system.nodeVersion, jq });
+          // The entry point of that name takes the options its registration was checked against.
+          const run = entry as Entry<typeof name>;
+          const code = await run(deps, options);
+          exitCode = typeof code === 'number' ? code : ExitCode.ok;
+        },
+      }, argv);
+      await program.parseAsync(argv, { from: 'user' });
+    }
   } catch (error) {
     guard.runCleanups();
-    exitCode = failureCode(error, commanderError, report);
+    exitCode = failureCode(error, programModule?.asCommanderError(error), commanderError, report);
   } finally {
     guard.runCleanups();
     await deps?.close();
@@ -133,17 +156,19 @@ async function loadFilter(filter: string, onMessage: (text: string) => void): Pr
   });
 }
 
+/** `thrown`, when it is commander's own (help shown, a usage error), as its code and message. */
 function failureCode(
   error: unknown,
+  thrown: { code: string; message: string } | undefined,
   commanderError: { message: string; hint: string | undefined } | undefined,
   report: (error: unknown) => number,
 ): number {
   const quiet = quietExitCode(error);
   if (quiet !== undefined) return quiet;
-  if (error instanceof CommanderError) {
+  if (thrown !== undefined) {
     // Help asked for (--help, `crawl help`), or shown for a bare command (`crawl`, `crawl keys`).
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return ExitCode.ok;
-    const message = commanderError?.message ?? error.message.replace(/^error:\s*/i, '').trim();
+    if (thrown.code === 'commander.helpDisplayed' || thrown.code === 'commander.version' || thrown.code === 'commander.help') return ExitCode.ok;
+    const message = commanderError?.message ?? thrown.message.replace(/^error:\s*/i, '').trim();
     return report(new UsageError(message, commanderError?.hint ?? 'run `crawl --help` for usage'));
   }
   return report(error);

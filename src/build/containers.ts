@@ -4,7 +4,10 @@
 // would load some fifty small files, each read and compiled on its own. Packed together here:
 //
 // - everything main.cjs requires up front (esbuild does not know main is always loaded first, so
-//   it splits off what main shares with the commands, commander included): into main.cjs's file;
+//   it splits off what main shares with the commands): into main.cjs's file;
+// - what the program (src/app/program.ts) shares only with the commands' declarations, which it
+//   loads (commander, the shared flags): into the program's file, which every run loads but Tab's
+//   completions (src/app/run-cli.ts);
 // - each file a dynamic import loads: a file of its own (a command's declaration, its work, the
 //   run's factory, the HTTP layer, undici ...), so a command reads only its own;
 // - code that commands share: within one command group (`job status` and `job watch`'s view),
@@ -53,11 +56,14 @@ export function containers(outputs: ReadonlyMap<string, OutputFile>): Map<string
       }
     }
   }
+  const program = [...outputs].find(([, file]) => file.entryPoint === PROGRAM)?.[0];
+  const afterProgram = (entry: string): boolean => entry === program || isDeclaration(outputs.get(entry)?.entryPoint);
   const into = new Map<string, string>();
   for (const name of outputs.keys()) {
     const by = loadedBy.get(name) ?? new Set([name]);
     if (by.has(MAIN)) into.set(name, MAIN);
     else if (entries.has(name)) into.set(name, name);
+    else if (program !== undefined && by.has(program) && [...by].every(afterProgram)) into.set(name, program);
     else if (by.size === 1) into.set(name, [...by][0] as string);
     else into.set(name, sharedFile([...by].sort(), outputs));
   }
@@ -80,6 +86,14 @@ function ranByCommands(entryPoint: string | undefined): boolean {
 
 /** Loaded by every command that runs (src/app/run-cli.ts). */
 const RUN_FACTORY = 'src/app/factory.ts';
+
+/** The program: loaded by every run but Tab's completions, and before any command's declaration. */
+const PROGRAM = 'src/app/program.ts';
+
+/** A command's declaration (`src/commands/job/status.ts`), which only the program loads; not its work (lib/). */
+function isDeclaration(entryPoint: string | undefined): boolean {
+  return /^src\/commands\/(?!shared\/)[^/]+\/[^/]+\.ts$/.test(entryPoint ?? '');
+}
 
 /** `job` for a module of src/commands/job/ (its declarations and its lib/); none for the rest. */
 function commandGroup(entryPoint: string | undefined): string | undefined {

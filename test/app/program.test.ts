@@ -5,7 +5,9 @@
 // In this process; nothing is sent.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/app/program.js';
+import { buildProgram, globalsOf } from '../../src/app/program.js';
+import { NO_GLOBAL_FLAGS } from '../../src/commands/shared/global-defaults.js';
+import type { GlobalOptions } from '../../src/deps.js';
 import { testStreams } from '../../src/io/test-streams.js';
 import { crawl, runCli } from '../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
@@ -137,6 +139,16 @@ describe('crawl --help: getting started, then examples', () => {
     const sub = await crawl(['keys', 'list', '--help'], { env: {} });
     expect(sub.stdout).not.toContain('Getting started:');
   });
+});
+
+it('a line without global flags gets the flags a run without the program gets (Tab\'s completions)', async () => {
+  const seen: GlobalOptions[] = [];
+  const streams = testStreams({ columns: 80 });
+  for (const argv of [['config', 'path'], ['job', 'demo-small']]) {
+    const program = await buildProgram({ streams, env: {}, exec: (root) => () => async () => void seen.push(globalsOf(root)), onCommanderError: () => undefined, setExitCode: () => undefined }, argv);
+    await program.parseAsync(argv, { from: 'user' });
+  }
+  expect(seen).toEqual([NO_GLOBAL_FLAGS, NO_GLOBAL_FLAGS]);
 });
 
 describe('a run builds the commands its line names, and only those', () => {

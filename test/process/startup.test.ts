@@ -143,6 +143,23 @@ describe('what a command runs of the bundle: the command it runs, and of the res
     }
   });
 
+  it("Tab's completions run none of the program (commander, the commands' declarations); a line of another form does", async () => {
+    const program = (sources: readonly string[]): string[] => sources.filter((s) => s.startsWith('node_modules/commander/') || s === 'src/app/program.ts');
+    const [commands, keyIds, flagFirst] = await Promise.all([
+      ran(['__complete', '2', ':job', ':'], fx.env),
+      ran(['__complete', '3', ':keys', ':revoke', ':'], fx.env),
+      ran(['--timeout', '30', '__complete', '2', ':job', ':'], fx.env),
+    ]);
+    expect(program(commands)).toEqual([]);
+    // The tree and the work, not the command's declaration (completion.ts, which is the program's).
+    expect(commandModules(commands)).toContain('src/commands/completion/lib/complete.ts');
+    expect(commandModules(commands).filter((s) => !/^src\/commands\/completion\/(completion-tree\.ts|lib\/)/.test(s))).toEqual([]);
+    // Key ids come from the service: its HTTP layer, still without the program.
+    expect(program(keyIds)).toEqual([]);
+    expect(http(keyIds).length).toBeGreaterThan(0);
+    expect(program(flagFirst)).toContain('src/app/program.ts');
+  });
+
   it('a status read runs its own command and work, the HTTP layer, and no key store when CRAWL_API_KEY is set', async () => {
     const sources = await ran(['job', 'demo-small', '--json'], fx.env);
     expect(sources).toEqual(expect.arrayContaining(['src/commands/job/status.ts', 'src/commands/job/lib/status.ts', 'src/http/client.ts']));

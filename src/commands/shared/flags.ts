@@ -3,8 +3,8 @@
 import { Option } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import { DURATION_UNITS, parseSpan, type Span } from '../../text/duration.js';
+import { DEFAULT_TIMEOUT_SECONDS } from './global-defaults.js';
 
-export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const DEFAULT_INTERVAL_SECONDS = 2;
 /** Polls closer together than this only load the service: a typo (`--interval 0.01`) must not hammer it. */
 export const MIN_INTERVAL_SECONDS = 0.5;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawl } from '../../support/harness.js';
+import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 
 let dir: string;
 beforeAll(() => {
@@ -162,5 +163,35 @@ describe('crawl completion --help', () => {
     }
     expect(text).toContain('after the line `autoload -Uz compinit && compinit`');
     expect(text).toContain('Set-ExecutionPolicy -Scope CurrentUser RemoteSigned');
+  });
+});
+
+describe('a request as the scripts send it: answered without the program, as through it', () => {
+  let fx: SandboxFixture;
+  beforeAll(async () => {
+    fx = await sandboxFixture();
+  });
+  afterAll(() => fx.close());
+
+  it('the same lines as the hidden command gives when a global flag comes first (and the program runs)', async () => {
+    const env = { ...fx.env, CRAWL_CONFIG_DIR: join(dir, 'config'), CRAWL_JOB_HISTORY: 'off' };
+    const requests = [
+      ['1', ':'],
+      ['2', ':job', ':'],
+      ['2', ':--profile', ':'],
+      ['3', ':keys', ':revoke', ':'],
+      ['4', ':job', ':pages', ':x', ':--output='],
+      ['2', ':--profile'],
+      ['--', 'keys', 'revoke', ''],
+      ['--', 'job', 'pages', 'x', '--output', ''],
+    ];
+    for (const request of requests) {
+      // --timeout 30 is the default: the flags are the same, only the way differs.
+      const [direct, viaProgram] = await Promise.all([crawl(['__complete', ...request], { env }), crawl(['--timeout', '30', '__complete', ...request], { env })]);
+      expect({ code: direct.code, stdout: direct.stdout, stderr: direct.stderr }, request.join(' ')).toEqual({ code: viaProgram.code, stdout: viaProgram.stdout, stderr: viaProgram.stderr });
+    }
+    // Not the same because both are empty: the key ids come from the service.
+    const keys = await crawl(['__complete', '3', ':keys', ':revoke', ':'], { env });
+    expect(keys.stdout).toMatch(/^key_\S+\t/m);
   });
 });

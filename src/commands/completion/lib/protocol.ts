@@ -32,6 +32,18 @@ export function decodeRequest(args: readonly string[]): Request | undefined {
   return { words: args.length === 0 ? [''] : args.map((word) => (word === '""' ? '' : word)), legacy: true };
 }
 
+/**
+ * The arguments after `__complete` as the hidden command gets them from commander, for the two
+ * forms the scripts send, which hold nothing commander would take for an option (every word behind
+ * a colon, or `--` first, which commander takes off); undefined for anything else, which only the
+ * program reads as it would (src/app/run-cli.ts).
+ */
+export function scriptArgs(args: readonly string[]): string[] | undefined {
+  if (args[0] === '--') return args.slice(1);
+  const [count, ...rest] = args;
+  return count !== undefined && /^\d+$/.test(count) && rest.every((word) => word.startsWith(MARK)) ? [...args] : undefined;
+}
+
 export type ShellOwn = { kind: 'files' | 'commands'; own: string };
 
 /** The line that hands the word to the shell's own completion; undefined when a legacy script cannot use it. */
