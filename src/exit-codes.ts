@@ -26,7 +26,7 @@ export const exitCodeTable: ReadonlyArray<readonly [number, string]> = [
   [4, 'authentication (401/403): missing, invalid or revoked key'],
   [5, 'network: cannot connect, DNS, TLS, timeout'],
   [6, 'rate limited (429) after retries'],
-  [7, '`watch --max-wait` (or `pages --wait`) elapsed while the job was still pending/running'],
+  [7, '`watch --max-wait` (or `pages --wait`) elapsed while the job was still pending/running; `job status --exit-status`: the job is still pending/running'],
   [10, 'job status `errored`'],
   [11, 'job status `cancelled_by_user`'],
   [12, 'job status `cancelled_due_to_timeout`'],

@@ -9,6 +9,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { buildProgram } from '../app/program.js';
 import { groups, rootCommands, type CommandFacts, type Registration } from '../commands/index.js';
 import { treeOf } from '../commands/completion/completion.js';
+import type { CommandNode } from '../commands/completion/lib/complete.js';
 import { testStreams } from '../io/test-streams.js';
 import { ROOT } from './paths.js';
 
@@ -48,11 +49,22 @@ export async function commandTable(): Promise<Generated[]> {
   const tree =
     HEADER('The program as completion walks it') +
     "import type { CommandNode } from './lib/complete.js';\n\n" +
-    `export const COMPLETION_TREE: CommandNode = ${literal(treeOf(program))};\n`;
+    `export const COMPLETION_TREE: CommandNode = ${literal(withDefaults(treeOf(program)))};\n`;
   return [
     { path: COMMAND_TABLE_FILE, text: table },
     { path: COMPLETION_TREE_FILE, text: tree },
   ];
+}
+
+/** The tree, with each group's default command (its registration says which) named on the group. */
+function withDefaults(tree: CommandNode): CommandNode {
+  return {
+    ...tree,
+    commands: tree.commands.map((command) => {
+      const named = groups.find((group) => group.name === command.name)?.commands.find((registration) => registration.isDefault)?.name;
+      return named === undefined ? command : { ...command, defaultCommand: named };
+    }),
+  };
 }
 
 /**

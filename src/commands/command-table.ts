@@ -26,7 +26,7 @@ export const COMMAND_TABLE: Readonly<Record<string, CommandFacts>> = {
   },
   "keys create": {
     aliases: [],
-    description: "create a key; the full key is printed once, on stdout",
+    description: "create a key; the full key is printed once, on stdout, unless --save or --output-file keeps it",
     term: "create [options] <name>",
   },
   "keys list": {

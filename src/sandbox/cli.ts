@@ -266,6 +266,8 @@ export interface ResetOptions {
   fail: (message: string, exitCode: number) => number;
   /** crawl as the hint names it, typed as this one was started; `crawl` by default. */
   crawl?: () => string;
+  /** How long the sandbox may take to answer (the run's --timeout). */
+  timeoutMs: number;
 }
 
 /** `crawl sandbox --reset`: the demo jobs of the sandbox at `url` back as they were at its start. */
@@ -273,10 +275,11 @@ export async function resetSandbox(opts: ResetOptions): Promise<number> {
   const where = opts.url.origin;
   let answer;
   try {
-    answer = await postReset(opts.url, 10_000);
+    answer = await postReset(opts.url, opts.timeoutMs);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ECONNREFUSED' ? 'connection refused' : (error as Error).message;
+    // Node's HTTP parser names what it expected (HPE_...): the words every command uses instead.
+    const reason = code === 'ECONNREFUSED' ? 'connection refused' : code?.startsWith('HPE_') ? 'the answer is not valid HTTP' : (error as Error).message;
     return opts.fail(`no sandbox answers at ${where}: ${reason} (start one with \`${opts.crawl?.() ?? 'crawl'} sandbox\`)`, 5);
   }
   if (answer.status !== 200) return opts.fail(`${where} is not a crawl sandbox: POST /__sandbox/reset answered HTTP ${answer.status}`, 1);

@@ -2,6 +2,7 @@
 // on its own), `crawl sandbox --reset` / POST /__sandbox/reset restore the demo jobs, and `--log`
 // prints each request with its keys redacted. In this process, over real HTTP.
 import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoJobs } from '../../src/sandbox/seed.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -111,6 +112,23 @@ describe('restoring the demo jobs', () => {
       expect(mixed.code).toBe(2);
     } finally {
       await other.close();
+    }
+  });
+
+  it('a port that answers no HTTP (5, in the words every command uses), one that never answers (5, within --timeout)', async () => {
+    const garbage = await listenOnLoopback(createNetServer((socket) => socket.end('SSH-2.0-not-http\r\n')));
+    const silent = await listenOnLoopback(createNetServer(() => undefined));
+    try {
+      const [notHttp, hangs] = await Promise.all([
+        crawl(['sandbox', '--reset', '--port', String(garbage.port)], { env: { CRAWL_CONFIG_DIR: fx.configDir } }),
+        crawl(['sandbox', '--reset', '--port', String(silent.port), '--timeout', '0.2'], { env: { CRAWL_CONFIG_DIR: fx.configDir } }),
+      ]);
+      expect(notHttp.code).toBe(5);
+      expect(notHttp.stderr).toMatch(/^crawl: no sandbox answers at http:\/\/127\.0\.0\.1:\d+: the answer is not valid HTTP \(start one with/);
+      expect(hangs.code).toBe(5);
+      expect(hangs.stderr).toMatch(/^crawl: no sandbox answers at http:\/\/127\.0\.0\.1:\d+: no answer within 0\.2 s/);
+    } finally {
+      await Promise.all([garbage.close(), silent.close()]);
     }
   });
 });

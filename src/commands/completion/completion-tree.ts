@@ -226,6 +226,7 @@ export const COMPLETION_TREE: CommandNode = {
         },
       ],
       operands: [],
+      defaultCommand: "status",
     },
     {
       name: "keys",
@@ -234,19 +235,19 @@ export const COMPLETION_TREE: CommandNode = {
       commands: [
         {
           name: "create",
-          description: "create a key; the full key is printed once, on stdout",
+          description: "create a key; the full key is printed once, on stdout, unless --save or --output-file keeps it",
           options: [
             {
               long: "--save",
               short: undefined,
-              description: "store the new key as this profile's key",
+              description: "store the new key as this profile's key, instead of printing it",
               takesValue: false,
               choices: undefined,
             },
             {
               long: "--output-file",
               short: undefined,
-              description: "also write the key to a new file (mode 0600); - is stdout, where it goes anyway",
+              description: "write the key to a new file (mode 0600), instead of printing it; - prints it",
               takesValue: true,
               choices: undefined,
             },

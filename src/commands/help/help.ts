@@ -16,6 +16,8 @@ export const environmentTable: ReadonlyArray<readonly [string, string]> = [
   ['HTTPS_PROXY, HTTP_PROXY', 'proxy for https:// and http:// requests'],
   ['NO_PROXY', 'hosts reached without the proxy'],
   ['CRAWL_SANDBOX_KEY', '`crawl sandbox`: the bootstrap key to use instead of the one kept for its port'],
+  ['CRAWL_KEYRING_TIMEOUT', 'seconds a system keyring call may take, and a wait for it to be unlocked (default 5 and 60)'],
+  ['CRAWL_KEY_COMMAND_TIMEOUT', 'seconds a key-command or key-store-command may run (default 30)'],
   ['SSL_CERT_FILE', 'a PEM file of certificate authorities trusted for https:// in place of the bundled ones'],
   ['SSL_CERT_DIR', 'folders (:-separated) of PEM files, trusted the same way'],
   ['NODE_EXTRA_CA_CERTS', 'a PEM file of certificate authorities trusted for https:// besides the others'],
@@ -52,7 +54,7 @@ export function helpTopic(program: CommandUnknownOpts, topic: string[], out: Hel
 }
 
 /** The narrowest the meaning column gets: below this, lines are left for the terminal to wrap. */
-const MIN_MEANING = 24;
+const MIN_MEANING = 20;
 
 /**
  * Two columns, the second wrapped within `width` under itself. Measured by length: these tables

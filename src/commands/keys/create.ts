@@ -8,10 +8,10 @@ export type { CreateOptions };
 export function command(runF: (options: CreateOptions) => Promise<void>) {
   return withExamples(
     new Command('create')
-      .description('create a key; the full key is printed once, on stdout')
+      .description('create a key; the full key is printed once, on stdout, unless --save or --output-file keeps it')
       .argument('<name>', 'a label for the key')
-      .addOption(new Option('--save', "store the new key as this profile's key"))
-      .addOption(new Option('--output-file <path>', 'also write the key to a new file (mode 0600); - is stdout, where it goes anyway'))
+      .addOption(new Option('--save', "store the new key as this profile's key, instead of printing it"))
+      .addOption(new Option('--output-file <path>', 'write the key to a new file (mode 0600), instead of printing it; - prints it'))
       .action((name, flags) => {
         if (name.trim() === '') throw new UsageError('the key needs a name', 'crawl keys create <name>');
         return runF({ name: name.trim(), save: flags.save === true, outputFile: flags.outputFile });

@@ -91,6 +91,17 @@ describe('files and commands: the shell\'s own, after the part crawl names', () 
   });
 });
 
+describe("a group's default command (`crawl job <id>` is `crawl job status <id>`)", () => {
+  it("after the id, the default command's flags and operands, as after its name", async () => {
+    expect(await complete('job', 'demo-small', '--e')).toEqual(['--exit-status']);
+    expect(await complete('job', 'demo-small', '--')).toEqual(await complete('job', 'status', 'demo-small', '--'));
+    expect(await complete('job', 'demo-small', '--')).toContain('--exit-status');
+    // Where the id goes, the group's commands are still offered; a group without a default offers nothing after its operand.
+    expect(await complete('job', 'st')).toEqual(['status']);
+    expect(await complete('keys', 'x', '--')).not.toContain('--yes');
+  });
+});
+
 describe('values typed in another case', () => {
   it('-X g offers GET, --method=p the methods with P; the case typed wins where something matches in it', async () => {
     expect(await complete('api', 'api/keys', '-X', 'g')).toEqual(['GET']);

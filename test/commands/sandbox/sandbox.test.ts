@@ -99,6 +99,23 @@ describe('the bootstrap key', () => {
     expect(r.stderr).toContain("The key is CRAWL_SANDBOX_KEY's.");
   });
 
+  it('CRAWL_SANDBOX_KEY that no command would send is refused before the sandbox starts, without repeating it', async () => {
+    const refused = [
+      ['crk_has space', 'contains a space (U+0020)'],
+      [`crk_${'x'.repeat(20)}\u00e9`, 'contains a character that is not plain ASCII (U+00E9)'],
+      ['bad', "does not start with crk_ and go on, as the service's keys do"],
+      ['crk_', "does not start with crk_ and go on, as the service's keys do"],
+    ];
+    for (const [key = '', defect = ''] of refused) {
+      const r = await crawl(['sandbox', '--port', '0'], { env: { XDG_STATE_HOME: join(tmp.dir, 'state-bad'), CRAWL_SANDBOX_KEY: key } });
+      expect(r.code, key).toBe(2);
+      expect(r.stderr.split('\n')[0], key).toBe(`crawl: CRAWL_SANDBOX_KEY ${defect}: no command would send it`);
+      expect(r.stderr, key).toContain('hint: give crk_ and letters or digits');
+      if (key !== 'crk_') expect(r.stderr).not.toContain(key);
+      expect(r.stdout).toBe('');
+    }
+  });
+
   it('--help says how the key lasts, and names CRAWL_SANDBOX_KEY', async () => {
     const r = await crawl(['sandbox', '--help'], { env: {} });
     const text = r.stdout.replace(/\s+/g, ' ');

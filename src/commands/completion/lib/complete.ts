@@ -21,6 +21,8 @@ export interface CommandNode {
   commands: readonly CommandNode[];
   /** Its operands, in order: what each may complete to (a variadic last one repeats). */
   operands: ReadonlyArray<{ name: string; variadic: boolean; choices: readonly string[] | undefined }>;
+  /** A group's command that runs when the word after the group names none of its commands (`crawl job <id>` is `job status`). */
+  defaultCommand?: string;
 }
 
 /**
@@ -69,10 +71,12 @@ export async function complete(root: CommandNode, words: readonly string[], sour
       if (option?.takesValue && !word.includes('=')) pendingOption = option;
       continue;
     }
-    const sub = operands.length === 0 ? node.commands.find((c) => c.name === word) : undefined;
+    const sub = operands.length === 0 ? (node.commands.find((c) => c.name === word) ?? node.commands.find((c) => c.name === node.defaultCommand)) : undefined;
     if (sub) {
       node = sub;
       path.push(sub);
+      // The group's default: the word is its first operand (`crawl job <id> --exit-status`).
+      if (sub.name !== word) operands.push(word);
       continue;
     }
     operands.push(word);

@@ -3,6 +3,7 @@ import { CrawlError, UsageError } from '../../../errors.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
 import { writeJson } from '../../../io/json.js';
 import { crawlLauncher } from '../../../platform/platform.js';
+import { keyDefect } from '../../../text/keys.js';
 import { VERSION } from '../../../version.js';
 import { environmentLine, programWords, quotingFor, shellForms } from '../../../text/shell.js';
 
@@ -26,7 +27,7 @@ export async function sandboxRun(deps: Deps, options: SandboxOptions): Promise<n
   if (options.reset) {
     const { resetSandbox } = await import('../../../sandbox/cli.js');
     const { crawl } = await anotherShell(deps);
-    return resetSandbox({ url: sandboxUrl(deps, options), stdout, stderr: deps.io.stderr, json: deps.globals.json, fail, crawl });
+    return resetSandbox({ url: sandboxUrl(deps, options), stdout, stderr: deps.io.stderr, json: deps.globals.json, fail, crawl, timeoutMs: deps.globals.timeoutMs });
   }
   const { runSandbox } = await import('../../../sandbox/cli.js');
   const { portGiven: _portGiven, reset: _reset, ...serving } = options;
@@ -66,7 +67,14 @@ async function anotherShell(deps: Deps): Promise<{
 
 /** CRAWL_SANDBOX_KEY, else the key kept for the port (none for --port 0, whose port changes anyway). */
 async function bootstrapKey(deps: Deps, port: number): Promise<{ key: string | undefined; keyNote: string | undefined }> {
-  if (deps.env.CRAWL_SANDBOX_KEY) return { key: deps.env.CRAWL_SANDBOX_KEY, keyNote: 'The key is CRAWL_SANDBOX_KEY\'s.' };
+  const chosen = deps.env.CRAWL_SANDBOX_KEY;
+  if (chosen) {
+    // A sandbox that took any text would hand out a key every other command refuses. The value is
+    // a key: the message names what is wrong with it, never the key.
+    const defect = chosen.startsWith('crk_') && chosen.length > 'crk_'.length ? keyDefect(chosen) : 'does not start with crk_ and go on, as the service\'s keys do';
+    if (defect !== undefined) throw new UsageError(`CRAWL_SANDBOX_KEY ${defect}: no command would send it`, 'give crk_ and letters or digits, such as crk_TestKeyForMyScript0123456789');
+    return { key: chosen, keyNote: 'The key is CRAWL_SANDBOX_KEY\'s.' };
+  }
   if (port === 0) return { key: undefined, keyNote: 'A new key at every start on a random port (--port 0); CRAWL_SANDBOX_KEY sets one.' };
   // Loaded when a sandbox starts: the work of every command is one chunk, and a status read must not load node:crypto.
   const { keptSandboxKey } = await import('../../../config/sandbox-key.js');
