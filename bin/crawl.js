@@ -29,10 +29,10 @@ function packedOutput(args) {
   // The lines the launcher answers with a help page (its HELP_PAGE_LINE).
   const help = /^(?:[a-z][a-z0-9-]*\0){0,3}(?:--help|-h)$/.test(args.join('\0'));
   // A shell the build made no script for is not in the pack: the CLI says what it says of it.
-  const script = !help && args.length === 2 && args[0] === 'completion' && /^[a-z]+$/.test(args[1]);
+  const script = args.length === 2 && args[0] === 'completion';
   if (!help && !script) return false;
   const fs = require('node:fs');
-  let page;
+  let bytes;
   try {
     if (help) {
       // Only a character device can be a terminal, and /dev/null is not one: a stat, not the stream.
@@ -47,17 +47,17 @@ function packedOutput(args) {
     const first = head.indexOf(10);
     const second = first < 0 ? -1 : head.indexOf(10, first + 1);
     if (second < 0 || second >= read) return false;
-    // The launcher's helpPageName and completionScriptName.
+    // Spelled as the launcher's helpPageName and completionScriptName spell them, which the build packs.
     const name = help ? `help/${args.slice(0, -1).join(' ')}` : `completion/${args[1]}`;
     const at = JSON.parse(head.toString('utf8', first + 1, second))[name];
     if (!Array.isArray(at)) return false;
-    page = Buffer.allocUnsafe(at[1]);
-    if (fs.readSync(fd, page, 0, at[1], second + 1 + at[0]) !== at[1]) return false;
+    bytes = Buffer.allocUnsafe(at[1]);
+    if (fs.readSync(fd, bytes, 0, at[1], second + 1 + at[0]) !== at[1]) return false;
   } catch {
     return false;
   }
   // A reader already gone is no error; any other failure is the CLI's to report, in its words.
-  return write(page, (error) => error.code === 'EPIPE');
+  return write(bytes, (error) => error.code === 'EPIPE');
 }
 
 /**

@@ -84,6 +84,7 @@ async function main(): Promise<void> {
   // And each shell's completion script, which bin/crawl.js prints the same way, on any stdout.
   for (const shell of SHELLS) {
     const script = await helpOf(['completion', shell], { columns: 80, terminal: false });
+    // A CLI that failed prints its error on stderr and nothing here: no empty script is packed.
     if (!script.startsWith('#')) throw new Error(`crawl completion ${shell} printed no script`);
     packed.set(completionScriptName(shell), Buffer.from(script));
   }

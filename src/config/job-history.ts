@@ -3,12 +3,13 @@
 // %LOCALAPPDATA%\crawl\state\ on Windows: platform/folders.ts).
 // CRAWL_JOB_HISTORY=off keeps none. Best effort throughout: it never fails a command, and a
 // damaged or foreign file is read as empty and replaced.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../platform/env.js';
 import { stateDir } from '../platform/folders.js';
 import { processId } from '../platform/host.js';
 import type { Platform } from '../platform/platform.js';
+import { makeFolders } from '../platform/make-folders.js';
 
 export interface RecentJob {
   id: string;
@@ -54,7 +55,7 @@ export function recordJob(env: Env, platform: Platform, id: string, origin: stri
       write();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      makeFolders(dir, 0o700);
       write();
     }
     renameSync(temp, join(dir, FILE));

@@ -4,12 +4,13 @@
 // 127.0.0.1 only, so a file of mode 0600 is home enough. Best effort: a key that cannot be kept is
 // a new one at each start, and the caller says so.
 import { randomInt } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../platform/env.js';
 import { stateDir } from '../platform/folders.js';
 import { processId } from '../platform/host.js';
 import type { Platform } from '../platform/platform.js';
+import { makeFolders } from '../platform/make-folders.js';
 
 const FILE = 'sandbox-keys.json';
 /** What the sandbox issues: crk_ and 40 letters and digits. */
@@ -28,7 +29,7 @@ export function keptSandboxKey(env: Env, platform: Platform, port: number): Kept
   if (known !== undefined) return { key: known, file, made: false };
   const key = 'crk_' + Array.from({ length: 40 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeFolders(dir, 0o700);
     // Whole or not at all: two sandboxes starting at once each leave a readable file.
     const temp = join(dir, `.${FILE}.${processId()}.tmp`);
     writeFileSync(temp, JSON.stringify({ ...keys, [String(port)]: key }, null, 2) + '\n', { mode: 0o600 });

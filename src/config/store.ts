@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { withoutByteOrderMark } from '../text/byte-order-mark.js';
 import { isRecord } from '../text/record.js';
@@ -12,6 +12,7 @@ import type { Quoting } from '../text/shell.js';
 import { ConfigLock } from './lock.js';
 import { CONFIG_KEYS, type ConfigKey } from './setting-names.js';
 import { loadConfigWriter } from './conf-writer.js';
+import { makeFolders } from '../platform/make-folders.js';
 
 
 export { CONFIG_KEYS, type ConfigKey };
@@ -147,7 +148,7 @@ function checkStoredKey(path: string, profile: string, before: string | undefine
 /** The folder holds a secret: created private (0700). */
 function ensureFolder(path: string): void {
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    makeFolders(dirname(path), 0o700);
   } catch (error) {
     throw writeFailure(path, error);
   }

@@ -8,7 +8,7 @@
 // once leave one whole file, never a mix). Any failure (no home, a read-only disk) only means
 // no cache: the command runs the same. The folder follows the rule of src/platform/folders.ts
 // (which this CommonJS loader cannot import): XDG_CACHE_HOME, else %LOCALAPPDATA% on Windows.
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { join, posix, win32 } from 'node:path';
 import type * as Os from 'node:os';
 
@@ -95,11 +95,29 @@ function insideFolder(path: string, folder: string): boolean {
   return path.toLowerCase().startsWith(base + '\\');
 }
 
+/**
+ * A private folder and its missing parents, one at a time, as src/platform/make-folders.ts makes
+ * them (this layer imports nothing of src/): Node's recursive mkdir loops for ever, at full CPU and
+ * deaf to SIGTERM, where a file system answers ENOENT for a folder whose parent exists (/proc).
+ */
+function makeFolders(path: string): void {
+  try {
+    mkdirSync(path, { mode: 0o700 });
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && statSync(path, { throwIfNoEntry: false })?.isDirectory() === true) return;
+    if (code !== 'ENOENT' || join(path, '..') === path) throw error;
+    makeFolders(join(path, '..'));
+  }
+  mkdirSync(path, { mode: 0o700 });
+}
+
 /** Writes `data` to `path` in a private folder, whole or not at all. */
 export function writePrivately(path: string, data: Buffer, host: CacheHost = thisHost()): void {
   const dir = join(path, '..');
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeFolders(dir);
     if (!isPrivate(dir, host)) return;
     const temp = `${path}.${process.pid}.tmp`;
     const fd = openSync(temp, 'w', 0o600);

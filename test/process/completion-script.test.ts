@@ -21,12 +21,14 @@ const cache = join(tmp.dir, 'cache');
 const pipe = { columns: 80, terminal: false };
 
 const scriptOf = (shell: string): Promise<string> => helpOf(['completion', shell], pipe);
+/** The launcher's completionScriptName (a CommonJS file of the build, which vitest does not transform). */
+const completionScriptName = (shell: string): string => `completion/${shell}`;
 
 describe('packed by the build', () => {
   it("every shell's script, as the CLI prints it", async () => {
     const packed = packedFiles();
-    for (const shell of SHELLS) expect(packed.get(`completion/${shell}`), shell).toBe(await scriptOf(shell));
-    expect([...packed.keys()].filter((name) => name.startsWith('completion/')).sort()).toEqual(SHELLS.map((shell) => `completion/${shell}`).sort());
+    for (const shell of SHELLS) expect(packed.get(completionScriptName(shell)), shell).toBe(await scriptOf(shell));
+    expect([...packed.keys()].filter((name) => name.startsWith('completion/')).sort()).toEqual(SHELLS.map(completionScriptName).sort());
   });
 
   it('what a script says depends on nothing but the shell: not the environment, the config, a terminal or the system', async () => {
@@ -34,9 +36,14 @@ describe('packed by the build', () => {
     mkdirSync(config, { recursive: true, mode: 0o700 });
     writeFileSync(join(config, 'config.json'), JSON.stringify({ profiles: { ci: { 'base-url': 'https://crawl.example' } } }), { mode: 0o600 });
     const elsewhere = { CRAWL_CONFIG_DIR: config, CRAWL_PROFILE: 'ci', CRAWL_BASE_URL: 'http://127.0.0.1:9', FORCE_COLOR: '3', HOME: tmp.dir, LANG: 'de_DE.UTF-8' };
+    const broken = join(tmp.dir, 'broken-config');
+    mkdirSync(broken, { recursive: true, mode: 0o700 });
+    writeFileSync(join(broken, 'config.json'), '{ not json', { mode: 0o600 });
     for (const shell of SHELLS) {
       const script = await scriptOf(shell);
       expect(await helpOf(['completion', shell], pipe, elsewhere)).toBe(script);
+      // Nor a config file that cannot be read, nor a profile that cannot be.
+      expect(await helpOf(['completion', shell], pipe, { CRAWL_CONFIG_DIR: broken, CRAWL_PROFILE: '../no such profile' })).toBe(script);
       expect(await helpOf(['completion', shell], { columns: 40, terminal: true }, elsewhere)).toBe(script);
       for (const [os, home] of [['win32', 'C:\\Users\\ada'], ['darwin', '/Users/ada']] as const) {
         const streams = testStreams({ columns: 80, tty: { stdout: false } });
@@ -64,11 +71,17 @@ describe('printed by bin/crawl.js', () => {
   });
 
   it('any other line runs the CLI, which answers as it always did', async () => {
-    const [other, flagged, none] = await Promise.all([
+    const [other, flagged, none, extra, capital] = await Promise.all([
       runNotingBundle(['completion', 'ksh'], cache, tmp.dir),
       runNotingBundle(['completion', 'zsh', '--jq', '.'], cache, tmp.dir),
       runNotingBundle(['completion'], cache, tmp.dir),
+      runNotingBundle(['completion', 'zsh', 'extra'], cache, tmp.dir),
+      runNotingBundle(['completion', 'ZSH'], cache, tmp.dir),
     ]);
+    expect(extra).toMatchObject({ code: 2, stdout: '', bundle: true });
+    expect(extra.stderr).toMatch(/^crawl: too many arguments/);
+    expect(capital).toMatchObject({ code: 2, stdout: '', bundle: true });
+    expect(capital.stderr).toMatch(/^crawl: command-argument value 'ZSH' is invalid/);
     expect(other).toMatchObject({ code: 2, stdout: '', bundle: true });
     expect(other.stderr).toMatch(/^crawl: command-argument value 'ksh' is invalid for argument 'shell'\. Allowed choices are bash, zsh, fish, powershell\.\n/);
     expect(flagged).toMatchObject({ code: 2, stdout: '', bundle: true });
@@ -77,6 +90,7 @@ describe('printed by bin/crawl.js', () => {
     expect(none.stderr).toMatch(/^crawl: missing required argument 'shell'/);
   });
 
+  // The CLI's own answer, whether bin/crawl.js printed the script or left the failure to the CLI.
   it('a script that cannot be written (a full disk): the one line and exit code of the CLI', async () => {
     expect(await runIntoFullDisk(['completion', 'zsh'])).toEqual({ code: 1, stderr: 'crawl: cannot write to standard output: no space left on device (ENOSPC)\n' });
   });

@@ -1,7 +1,7 @@
 // The loader's own code cache (src/launch/user-cache.cts): its folder on each system and when it
 // is trusted, with the system's facts given (lstat answers made up for Windows' paths). The
 // loader is CommonJS that vitest does not transform: the built file is tested (`npm run build`).
-import { chmodSync, lstatSync, mkdirSync, symlinkSync, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import type * as UserCache from '../../src/launch/user-cache.cjs';
 import type { CacheHost } from '../../src/launch/user-cache.cjs';
 import { tempDir } from '../support/harness.js';
 
-const { isPrivate, userCacheDir } = createRequire(import.meta.url)('../../dist/launch/user-cache.cjs') as typeof UserCache;
+const { isPrivate, userCacheDir, writePrivately } = createRequire(import.meta.url)('../../dist/launch/user-cache.cjs') as typeof UserCache;
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
@@ -59,5 +59,16 @@ describe('trust', () => {
     symlinkSync(own, join(tmp.dir, 'link'));
     expect(isPrivate(join(tmp.dir, 'link'), host)).toBe(false);
     expect(isPrivate(own, { ...host, uid: (host.uid ?? 0) + 1 })).toBe(false);
+  });
+});
+
+describe('writing', () => {
+  it('makes the private folder and its missing parents, through a link to a folder, and writes the file whole', () => {
+    mkdirSync(join(tmp.dir, 'elsewhere'), { mode: 0o700 });
+    symlinkSync(join(tmp.dir, 'elsewhere'), join(tmp.dir, 'cache-link'));
+    const path = join(tmp.dir, 'cache-link', 'crawl', 'code-cache', 'x.cache');
+    writePrivately(path, Buffer.from('cached'));
+    expect(readFileSync(path, 'utf8')).toBe('cached');
+    expect(statSync(join(tmp.dir, 'elsewhere', 'crawl')).mode & 0o777).toBe(0o700);
   });
 });

@@ -6,6 +6,7 @@ import { describeFsError } from '../../../platform/fs-errors.js';
 import type { Platform } from '../../../platform/platform.js';
 import { CrawlError, UsageError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
+import { makeFolders } from '../../../platform/make-folders.js';
 
 /** `--output-file -`: standard output, never a file of that name. */
 export const STDOUT_PATH = '-';
@@ -76,7 +77,7 @@ export async function writeKeyFile(path: string, key: string, system?: KeyFileSy
  * file in `folder` (made 0700 if missing). Returns the file's path.
  */
 export async function rescueKeyFile(folder: string, label: string, key: string, now: number, system?: KeyFileSystem): Promise<string> {
-  await fsp.mkdir(folder, { recursive: true, mode: 0o700 });
+  makeFolders(folder, 0o700);
   const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
   const safe = label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
   for (let n = 0; ; n++) {
