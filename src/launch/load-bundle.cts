@@ -140,6 +140,8 @@ export function completionScriptName(shell: string): string {
 const REQUEST_GROUPS = ['job', 'keys', 'auth', 'api'];
 /** The commands that use the network: those, and the sandbox that answers them. */
 const NETWORK_COMMANDS = [...REQUEST_GROUPS, 'sandbox'];
+/** Not a module: Web Crypto's getRandomValues, whose modules Node loads at its first call (jq's random source). */
+export const WEB_CRYPTO_RANDOM = 'web-crypto-random';
 
 /**
  * The built-ins a run of this command line will load, as far as the line and the environment tell:
@@ -147,18 +149,27 @@ const NETWORK_COMMANDS = [...REQUEST_GROUPS, 'sandbox'];
  * Node's performance timing) and node:diagnostics_channel; for one that sends requests, node:tls
  * unless the service is plain http:// (CRAWL_BASE_URL or --base-url say so), and otherwise
  * node:crypto when no CRAWL_API_KEY is set (the key may come from the system keyring, whose
- * session is encrypted). A guess that misses costs that module's loading, with its cache.
+ * session is encrypted). With --jq, what jq's runtime loads: node:fs/promises, and Web Crypto's
+ * random numbers (WEB_CRYPTO_RANDOM: parts Node loads on first use). A guess that misses costs
+ * that module's loading, with its cache.
  */
 export function builtinsBeforeFlags(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const always = ['node:os', 'node:process'];
   if (!NETWORK_COMMANDS.some((command) => argv.includes(command))) return always;
   const network = [...always, 'node:diagnostics_channel', 'node:net'];
   if (!REQUEST_GROUPS.some((group) => argv.includes(group))) return network;
+  const jq = argv.some((word) => word === '--jq' || word.startsWith('--jq=')) ? ['node:fs/promises', WEB_CRYPTO_RANDOM] : [];
   const at = argv.lastIndexOf('--base-url');
   const flagged = argv.find((word) => word.startsWith('--base-url='))?.slice('--base-url='.length);
   const baseUrl = (at >= 0 ? argv[at + 1] : flagged) ?? env.CRAWL_BASE_URL ?? '';
-  if (!/^http:/i.test(baseUrl)) return [...network, 'node:tls'];
-  return env.CRAWL_API_KEY ? network : [...network, 'node:crypto'];
+  if (!/^http:/i.test(baseUrl)) return [...network, 'node:tls', ...jq];
+  return env.CRAWL_API_KEY ? [...network, ...jq] : [...network, 'node:crypto', ...jq];
+}
+
+/** Loads what `builtinsBeforeFlags` names: a module, or Web Crypto's random numbers, asked for once. */
+function loadBuiltin(entry: string): void {
+  if (entry === WEB_CRYPTO_RANDOM) (require('node:crypto') as { getRandomValues(array: Uint8Array): Uint8Array }).getRandomValues(new Uint8Array(1));
+  else require(entry);
 }
 
 export interface LoadOptions {
@@ -197,7 +208,7 @@ export function loadBundle(dir: string, options: LoadOptions, pack: Pack = readP
     // Node's own modules come with code caches made under its default flags, which V8 refuses
     // once a flag is set: a built-in loaded after the one below is compiled from its source (and
     // its cache made again). So the ones this run will load come first.
-    for (const id of builtinsBeforeFlags(options.argv, process.env)) require(id);
+    for (const entry of builtinsBeforeFlags(options.argv, process.env)) loadBuiltin(entry);
     // undici compiles its HTTP parser to WebAssembly; after a few hundred responses V8 would
     // recompile it with TurboFan, whose scratch memory is never given back and whose background
     // work keeps a finished process alive a while. Liftoff's code is plenty for a parser that

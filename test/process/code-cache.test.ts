@@ -122,6 +122,8 @@ describe('the code cache', () => {
     const runs: [string[], NodeJS.ProcessEnv, number][] = [
       [STATUS, {}, 0],
       [['keys', 'list', '--json'], {}, 0],
+      // jq's runtime: node:fs/promises and Web Crypto's random numbers.
+      [['job', 'demo-small', '--jq', '.job.status'], {}, 0],
       [STATUS, { CRAWL_BASE_URL: `https://127.0.0.1:${closed}/` }, 5],
     ];
     for (const [i, [args, more, exitCode]] of runs.entries()) {
