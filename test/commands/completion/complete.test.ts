@@ -102,6 +102,33 @@ describe("a group's default command (`crawl job <id>` is `crawl job status <id>`
   });
 });
 
+describe("a group's help command (commander's `crawl job help <command>`)", () => {
+  it("offers the group's commands, never a job id, and nothing after the command", async () => {
+    expect(await complete('job', 'help', '')).toEqual(['status', 'watch', 'pages', 'cancel']);
+    expect(await complete('keys', 'help', 'cr')).toEqual(['create']);
+    expect(await complete('job', 'help', 'status', '')).toEqual([]);
+    // The ids looked at lately are still offered where an id goes.
+    const state = mkdtempSync(join(tmpdir(), 'crawl-complete-history-'));
+    try {
+      const fx = await sandboxFixture();
+      try {
+        const env = { ...fx.env, XDG_STATE_HOME: state };
+        expect((await crawl(['job', 'demo-small'], { env })).code).toBe(0);
+        const withHistory = async (...words: string[]): Promise<string[]> => {
+          const r = await crawl(['__complete', String(words.length), ...words.map((w) => `:${w}`)], { env });
+          return r.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0] ?? '');
+        };
+        expect(await withHistory('job', '')).toContain('demo-small');
+        expect(await withHistory('job', 'help', '')).toEqual(['status', 'watch', 'pages', 'cancel']);
+      } finally {
+        await fx.close();
+      }
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('values typed in another case', () => {
   it('-X g offers GET, --method=p the methods with P; the case typed wins where something matches in it', async () => {
     expect(await complete('api', 'api/keys', '-X', 'g')).toEqual(['GET']);

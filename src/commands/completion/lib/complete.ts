@@ -57,6 +57,8 @@ export async function complete(root: CommandNode, words: readonly string[], sour
   const operands: string[] = [];
   let pendingOption: OptionNode | undefined;
   let afterDashes = false;
+  // `crawl <group> help <command>`: commander's own help command of each group, not in the tree.
+  let helpOf: CommandNode | undefined;
   for (const word of typed) {
     if (pendingOption) {
       pendingOption = undefined;
@@ -71,7 +73,11 @@ export async function complete(root: CommandNode, words: readonly string[], sour
       if (option?.takesValue && !word.includes('=')) pendingOption = option;
       continue;
     }
-    const sub = operands.length === 0 ? (node.commands.find((c) => c.name === word) ?? node.commands.find((c) => c.name === node.defaultCommand)) : undefined;
+    if (helpOf === undefined && operands.length === 0 && path.length === 2 && word === 'help' && !node.commands.some((c) => c.name === word)) {
+      helpOf = node;
+      continue;
+    }
+    const sub = helpOf === undefined && operands.length === 0 ? (node.commands.find((c) => c.name === word) ?? node.commands.find((c) => c.name === node.defaultCommand)) : undefined;
     if (sub) {
       node = sub;
       path.push(sub);
@@ -97,6 +103,7 @@ export async function complete(root: CommandNode, words: readonly string[], sour
       current,
     );
   }
+  if (helpOf !== undefined) return filtered(operand === 0 ? helpOf.commands.map((c) => ({ value: c.name, description: c.description })) : [], current);
   if (isCommandSetting(path, operands)) return commandNames(current);
   const candidates: Array<{ value: string; description: string }> = [];
   if (operand === 0) candidates.push(...node.commands.map((c) => ({ value: c.name, description: c.description })));
