@@ -32,7 +32,7 @@ const spawnMode = process.env.CRAWL_TEST_MODE === 'spawn';
 
 export default defineConfig({
   test: {
-    setupFiles: ['test/support/umask.ts', 'test/support/scratch.ts', 'test/support/tools-setup.ts'],
+    setupFiles: ['test/support/umask.ts', 'test/support/scratch.ts', 'test/support/tools-setup.ts', 'test/support/v8-flags.ts'],
     // After vitest's summary, what a missing tool skipped (test/support/tools.ts).
     reporters: ['default', './test/support/tools-reporter.ts'],
     // Forks, not threads: a few tests set the umask, which workers may not. Most files run the CLI
