@@ -22,10 +22,11 @@ class LongFirst extends BaseSequencer {
  * the next allocation rather than handing it back to the system at once. The workers allocate and
  * free tens of megabytes over and over (bodies of many megabytes, V8's compiler zones), and on a
  * virtual machine the first touch of each page handed back and asked for again is a page fault
- * dearer than the work on it. Set before the workers start, which inherit it; the CLIs the tests
- * spawn do not (test/support/spawn.ts gives them a clean environment), so they run as users'.
+ * dearer than the work on it. 32 MiB is the most any glibc takes for mmap_threshold (an older one
+ * refuses more, and would then map every large block afresh). Set before the workers start, which
+ * inherit it; the CLIs test/support/spawn.ts starts get a clean environment, and run as users' do.
  */
-process.env.GLIBC_TUNABLES ??= 'glibc.malloc.mmap_threshold=67108864:glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864';
+process.env.GLIBC_TUNABLES ??= 'glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864';
 
 /** CRAWL_TEST_MODE=spawn runs every test as a process: then every tier needs a current build. */
 const spawnMode = process.env.CRAWL_TEST_MODE === 'spawn';

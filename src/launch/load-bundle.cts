@@ -140,8 +140,11 @@ export function completionScriptName(shell: string): string {
 const REQUEST_GROUPS = ['job', 'keys', 'auth', 'api'];
 /** The commands that use the network: those, and the sandbox that answers them. */
 const NETWORK_COMMANDS = [...REQUEST_GROUPS, 'sandbox'];
-/** Not a module: Web Crypto's getRandomValues, whose modules Node loads at its first call (jq's random source). */
-export const WEB_CRYPTO_RANDOM = 'web-crypto-random';
+/**
+ * Not a module: the globals jq's runtime reads, whose modules Node loads on first use (Web Crypto's
+ * random numbers, its random source; `navigator`, where Node has one, which it looks at).
+ */
+export const JQ_GLOBALS = 'jq-globals';
 
 /**
  * The built-ins a run of this command line will load, as far as the line and the environment tell:
@@ -149,16 +152,16 @@ export const WEB_CRYPTO_RANDOM = 'web-crypto-random';
  * Node's performance timing) and node:diagnostics_channel; for one that sends requests, node:tls
  * unless the service is plain http:// (CRAWL_BASE_URL or --base-url say so), and otherwise
  * node:crypto when no CRAWL_API_KEY is set (the key may come from the system keyring, whose
- * session is encrypted). With --jq, what jq's runtime loads: node:fs/promises, and Web Crypto's
- * random numbers (WEB_CRYPTO_RANDOM: parts Node loads on first use). A guess that misses costs
- * that module's loading, with its cache.
+ * session is encrypted). With --jq, what jq's runtime loads: node:fs/promises, and what the
+ * globals it reads load (JQ_GLOBALS). A guess that misses costs that module's loading, with its
+ * cache.
  */
 export function builtinsBeforeFlags(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const always = ['node:os', 'node:process'];
   if (!NETWORK_COMMANDS.some((command) => argv.includes(command))) return always;
   const network = [...always, 'node:diagnostics_channel', 'node:net'];
   if (!REQUEST_GROUPS.some((group) => argv.includes(group))) return network;
-  const jq = argv.some((word) => word === '--jq' || word.startsWith('--jq=')) ? ['node:fs/promises', WEB_CRYPTO_RANDOM] : [];
+  const jq = argv.some((word) => word === '--jq' || word.startsWith('--jq=')) ? ['node:fs/promises', JQ_GLOBALS] : [];
   const at = argv.lastIndexOf('--base-url');
   const flagged = argv.find((word) => word.startsWith('--base-url='))?.slice('--base-url='.length);
   const baseUrl = (at >= 0 ? argv[at + 1] : flagged) ?? env.CRAWL_BASE_URL ?? '';
@@ -166,10 +169,15 @@ export function builtinsBeforeFlags(argv: readonly string[], env: NodeJS.Process
   return env.CRAWL_API_KEY ? [...network, ...jq] : [...network, 'node:crypto', ...jq];
 }
 
-/** Loads what `builtinsBeforeFlags` names: a module, or Web Crypto's random numbers, asked for once. */
+/** Loads what `builtinsBeforeFlags` names: a module, or the globals jq reads (each used once). */
 function loadBuiltin(entry: string): void {
-  if (entry === WEB_CRYPTO_RANDOM) (require('node:crypto') as { getRandomValues(array: Uint8Array): Uint8Array }).getRandomValues(new Uint8Array(1));
-  else require(entry);
+  if (entry !== JQ_GLOBALS) {
+    require(entry);
+    return;
+  }
+  const globals = globalThis as { crypto?: { getRandomValues(array: Uint8Array): Uint8Array }; navigator?: unknown };
+  globals.crypto?.getRandomValues(new Uint8Array(1));
+  void globals.navigator;
 }
 
 export interface LoadOptions {

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawl } from '../../support/harness.js';
+import { crawl, tempDir } from '../../support/harness.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 
 let dir: string;
@@ -107,24 +107,25 @@ describe("a group's help command (commander's `crawl job help <command>`)", () =
     expect(await complete('job', 'help', '')).toEqual(['status', 'watch', 'pages', 'cancel']);
     expect(await complete('keys', 'help', 'cr')).toEqual(['create']);
     expect(await complete('job', 'help', 'status', '')).toEqual([]);
-    // The ids looked at lately are still offered where an id goes.
-    const state = mkdtempSync(join(tmpdir(), 'crawl-complete-history-'));
+    // `crawl help` is crawl's own command, with topics: its words are not a group's help.
+    expect(await complete('help', 'help', 'e')).toEqual(['exit-codes', 'environment']);
+    // Where an id goes, the ids looked at lately are offered; after `job help`, never.
+    const state = tempDir('crawl-complete-history-');
+    const fx = await sandboxFixture();
     try {
-      const fx = await sandboxFixture();
-      try {
-        const env = { ...fx.env, XDG_STATE_HOME: state };
-        expect((await crawl(['job', 'demo-small'], { env })).code).toBe(0);
-        const withHistory = async (...words: string[]): Promise<string[]> => {
-          const r = await crawl(['__complete', String(words.length), ...words.map((w) => `:${w}`)], { env });
-          return r.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0] ?? '');
-        };
-        expect(await withHistory('job', '')).toContain('demo-small');
-        expect(await withHistory('job', 'help', '')).toEqual(['status', 'watch', 'pages', 'cancel']);
-      } finally {
-        await fx.close();
-      }
+      const env = { ...fx.env, XDG_STATE_HOME: state.dir };
+      expect((await crawl(['job', 'demo-small'], { env })).code).toBe(0);
+      const withHistory = async (...words: string[]): Promise<string[]> => {
+        const r = await crawl(['__complete', String(words.length), ...words.map((w) => `:${w}`)], { env });
+        expect(r.code).toBe(0);
+        expect(r.stderr).toBe('');
+        return r.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0] ?? '');
+      };
+      expect(await withHistory('job', '')).toContain('demo-small');
+      expect(await withHistory('job', 'help', '')).toEqual(['status', 'watch', 'pages', 'cancel']);
     } finally {
-      rmSync(state, { recursive: true, force: true });
+      await fx.close();
+      state.cleanup();
     }
   });
 });

@@ -57,7 +57,8 @@ export async function complete(root: CommandNode, words: readonly string[], sour
   const operands: string[] = [];
   let pendingOption: OptionNode | undefined;
   let afterDashes = false;
-  // `crawl <group> help <command>`: commander's own help command of each group, not in the tree.
+  // `crawl <group> help <command>`: commander's own help command of each group (a command with
+  // commands of its own), not in the tree.
   let helpOf: CommandNode | undefined;
   for (const word of typed) {
     if (pendingOption) {
@@ -73,7 +74,7 @@ export async function complete(root: CommandNode, words: readonly string[], sour
       if (option?.takesValue && !word.includes('=')) pendingOption = option;
       continue;
     }
-    if (helpOf === undefined && operands.length === 0 && path.length === 2 && word === 'help' && !node.commands.some((c) => c.name === word)) {
+    if (helpOf === undefined && operands.length === 0 && node !== root && node.commands.length > 0 && word === 'help' && !node.commands.some((c) => c.name === word)) {
       helpOf = node;
       continue;
     }
