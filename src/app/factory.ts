@@ -11,7 +11,7 @@ import type { Clock } from '../platform/clock.js';
 import type { Platform } from '../platform/platform.js';
 import { keyDefect } from '../text/keys.js';
 import { Redactor } from '../text/redact.js';
-import { sanitize } from '../text/sanitize.js';
+import { sanitize, sanitizeLines } from '../text/sanitize.js';
 import { quotingFor } from '../text/shell.js';
 import { VERSION } from '../version.js';
 import { reportError } from './exit.js';
@@ -84,7 +84,8 @@ export function createDeps(inputs: DepsInputs): RunDeps {
     if (redactor.redact(text) !== text && redactor.redact(output) === output) {
       io.stderr.write('crawl: warning: the --jq filter left the key out of what it printed\n');
     }
-    return output;
+    // On a terminal, cleared of what would act on it (the filter's strings are raw); a key has none of it.
+    return io.stdoutIsTTY ? sanitizeLines(output) : output;
   };
 
   const deps: RunDeps = {

@@ -8,6 +8,7 @@ import type { Clock } from '../platform/clock.js';
 import { hostPlatform } from '../platform/host.js';
 import type { Platform } from '../platform/platform.js';
 import { Redactor } from '../text/redact.js';
+import { sanitizeLines } from '../text/sanitize.js';
 import { quotingFor, suggestionFlags } from '../text/shell.js';
 import type { Entry } from '../commands/shared/exec.js';
 import { NO_GLOBAL_FLAGS } from '../commands/shared/global-defaults.js';
@@ -117,7 +118,8 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
           const globals = globalsOf(root);
           // Compiled before anything is sent: a filter jq cannot read is a usage error (exit 2).
           // What the filter prints itself (debug) is redacted like all else on stderr: it runs once deps exist.
-          const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (text) => void deps?.io.stderr.write(text + '\n'));
+          // What the filter prints itself (debug, stderr), on a terminal cleared of what would act on it.
+          const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (text) => void deps?.io.stderr.write((deps.io.stderrIsTTY ? sanitizeLines(text) : text) + '\n'));
           deps = createDeps({ env, platform, streams, clock: system.clock, globals, signal: signalOfRun(), guard, nodeVersion: system.nodeVersion, jq });
           // The entry point of that name takes the options its registration was checked against.
           const run = entry as Entry<typeof name>;

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Redactor } from '../text/redact.js';
+import { sanitizeLines } from '../text/sanitize.js';
 import type { JsonFilter } from './jq.js';
 import { redactingWriter, type TextWriter } from './redacting-writer.js';
 
@@ -116,7 +117,7 @@ export function createIO(
     get stdin() {
       return raw.stdin;
     },
-    stdout: options.filter ? filteringWriter(stdout, options.filter) : stdout,
+    stdout: options.filter ? filteringWriter(stdout, options.filter, () => raw.isTTY.stdout) : stdout,
     stderr: redactingWriter(() => raw.stderr, redactor),
     get rawStdout() {
       return raw.stdout;
@@ -159,12 +160,14 @@ export function createIO(
 /**
  * --jq: what a command writes to stdout (its JSON, a document or NDJSON lines a write) goes through
  * the filter, then the redactor. jq's runtime error is thrown after what came before it is written.
+ * On a terminal, what the filter printed is cleared of what would act on it (its strings are raw).
  */
-function filteringWriter(stdout: TextWriter, filter: JsonFilter): TextWriter {
+function filteringWriter(stdout: TextWriter, filter: JsonFilter, toTerminal: () => boolean): TextWriter {
   return {
     write(text, callback) {
       const { output, error } = filter.apply(text);
-      const ready = output === '' ? (callback?.(), true) : stdout.write(output, callback);
+      const shown = toTerminal() ? sanitizeLines(output) : output;
+      const ready = shown === '' ? (callback?.(), true) : stdout.write(shown, callback);
       if (error) throw error;
       return ready;
     },

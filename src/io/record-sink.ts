@@ -5,6 +5,7 @@ import { InterruptedError } from '../errors.js';
 import type { JsonFilter } from './jq.js';
 import type { JsonSpan } from '../text/json-scan.js';
 import { ndjsonChunks } from '../text/ndjson.js';
+import { sanitizeLines } from '../text/sanitize.js';
 import { alignLines, type LineAlignment } from './line-pipe.js';
 import { isClosedPipe, OutputClosedError, writeError } from './write-error.js';
 
@@ -28,8 +29,12 @@ export class RecordSink {
   readonly #file: OutputFile | undefined;
   readonly #lines: LineAlignment | undefined;
   readonly #interrupt: AbortSignal | undefined;
-  /** --jq: each chunk of records goes through it; what it prints is written instead. */
+  /**
+   * --jq: each chunk of records goes through it; what it prints is written instead, on a terminal
+   * cleared of what would act on it (the filter's strings are raw).
+   */
   filter: JsonFilter | undefined;
+  readonly #terminal: boolean;
   #failure: Error | undefined;
   #closed: Promise<void> | undefined;
   /** What the system confirmed written: whole chunks, so always a line boundary. */
@@ -40,6 +45,7 @@ export class RecordSink {
 
   private constructor(stream: Writable, file: OutputFile | undefined, lines: LineAlignment | undefined, interrupt: AbortSignal | undefined) {
     this.#stream = stream;
+    this.#terminal = file === undefined ? (stream as { isTTY?: boolean }).isTTY === true : file.kind === 'tty';
     this.path = file?.path;
     this.#file = file;
     this.#lines = lines;
@@ -92,7 +98,7 @@ export class RecordSink {
     let failure: Error | undefined;
     if (this.filter) {
       const { output, error } = this.filter.apply(typeof records === 'string' ? records : records.toString('utf8'));
-      lines = output;
+      lines = this.#terminal ? sanitizeLines(output) : output;
       failure = error;
     }
     const bytes = typeof lines === 'string' ? Buffer.byteLength(lines) : lines.length;

@@ -23,3 +23,14 @@ function stringify(value: object): string {
     return '(too deeply nested to show)';
   }
 }
+
+let unsafeInText: RegExp | undefined;
+
+/**
+ * Text a command lays out itself (`--jq`'s output) for a terminal: the same characters dropped as
+ * by `sanitize`, but line breaks and tabs kept, which are the text's own (a value a line, `@tsv`).
+ */
+export function sanitizeLines(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the control characters are what it drops (all but tab and line feed)
+  return text.replace((unsafeInText ??= /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\u2028\u2029\u{E0000}-\u{E007F}]/gu), '');
+}

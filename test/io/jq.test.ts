@@ -21,6 +21,8 @@ const BODIES: Record<string, string> = {
   '/rows': '[["a","b c",1,null],[true,"d\\"e"]]',
   '/pretty': '{\n  "a": [\n    1,\n    2\n  ]\n}\n',
   '/notjson': 'OK',
+  // ESC ] 0 ; … BEL retitles a terminal, ESC [ 2 J clears it, U+202E reverses what follows.
+  '/escapes': '{"name":"a\\u001b]0;title\\u0007b\\tc\\u001b[2J\\u202ed","two":"x\\ny"}',
 };
 
 beforeAll(async () => {
@@ -294,6 +296,37 @@ describe('streams: the filter runs on each value as it arrives', () => {
   it('job status with several ids: one value a line, each filtered', async () => {
     const r = await crawl(['job', 'status', 'demo-small', 'demo-errored', '--jq', '.job.id'], { env: fx.env });
     expect(r.stdout).toBe('demo-small\ndemo-errored\n');
+  });
+});
+
+describe('on a terminal, what the filter prints cannot act on it; piped, it is jq\'s', () => {
+  const ESC = /[\u001b\u0007\u202e]/;
+
+  it('a document: control and format characters dropped, tabs and line breaks kept', async () => {
+    const env = { ...local, CRAWL_BASE_URL: server.url };
+    const shown = await crawl(['api', '/escapes', '--jq', '.name, .two'], { env, tty: true });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toBe('a]0;titleb\tc[2Jd\nx\ny\n');
+    const piped = await crawl(['api', '/escapes', '--jq', '.name'], { env });
+    expect(piped.stdout).toBe('a\u001b]0;title\u0007b\tc\u001b[2J\u202ed\n');
+  });
+
+  it('a stream (job pages), and what the filter prints on stderr', async () => {
+    fx.sandbox.addJob({ id: 'jq-escapes', url: 'https://example.com/\u001b]0;title\u0007/', status: 'completed', pagesTotal: 3 });
+    const shown = await crawl(['job', 'pages', 'jq-escapes', '--jq', '.url | (stderr | empty), .'], { env: fx.env, tty: true });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.trimEnd().split('\n')).toEqual(['https://example.com/]0;title/page/1', 'https://example.com/]0;title/page/2', 'https://example.com/]0;title/page/3']);
+    expect(shown.stderr).toContain('https://example.com/]0;title/page/1');
+    expect(shown.stdout + shown.stderr).not.toMatch(ESC);
+    const piped = await crawl(['job', 'pages', 'jq-escapes', '--jq', '.url | (stderr | empty), .'], { env: fx.env });
+    expect(piped.stdout).toContain('https://example.com/\u001b]0;title\u0007/page/1\n');
+    expect(piped.stderr).toContain('\u001b]0;title\u0007');
+  });
+
+  it('a key handed over (auth token): the key whole, nothing around it that acts', async () => {
+    const r = await crawl(['auth', 'token', '--jq', '"\\u001b[2J" + .apiKey'], { env: fx.env, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`[2J${fx.sandbox.key}\n`);
   });
 });
 

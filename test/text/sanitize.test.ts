@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sanitize, sanitize as reexported } from '../../src/text/sanitize.js';
+import { sanitize, sanitize as reexported, sanitizeLines } from '../../src/text/sanitize.js';
 import { anyString } from '../support/arbitraries.js';
 
 // Any character a terminal acts on or that is not shown as itself: controls (Cc), format
@@ -87,3 +87,22 @@ describe('sanitize', () => {
     );
   });
 });
+
+describe('sanitizeLines (--jq output on a terminal)', () => {
+  it('drops what sanitize drops but the tabs and line feeds of the text (a carriage return too)', () => {
+    expect(sanitizeLines('a\tb\nc\r\nd')).toBe('a\tb\nc\nd');
+    expect(sanitizeLines('title\u001b]0;pwned\u0007\nx\u009b2Jy')).toBe('title]0;pwned\nx2Jy');
+    expect(sanitizeLines('evil\u202egnp\u200b.exe\u{E0041}\u2028')).toBe('evilgnp.exe');
+  });
+
+  it('never lets a dangerous character through, and keeps every tab and line feed', () => {
+    fc.assert(
+      fc.property(risky, (text) => {
+        const shown = sanitizeLines(text);
+        expect(shown.replace(/[\t\n]/g, '')).not.toMatch(DANGEROUS);
+        expect(shown.replace(/[^\t\n]/g, '')).toBe(text.replace(/[^\t\n]/g, ''));
+      }),
+    );
+  });
+});
+
