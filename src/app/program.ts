@@ -89,9 +89,7 @@ export async function buildProgram(hooks: ProgramHooks, argv?: readonly string[]
   const named = argv === undefined ? () => true : namedBy(argv, program as CommandUnknownOpts);
   const words = new Set(argv);
   const groupCommands = groups.map((group) => {
-    // `crawl keys help rotate` is `crawl help keys rotate` (commander's own help command, left out
-    // of the listings: `crawl help` is the one shown).
-    const command = program.command(group.name).helpCommand(true).description(group.description);
+    const command = program.command(group.name).helpCommand(false).description(group.description);
     // `crawl job` alone would run its default command with no id: it shows the group's help instead.
     command.hook('preSubcommand', (self, sub) => {
       if (self.args.length === 0) self.help();
@@ -100,6 +98,16 @@ export async function buildProgram(hooks: ProgramHooks, argv?: readonly string[]
     // A group the line does not name is only listed by the root's help and suggestions: commander
     // never reaches its commands, examples or hooks, so they are not made.
     if (argv !== undefined && !words.has(group.name)) return { command, commands: Promise.resolve([]) };
+    // `crawl keys help rotate` is `crawl help keys rotate`, a name it does not know an error as
+    // there (commander's own help command showed the group's help, exit 0). Hidden: `crawl help`
+    // is the one the listings show.
+    command
+      .command('help', { hidden: true })
+      .description('help on a command of this group')
+      .argument('[command...]')
+      .action((words) => {
+        hooks.setExitCode(helpTopic(program as CommandUnknownOpts, [group.name, ...words], { write: (text) => streams.writeHelp(text), width: helpWidth() }));
+      });
     group.configure?.(command);
     return { command, commands: commandsOf(group.commands, [group.name], exec, named) };
   });

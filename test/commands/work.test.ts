@@ -17,12 +17,12 @@ function program(ran: string[], options: unknown[] = []) {
   return buildProgram({ streams: testStreams(), env: {}, exec: () => exec, onCommanderError: () => undefined, setExitCode: () => undefined });
 }
 
-/** Every command that runs work: the leaves of the tree, but `help`, which is the program's own. */
+/** Every command that runs work: the leaves of the tree, but `help` (the root's and each group's), which is the program's own. */
 function leaves(command: CommandUnknownOpts, path: string[] = []): string[][] {
   return command.commands.flatMap((c) => {
     const words = [...path, c.name()];
     if (c.commands.length > 0) return leaves(c as CommandUnknownOpts, words);
-    return words.join(' ') === 'help' ? [] : [words];
+    return c.name() === 'help' ? [] : [words];
   });
 }
 

@@ -45,7 +45,12 @@ export function treeOf(command: CommandUnknownOpts): CommandNode {
     options: command.options
       .filter((o) => !o.hidden)
       .map((o) => ({ long: o.long, short: o.short, description: o.description, takesValue: o.required || o.optional, choices: o.argChoices })),
-    commands: command.commands.filter((c) => !c.name().startsWith('__')).map((c) => treeOf(c as CommandUnknownOpts)),
+    // What help lists (a group's hidden `help` is commander's help command, which complete.ts knows).
+    commands: command
+      .createHelp()
+      .visibleCommands(command)
+      .filter((c) => !c.name().startsWith('__'))
+      .map((c) => treeOf(c as CommandUnknownOpts)),
     operands: command.registeredArguments.map((a) => ({ name: a.name(), variadic: a.variadic, choices: a.argChoices })),
   };
 }

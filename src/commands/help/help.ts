@@ -1,6 +1,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import { cancelRule, exitCodeTable, ExitCode, filterHaltRule, severalJobsRule } from '../../exit-codes.js';
+import { closestWord } from '../../text/similar.js';
 import { wrapWords } from '../../text/wrap.js';
 
 export const environmentTable: ReadonlyArray<readonly [string, string]> = [
@@ -42,9 +43,20 @@ export function helpTopic(program: CommandUnknownOpts, topic: string[], out: Hel
     return ExitCode.ok;
   }
   let command: CommandUnknownOpts = program;
-  for (const word of topic) {
+  for (const [at, word] of topic.entries()) {
     const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!next) throw new UsageError(`unknown help topic "${name}"`, 'topics: exit-codes, environment, or a command name');
+    if (!next) {
+      // A mistyped command name gets the line meant, as a mistyped command does.
+      const listed = command.createHelp().visibleCommands(command).map((c) => c.name());
+      const meant = closestWord(word, at === 0 ? [...listed, 'exit-codes', 'environment'] : listed);
+      const hint =
+        meant !== undefined
+          ? `did you mean \`crawl help ${[...topic.slice(0, at), meant].join(' ')}\`?`
+          : at === 0
+            ? 'topics: exit-codes, environment, or a command name'
+            : `run \`crawl ${topic.slice(0, at).join(' ')} --help\` for its commands`;
+      throw new UsageError(`unknown help topic "${name}"`, hint);
+    }
     command = next;
   }
   // The whole help, as `--help` shows it: helpInformation() alone leaves out what the command adds

@@ -107,8 +107,14 @@ describe("a group's help command (commander's `crawl job help <command>`)", () =
     expect(await complete('job', 'help', '')).toEqual(['status', 'watch', 'pages', 'cancel']);
     expect(await complete('keys', 'help', 'cr')).toEqual(['create']);
     expect(await complete('job', 'help', 'status', '')).toEqual([]);
-    // `crawl help` is crawl's own command, with topics: its words are not a group's help.
-    expect(await complete('help', 'help', 'e')).toEqual(['exit-codes', 'environment']);
+    // `crawl help` is crawl's own command: topics and commands, then a group's commands; after a
+    // topic, a command or `help` itself, nothing (`crawl help help exit-codes` is no help topic).
+    expect(await complete('help', 'e')).toEqual(['exit-codes', 'environment']);
+    expect(await complete('help', 'help', '')).toEqual([]);
+    expect(await complete('help', 'job', '')).toEqual(['status', 'watch', 'pages', 'cancel']);
+    expect(await complete('help', 'keys', 'l')).toEqual(['list']);
+    expect(await complete('help', 'exit-codes', '')).toEqual([]);
+    expect(await complete('help', 'job', 'status', '')).toEqual([]);
     // Where an id goes, the ids looked at lately are offered; after `job help`, never.
     const state = tempDir('crawl-complete-history-');
     const fx = await sandboxFixture();

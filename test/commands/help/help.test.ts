@@ -48,6 +48,31 @@ describe('help topics', () => {
     expect(JSON.parse(json.stderr)).toMatchObject({ error: { message: 'unknown help topic "nonsense"', exitCode: 2 } });
   });
 
+  it('a mistyped topic or command gets the line meant; a group\'s own `help <command>` is `crawl help <group> <command>`', async () => {
+    const [topic, command, inGroup, unknownInGroup] = await Promise.all([
+      runCli(['help', 'exit-code']),
+      runCli(['help', 'keys', 'lst']),
+      runCli(['job', 'help', 'pgaes']),
+      runCli(['keys', 'help', 'nope']),
+    ]);
+    expect([topic.code, topic.stdout, topic.stderr]).toEqual([2, '', 'crawl: unknown help topic "exit-code"\nhint: did you mean `crawl help exit-codes`?\n']);
+    expect([command.code, command.stderr]).toEqual([2, 'crawl: unknown help topic "keys lst"\nhint: did you mean `crawl help keys list`?\n']);
+    expect([inGroup.code, inGroup.stdout, inGroup.stderr]).toEqual([2, '', 'crawl: unknown help topic "job pgaes"\nhint: did you mean `crawl help job pages`?\n']);
+    expect([unknownInGroup.code, unknownInGroup.stderr]).toEqual([2, 'crawl: unknown help topic "keys nope"\nhint: run `crawl keys --help` for its commands\n']);
+    // What it knows, it shows as `crawl help` does: a command's help, or the group's.
+    const [own, viaHelp, group, groupViaHelp] = await Promise.all([
+      runCli(['job', 'help', 'status']),
+      runCli(['help', 'job', 'status']),
+      runCli(['keys', 'help']),
+      runCli(['help', 'keys']),
+    ]);
+    expect(own).toMatchObject({ code: 0, stderr: '' });
+    expect(own.stdout).toContain('Usage: crawl job status');
+    expect(own.stdout).toBe(viaHelp.stdout);
+    expect(group).toMatchObject({ code: 0, stderr: '' });
+    expect(group.stdout).toBe(groupViaHelp.stdout);
+  });
+
   it('`crawl help environment`: a relative XDG_CONFIG_HOME is ignored, spaces and line breaks around CRAWL_API_KEY too', async () => {
     const r = await runCli(['help', 'environment']);
     expect(r.stdout.replace(/\n +/g, ' ')).toMatch(/XDG_CONFIG_HOME\s+base of the default config folder; ignored unless an absolute path/);

@@ -111,8 +111,13 @@ export async function complete(root: CommandNode, words: readonly string[], sour
   const spec = node.operands[operand] ?? (node.operands.at(-1)?.variadic ? node.operands.at(-1) : undefined);
   if (spec?.choices) candidates.push(...spec.choices.map((value) => ({ value, description: '' })));
   if (node === root.commands.find((c) => c.name === 'help')) {
-    candidates.push(...sources.helpTopics.map((value) => ({ value, description: 'help topic' })));
-    if (operand === 0) candidates.push(...root.commands.filter((c) => c.name !== 'help').map((c) => ({ value: c.name, description: c.description })));
+    // `crawl help <topic or command>`, then `crawl help <group> <command>`.
+    if (operand === 0) {
+      candidates.push(...sources.helpTopics.map((value) => ({ value, description: 'help topic' })));
+      candidates.push(...root.commands.filter((c) => c.name !== 'help').map((c) => ({ value: c.name, description: c.description })));
+    }
+    const group = operand === 1 ? root.commands.find((c) => c.name === operands[0] && c.commands.length > 0) : undefined;
+    if (group) candidates.push(...group.commands.map((c) => ({ value: c.name, description: c.description })));
   }
   if (isKeyOperand(path, spec?.name)) candidates.push(...(await sources.keys()));
   if (isJobOperand(path, spec?.name, operand)) candidates.push(...(await sources.jobs()).map((value) => ({ value, description: 'recent' })));
