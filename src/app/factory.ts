@@ -9,6 +9,7 @@ import { loadStyle, type Style } from '../io/style.js';
 import { writeError } from '../io/write-error.js';
 import type { Clock } from '../platform/clock.js';
 import type { Platform } from '../platform/platform.js';
+import { prettyJson } from '../text/json-pretty.js';
 import { keyDefect } from '../text/keys.js';
 import { Redactor } from '../text/redact.js';
 import { sanitize, sanitizeLines } from '../text/sanitize.js';
@@ -72,14 +73,17 @@ export function createDeps(inputs: DepsInputs): RunDeps {
    */
   const filterHandOver = (text: string, mustCarry: string | undefined): string => {
     if (!inputs.jq) return text;
+    // Unfiltered, on a terminal, the document is shown as --json shows it there: its strings'
+    // control characters escaped (--jq turned that layout off).
+    const unfiltered = (): string => (io.stdoutIsTTY ? prettyJson(text) + '\n' : text);
     const { output, error } = inputs.jq.apply(text);
     if (error) {
       io.stderr.write(`crawl: warning: ${error.message}: printed unfiltered, so that the key is not lost\n`);
-      return text;
+      return unfiltered();
     }
     if (mustCarry !== undefined && !output.includes(mustCarry)) {
       io.stderr.write('crawl: warning: the --jq filter left out the new key, which is kept nowhere else: printed unfiltered, so that the key is not lost\n');
-      return text;
+      return unfiltered();
     }
     if (redactor.redact(text) !== text && redactor.redact(output) === output) {
       io.stderr.write('crawl: warning: the --jq filter left the key out of what it printed\n');

@@ -93,14 +93,15 @@ export async function buildProgram(hooks: ProgramHooks, argv?: readonly string[]
     // `crawl job` alone would run its default command with no id: it shows the group's help instead.
     command.hook('preSubcommand', (self, sub) => {
       if (self.args.length === 0) self.help();
+      // `crawl job help -h` asks for the group's help, as `crawl job help` does.
+      if (sub.name() === 'help' && self.args.slice(1).some((word) => word === '-h' || word === '--help')) self.help();
       reached = sub as CommandUnknownOpts;
     });
     // A group the line does not name is only listed by the root's help and suggestions: commander
     // never reaches its commands, examples or hooks, so they are not made.
     if (argv !== undefined && !words.has(group.name)) return { command, commands: Promise.resolve([]) };
-    // `crawl keys help rotate` is `crawl help keys rotate`, a name it does not know an error as
-    // there (commander's own help command showed the group's help, exit 0). Hidden: `crawl help`
-    // is the one the listings show.
+    // `crawl keys help rotate` is `crawl help keys rotate`: a name it does not know is a usage
+    // error there too. Hidden: `crawl help` is the one the listings show.
     command
       .command('help', { hidden: true })
       .description('help on a command of this group')

@@ -117,8 +117,8 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
           const [{ createDeps }, entry] = await Promise.all([import('./factory.js'), work[name]()]);
           const globals = globalsOf(root);
           // Compiled before anything is sent: a filter jq cannot read is a usage error (exit 2).
-          // What the filter prints itself (debug) is redacted like all else on stderr: it runs once deps exist.
-          // What the filter prints itself (debug, stderr), on a terminal cleared of what would act on it.
+          // What the filter prints itself (debug, stderr) is redacted like all else on stderr (it runs
+          // once deps exist), and on a terminal cleared of what would act on it.
           const jq = globals.jq === undefined ? undefined : await loadFilter(globals.jq, (text) => void deps?.io.stderr.write((deps.io.stderrIsTTY ? sanitizeLines(text) : text) + '\n'));
           deps = createDeps({ env, platform, streams, clock: system.clock, globals, signal: signalOfRun(), guard, nodeVersion: system.nodeVersion, jq });
           // The entry point of that name takes the options its registration was checked against.

@@ -28,7 +28,7 @@ let unsafeInText: RegExp | undefined;
 
 /**
  * Text a command lays out itself (`--jq`'s output) for a terminal: the same characters dropped as
- * by `sanitize`, but line breaks and tabs kept, which are the text's own (a value a line, `@tsv`).
+ * by `sanitize`, but line feeds and tabs kept, which are the text's own (a value a line, `@tsv`).
  */
 export function sanitizeLines(text: string): string {
   // eslint-disable-next-line no-control-regex -- the control characters are what it drops (all but tab and line feed)

@@ -4,6 +4,7 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findKey } from '../support/key-forms.js';
+import { keyStatus } from '../support/keys.js';
 import { listenOnLoopback, type OnLoopback } from '../support/loopback.js';
 import { sandboxFixture, type SandboxFixture } from '../support/sandbox.js';
 import { crawl } from '../support/harness.js';
@@ -327,6 +328,17 @@ describe('on a terminal, what the filter prints cannot act on it; piped, it is j
     const r = await crawl(['auth', 'token', '--jq', '"\\u001b[2J" + .apiKey'], { env: fx.env, tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`[2J${fx.sandbox.key}\n`);
+  });
+
+  it('a new key printed unfiltered (the filter failed on it): the document as --json shows it on a terminal', async () => {
+    // A name with an 8-bit CSI and a right-to-left override, which JSON carries raw in its strings.
+    const r = await crawl(['keys', 'create', 'ev\u009b2Jil\u202eRTL', '--jq', 'error("boom")'], { env: fx.env, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(ESC);
+    expect(r.stdout).not.toContain('\u009b');
+    expect(r.stdout).toContain('"name": "ev\\u009b2Jil\\u202eRTL"');
+    const key = (JSON.parse(r.stdout) as { key: string }).key;
+    expect(await keyStatus(fx.sandbox, key)).toBe(200);
   });
 });
 

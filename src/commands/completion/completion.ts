@@ -45,7 +45,7 @@ export function treeOf(command: CommandUnknownOpts): CommandNode {
     options: command.options
       .filter((o) => !o.hidden)
       .map((o) => ({ long: o.long, short: o.short, description: o.description, takesValue: o.required || o.optional, choices: o.argChoices })),
-    // What help lists (a group's hidden `help` is commander's help command, which complete.ts knows).
+    // What help lists (not a group's hidden `help`, which complete.ts knows).
     commands: command
       .createHelp()
       .visibleCommands(command)

@@ -44,17 +44,19 @@ export function helpTopic(program: CommandUnknownOpts, topic: string[], out: Hel
   }
   let command: CommandUnknownOpts = program;
   for (const [at, word] of topic.entries()) {
-    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    // The commands help lists: not a group's own hidden `help`.
+    const listed = command.createHelp().visibleCommands(command);
+    const next = listed.find((c) => c.name() === word || c.aliases().includes(word));
     if (!next) {
       // A mistyped command name gets the line meant, as a mistyped command does.
-      const listed = command.createHelp().visibleCommands(command).map((c) => c.name());
-      const meant = closestWord(word, at === 0 ? [...listed, 'exit-codes', 'environment'] : listed);
+      const names = listed.map((c) => c.name());
+      const meant = closestWord(word, at === 0 ? [...names, 'exit-codes', 'environment'] : names);
       const hint =
         meant !== undefined
           ? `did you mean \`crawl help ${[...topic.slice(0, at), meant].join(' ')}\`?`
           : at === 0
             ? 'topics: exit-codes, environment, or a command name'
-            : `run \`crawl ${topic.slice(0, at).join(' ')} --help\` for its commands`;
+            : `run \`crawl ${topic.slice(0, at).join(' ')} --help\` for ${command.commands.length > 0 ? 'its commands' : 'usage'}`;
       throw new UsageError(`unknown help topic "${name}"`, hint);
     }
     command = next;

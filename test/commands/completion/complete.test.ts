@@ -102,7 +102,7 @@ describe("a group's default command (`crawl job <id>` is `crawl job status <id>`
   });
 });
 
-describe("a group's help command (commander's `crawl job help <command>`)", () => {
+describe("a group's help command (`crawl job help <command>`)", () => {
   it("offers the group's commands, never a job id, and nothing after the command", async () => {
     expect(await complete('job', 'help', '')).toEqual(['status', 'watch', 'pages', 'cancel']);
     expect(await complete('keys', 'help', 'cr')).toEqual(['create']);

@@ -71,6 +71,10 @@ describe('help topics', () => {
     expect(own.stdout).toBe(viaHelp.stdout);
     expect(group).toMatchObject({ code: 0, stderr: '' });
     expect(group.stdout).toBe(groupViaHelp.stdout);
+    // The group's help command is no command of the group; `-h` after it is the group's help.
+    const [helpOfHelp, asked] = await Promise.all([runCli(['help', 'job', 'help']), runCli(['job', 'help', '-h'])]);
+    expect([helpOfHelp.code, helpOfHelp.stderr]).toEqual([2, 'crawl: unknown help topic "job help"\nhint: run `crawl job --help` for its commands\n']);
+    expect(asked).toMatchObject({ code: 0, stdout: (await runCli(['job', '--help'])).stdout });
   });
 
   it('`crawl help environment`: a relative XDG_CONFIG_HOME is ignored, spaces and line breaks around CRAWL_API_KEY too', async () => {

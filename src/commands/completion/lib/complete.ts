@@ -57,8 +57,8 @@ export async function complete(root: CommandNode, words: readonly string[], sour
   const operands: string[] = [];
   let pendingOption: OptionNode | undefined;
   let afterDashes = false;
-  // `crawl <group> help <command>`: commander's own help command of each group (a command with
-  // commands of its own), not in the tree.
+  // `crawl <group> help <command>`: the hidden help command of each group (a command with commands
+  // of its own), not in the tree.
   let helpOf: CommandNode | undefined;
   for (const word of typed) {
     if (pendingOption) {
