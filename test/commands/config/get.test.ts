@@ -35,6 +35,13 @@ describe('config get and config list', () => {
     }
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('crawl: base-url is not set in profile "empty"\nhint: run `crawl --profile empty config set base-url <value>`\n');
+    // What crawl records itself is not pointed at `config set`, which refuses it.
+    const [store, key] = await Promise.all([runCli(['config', 'get', 'key-store'], { env }), runCli(['config', 'get', 'api-key', '--profile', 'empty'], { env })]);
+    expect([store.code, store.stderr]).toEqual([
+      1,
+      'crawl: key-store is not set in profile "default"\nhint: crawl records it when `crawl auth login` stores the key in a system keyring; `crawl auth status` says where the key is\n',
+    ]);
+    expect(key.stderr).toBe('crawl: api-key is not set in profile "empty"\nhint: run `crawl --profile empty auth login`\n');
   });
 });
 

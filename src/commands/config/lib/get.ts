@@ -1,3 +1,4 @@
+import { SETTABLE_KEYS } from '../../../config/setting-names.js';
 import type { ConfigKey } from '../../../config/store.js';
 import type { Deps } from '../../../deps.js';
 import { CrawlError } from '../../../errors.js';
@@ -26,11 +27,19 @@ export async function configGetRun(deps: Deps, { key }: GetOptions): Promise<num
     deps.io.stderr.write(`note: ${overriddenBy} is set in this run${what}\n`);
   }
   if (value === undefined) {
-    throw new CrawlError(`${key} is not set in profile "${profile}"`, ExitCode.failure, {
-      hint: key === 'api-key' ? `run \`${crawlCommand(deps, ['auth', 'login'])}\`` : `run \`${crawlCommand(deps, ['config', 'set', key])} <value>\``,
-    });
+    throw new CrawlError(`${key} is not set in profile "${profile}"`, ExitCode.failure, { hint: unsetHint(deps, key) });
   }
   if (deps.globals.json) writeJson(deps.io, JSON.stringify({ profile, key, value: shown(key, value), overriddenBy: overriddenBy ?? null }));
   else deps.io.stdout.write(shown(key, value) + '\n');
   return ExitCode.ok;
+}
+
+/**
+ * What sets it: `auth login` the key, `config set` a setting one sets by hand; where crawl keeps
+ * the key it records itself (`config set` refuses those), and `auth status` says where it is.
+ */
+function unsetHint(deps: Deps, key: ConfigKey): string {
+  if (key === 'api-key') return `run \`${crawlCommand(deps, ['auth', 'login'])}\``;
+  if (SETTABLE_KEYS.includes(key)) return `run \`${crawlCommand(deps, ['config', 'set', key])} <value>\``;
+  return `crawl records it when \`${crawlCommand(deps, ['auth', 'login'])}\` stores the key in a system keyring; \`${crawlCommand(deps, ['auth', 'status'])}\` says where the key is`;
 }
