@@ -149,4 +149,17 @@ describe('`config set base-url` to plain http:// on another host warns at once',
       expect(JSON.parse(json.stdout)).not.toHaveProperty('warning');
     }
   });
+
+  it('says that --allow-http given to it is not kept, and the next command still refuses without it', async () => {
+    const env = { CRAWL_CONFIG_DIR: join(folders.fresh(), 'crawl'), CRAWL_API_KEY: 'crk_' + 'k'.repeat(40) };
+    const set = await crawl(['config', 'set', 'base-url', 'http://crawl.internal.example:8080', '--allow-http'], { env });
+    expect(set.code).toBe(0);
+    expect(set.stderr).toContain(
+      'crawl: warning: --allow-http is not kept: each command that sends the API key over plain http:// to crawl.internal.example:8080 needs it, as the key would cross the network in clear; use https:// if the service has it\n',
+    );
+    expect(set.stderr).not.toContain('commands will refuse');
+    const next = await crawl(['job', 'demo-small'], { env });
+    expect(next.code).toBe(2);
+    expect(next.stderr).toContain('crawl: refusing to send the API key over plain http:// to crawl.internal.example:8080\n');
+  });
 });

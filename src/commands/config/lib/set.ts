@@ -23,7 +23,12 @@ export async function configSetRun(deps: Deps, { key, value: given }: SetOptions
     const url = parseBaseUrl(value);
     // Said now, not at the next command: that one would refuse to send the key there.
     if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-      warning = `commands will refuse to send the API key over plain http:// to ${sanitize(url.host)} unless given --allow-http: the key would cross the network in clear; use https:// if the service has it`;
+      const host = sanitize(url.host);
+      // The flag is global, so commander takes it here too; it is a consent given per run, never
+      // a setting, and one given here must not read as kept.
+      warning = deps.globals.allowHttp
+        ? `--allow-http is not kept: each command that sends the API key over plain http:// to ${host} needs it, as the key would cross the network in clear; use https:// if the service has it`
+        : `commands will refuse to send the API key over plain http:// to ${host} unless given --allow-http: the key would cross the network in clear; use https:// if the service has it`;
     }
     await deps.settings.store.update(profile, (p) => {
       p[key] = value;
