@@ -23,6 +23,8 @@ export interface CommandContext {
   onStderr(text: string): void;
   /** The `crawl …` command lines hints name (with the run's --profile). */
   command(words: readonly string[]): string;
+  /** One line for the user on stderr. */
+  notice(line: string): void;
 }
 
 export class CommandStore implements KeyStore {
@@ -57,6 +59,15 @@ export class CommandStore implements KeyStore {
     const defect = keyDefect(key);
     if (defect !== undefined) {
       throw new KeyStoreError(`what key-command (${name} …) printed is not a key: it ${defect}; nothing was sent`, 'it must print the key alone on its standard output');
+    }
+    // `config set key-command "printf %s $KEY"` in double quotes: the shell put the key itself
+    // into the command, so the config file keeps it in plaintext and `config list` shows it, the
+    // very things a key command is for avoiding. The run goes on (the key works); the user is told
+    // each time until the command fetches the key instead.
+    if (this.readCommand.includes(key)) {
+      this.#ctx.notice(
+        `warning: key-command (${name} …) holds the key itself: the config file keeps it in plaintext, and \`${this.#ctx.command(['config', 'list'])}\` shows it; set a command that fetches the key (in single quotes, so that the shell leaves a variable such as $CRAWL_SECRET for the command to read), or keep the key in the system keyring with \`${this.#ctx.command(['auth', 'login'])}\``,
+      );
     }
     return key;
   }

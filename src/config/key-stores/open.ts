@@ -87,6 +87,7 @@ export function commandStore(readCommand: string, storeCommand: string | undefin
       clock: o.clock ?? realClock,
       onStderr: o.onCommandStderr ?? (() => undefined),
       command: o.command,
+      notice: o.notice ?? (() => undefined),
     });
   });
 }

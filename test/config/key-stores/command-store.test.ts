@@ -92,6 +92,20 @@ describe('key-command', () => {
     const status = await run(dir, ['auth', 'status', '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ keyStore: 'command', keyLocation: 'command: cat …', accepted: true });
     expect(status.stdout + status.stderr + job.stdout + job.stderr).not.toContain(key);
+    expect(job.stderr).not.toContain('holds the key itself');
+  });
+
+  it('holds the key itself (a variable the shell expanded at `config set`): the key is used, and each run warns, never showing it', async () => {
+    const key = fx.sandbox.addKey('literal-in-command').key;
+    const dir = profileDir({ 'key-command': `printf %s ${key}` });
+    for (const args of [['job', 'status', 'demo-small'], ['job', 'status', 'demo-small', '--json']]) {
+      const r = await run(dir, args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        'crawl: warning: key-command (printf …) holds the key itself: the config file keeps it in plaintext, and `crawl config list` shows it; set a command that fetches the key (in single quotes, so that the shell leaves a variable such as $CRAWL_SECRET for the command to read), or keep the key in the system keyring with `crawl auth login`\n',
+      );
+      expect(r.stdout + r.stderr).not.toContain(key);
+    }
   });
 
   it('what does not look like a key is refused before anything is sent (exit 1), and is not shown', async () => {
