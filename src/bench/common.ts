@@ -1,6 +1,7 @@
 // Shared by the benchmarks: the sandbox in its own process, timing a whole process, statistics.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
 import { BIN, ROOT } from '../build/paths.js';
 
 export { BIN, ROOT };
@@ -14,10 +15,11 @@ export interface SandboxProcess {
 /**
  * The environment both sides of every pair run with: nothing from this shell but PATH and HOME.
  * NODE_EXTRA_CA_CERTS in particular stays out: it adds a fixed cost to every Node start (reading
- * and parsing the certificates) and would hide the difference being measured.
+ * and parsing the certificates) and would hide the difference being measured. The state folder is
+ * the benchmark's own (in `work`): the job ids its runs read stay out of the user's, which Tab offers.
  */
-export function benchEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { NO_COLOR: '1', ...extra };
+export function benchEnv(work: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { NO_COLOR: '1', XDG_STATE_HOME: join(work, 'xdg-state'), ...extra };
   if (process.env.PATH) env.PATH = process.env.PATH;
   if (process.env.HOME) env.HOME = process.env.HOME;
   return env;

@@ -29,9 +29,9 @@ export async function benchKeyring(sandbox: SandboxProcess, work: string, runs: 
     const config = join(work, 'keyring-config');
     // The code cache in the benchmark's own folder, not the user's (src/bench/startup-bench.ts).
     const xdgCache = join(work, 'xdg-cache');
-    const keyringEnv = benchEnv({ ...session.env, CRAWL_BASE_URL: sandbox.url, CRAWL_CONFIG_DIR: config, XDG_CACHE_HOME: xdgCache });
+    const keyringEnv = benchEnv(work, { ...session.env, CRAWL_BASE_URL: sandbox.url, CRAWL_CONFIG_DIR: config, XDG_CACHE_HOME: xdgCache });
     execFileSync(process.execPath, [bin, 'auth', 'login', '--with-key', '--no-verify', '--store', 'keyring'], { env: keyringEnv, input: sandbox.key, stdio: ['pipe', 'ignore', 'ignore'] });
-    const envOnly = benchEnv({ CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'env-config'), XDG_CACHE_HOME: xdgCache });
+    const envOnly = benchEnv(work, { CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'env-config'), XDG_CACHE_HOME: xdgCache });
     const args = [bin, 'job', 'demo-small', '--json'];
     log(`keyring: ${runs} runs each of a status read with the key in the keyring and in CRAWL_API_KEY, alternating ...`);
     for (let i = 0; i < 3; i++) {

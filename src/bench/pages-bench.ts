@@ -78,7 +78,7 @@ export async function benchPages(sandbox: SandboxProcess, work: string, rounds: 
   const minimal = join(work, 'minimal-pages.mjs');
   writeFileSync(preload, RSS_PRELOAD);
   writeFileSync(minimal, MINIMAL_CLIENT);
-  const env = benchEnv({ CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'config') });
+  const env = benchEnv(work, { CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'config') });
   const crawlArgs = [BIN, 'job', 'pages', JOB];
   const minimalArgs = [minimal, JOB, String(PAGE_SIZE)];
 

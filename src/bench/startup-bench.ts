@@ -47,7 +47,7 @@ export function minimalGet(work: string): string {
  * this benchmark's runs left.
  */
 export function startupEnv(sandbox: SandboxProcess, work: string): NodeJS.ProcessEnv {
-  return benchEnv({ CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'config'), XDG_CACHE_HOME: join(work, 'xdg-cache') });
+  return benchEnv(work, { CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'config'), XDG_CACHE_HOME: join(work, 'xdg-cache') });
 }
 
 interface Pair {

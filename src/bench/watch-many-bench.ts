@@ -45,7 +45,7 @@ export async function benchWatchMany(sandbox: SandboxProcess, work: string, coun
     expected += polls;
   }
   log(`watch: ${count} jobs, each done after 1 to 5 polls ...`);
-  const env = benchEnv({ CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'config') });
+  const env = benchEnv(work, { CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: join(work, 'config') });
   const before = await requestsFor(sandbox, prefix);
   const run = await measure([BIN, 'job', 'watch', ...ids, '--interval', '0.5', '--json'], env, preload);
   const requests = (await requestsFor(sandbox, prefix)) - before;

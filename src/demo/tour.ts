@@ -1,5 +1,6 @@
 // `npm run demo`: a short tour of crawl against a sandbox started in this process. It uses a
-// throwaway config folder, so the user's own settings are neither read nor changed.
+// throwaway config folder and state folder, so the user's own settings are neither read nor
+// changed, and the tour's job ids do not push the user's own out of the ids Tab offers.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +33,7 @@ const steps: Step[] = [
 async function main(): Promise<number> {
   const sandbox = await startSandbox({ port: 0 });
   const configDir = mkdtempSync(join(tmpdir(), 'crawl-demo-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: configDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, CRAWL_BASE_URL: sandbox.url, CRAWL_API_KEY: sandbox.key, CRAWL_CONFIG_DIR: configDir, XDG_STATE_HOME: join(configDir, 'state') };
   delete env.CRAWL_PROFILE;
   process.stdout.write(`crawl demo: a sandbox is serving the service at ${sandbox.url}\n`);
   let failures = 0;

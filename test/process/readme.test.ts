@@ -2,7 +2,7 @@
 // on this clone (a real bash, the built bin/crawl.js, the sandbox started as the tour starts it).
 // Its tables and links are checked in this process by test/build/docs.test.ts.
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
@@ -34,10 +34,19 @@ describe.concurrent('the README', () => {
   it('quick start: exactly `npm ci && npm run demo` and `npm test`; the demo runs to the end', async ({ expect }) => {
     const quick = blocks(section('Quick start'))[0];
     expect(quick?.lines.map((line) => line.replace(/\s+#.*$/, ''))).toEqual(['npm ci && npm run demo', 'npm test']);
-    // npm ci has run (this suite runs on its build); the demo is the rest of the first line.
-    const demo = await spawnProcess('sh', ['-c', 'npm run demo'], { ...newcomer, timeoutMs: 100_000 });
-    expect(demo.code, demo.stdout + demo.stderr).toBe(0);
-    expect(demo.stdout).toContain('Tour complete.');
+    // npm ci has run (this suite runs on its build); the demo is the rest of the first line. A home
+    // of its own (the tour's test shares the other), and no XDG_STATE_HOME, as a newcomer has none.
+    const demoHome = tempDir('crawl-demo-home-');
+    try {
+      const demo = await spawnProcess('sh', ['-c', 'npm run demo'], { env: { HOME: demoHome.dir, XDG_STATE_HOME: undefined }, cwd: ROOT, timeoutMs: 100_000 });
+      expect(demo.code, demo.stdout + demo.stderr).toBe(0);
+      expect(demo.stdout).toContain('Tour complete.');
+      // The tour's job ids are kept in its own throwaway folder: in the user's, they would push the
+      // user's own out of the ids Tab offers.
+      expect(existsSync(join(demoHome.dir, '.local', 'state', 'crawl', 'recent-jobs.json'))).toBe(false);
+    } finally {
+      demoHome.cleanup();
+    }
   }, 120_000);
 
   it('the tour: every `$ ` line runs as written, in one bash, against the sandbox it starts', { ...needs('bash'), timeout: 120_000 }, async ({ expect }) => {
