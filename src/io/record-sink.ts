@@ -19,6 +19,8 @@ const LONG_LINE_GRACE_MS = 1000;
  * on stdout, ENOSPC on a file) is remembered and thrown by the next call. A regular file is left
  * holding whole records only: a chunk the disk took half of is cut off again. Waits end at once
  * on Ctrl-C or SIGTERM (the interrupt signal), so a reader that stalls never holds the process.
+ * A regular file that existed is emptied only when the first records are written (or at a close
+ * that ends the export with none), so a failure before any record leaves it as it was.
  */
 export class RecordSink {
   /** Records handed to the stream. After close() they are the records written (whole lines). */
@@ -39,6 +41,12 @@ export class RecordSink {
   #closed: Promise<void> | undefined;
   /** What the system confirmed written: whole chunks, so always a line boundary. */
   #confirmed = { records: 0, bytes: 0 };
+  /**
+   * A regular file that still holds what it held before this export: it is emptied just before
+   * the first write. Only a regular file can be emptied (ftruncate); a FIFO, a terminal or a
+   * device such as /dev/null is written to from the start, as it always was, with nothing to keep.
+   */
+  #untouched: boolean;
   readonly #onError = (error: Error): void => {
     this.#failure ??= error;
   };
@@ -50,7 +58,16 @@ export class RecordSink {
     this.#file = file;
     this.#lines = lines;
     this.#interrupt = interrupt;
+    this.#untouched = file?.kind === 'file' && !file.created;
     stream.on('error', this.#onError);
+  }
+
+  /**
+   * True while the file is as it was before the export: an existing regular file nothing has been
+   * written to (nor emptied) yet. After a failure, abandon() closes it so; close() would empty it.
+   */
+  get untouched(): boolean {
+    return this.#untouched;
   }
 
   /** stdout: never ended (the process owns it), only flushed. */
@@ -94,6 +111,10 @@ export class RecordSink {
   /** Writes `count` records already rendered as NDJSON. */
   async writeLines(records: Buffer | string, count: number): Promise<void> {
     this.#check();
+    if (this.#untouched) {
+      await this.#empty();
+      this.#check();
+    }
     let lines = records;
     let failure: Error | undefined;
     if (this.filter) {
@@ -114,15 +135,39 @@ export class RecordSink {
     if (failure) throw failure;
   }
 
-  /** Flushes everything written; for a file, closes it. Throws the write error if there was one. */
+  /**
+   * The export is done: flushes everything written; for a file, closes it (an existing file the
+   * export wrote no record to is emptied now: the export has no records). Throws the write error
+   * if there was one.
+   */
   close(): Promise<void> {
-    this.#closed ??= this.#close();
+    this.#closed ??= (async () => {
+      if (this.#untouched) await this.#empty();
+      await this.#close();
+    })();
     return this.#closed;
   }
 
   /**
-   * Stops at once on a signal. A regular file is still flushed and closed (the disk does not
-   * stall), so it holds whole records; a FIFO gets nothing more once its reader has whole lines;
+   * Empties the regular file, once; a failure is kept as a write error is (the next check throws
+   * it). No longer untouched even if that fails: the file may be half cut.
+   */
+  async #empty(): Promise<void> {
+    this.#untouched = false;
+    const fd = this.#file?.fd;
+    if (fd === undefined) return;
+    await new Promise<void>((resolve) =>
+      ftruncate(fd, 0, (error) => {
+        if (error) this.#failure ??= error;
+        resolve();
+      }),
+    );
+  }
+
+  /**
+   * Stops at once on a signal, or after a failure that comes before any record (`untouched`). A
+   * regular file is still flushed and closed (the disk does not stall), so it holds whole records,
+   * and one still untouched is left as it was; a FIFO gets nothing more once its reader has whole lines;
    * stdout is left to the process's exit, which does the same for it.
    */
   async abandon(): Promise<void> {
@@ -180,7 +225,7 @@ export class RecordSink {
   async #closeFile(file: OutputFile): Promise<void> {
     if (this.#failure || !this.#stream.writableFinished) {
       this.written = this.#confirmed.records;
-      if (file.kind === 'file' && file.fd !== undefined) {
+      if (file.kind === 'file' && file.fd !== undefined && !this.#untouched) {
         await new Promise<void>((resolve) => ftruncate(file.fd as number, this.#confirmed.bytes, () => resolve()));
       }
     }
@@ -245,8 +290,9 @@ const WRITE = constants.O_WRONLY | constants.O_NONBLOCK;
 
 /**
  * Opens --output before any request, so a missing folder or a read-only file fails at once.
- * An existing file is not truncated yet (`begin` does that), so a job that turns out not to exist
- * does not cost the user the file they had. A FIFO with no reader yet is not waited for here.
+ * An existing file is not truncated here: the sink empties it when the first records come (see
+ * RecordSink), so neither a job that turns out not to exist nor a first batch that fails costs
+ * the user the file they had. A FIFO with no reader yet is not waited for here.
  */
 export async function openOutputFile(path: string): Promise<OutputFile> {
   try {
@@ -279,19 +325,12 @@ export interface BeginOptions {
 const READER_POLL_MS = 100;
 
 /**
- * The export starts: empty a regular file (devices such as /dev/null cannot be, and need not be);
- * for a FIFO, wait until something opens it for reading, for as long as it takes, but never past
- * Ctrl-C or SIGTERM.
+ * The export starts: for a FIFO, wait until something opens it for reading, for as long as it
+ * takes, but never past Ctrl-C or SIGTERM. A regular file is not emptied yet: the sink does that
+ * with the first records it writes.
  */
 export async function beginOutputFile(file: OutputFile, options: BeginOptions = {}): Promise<void> {
   if (file.kind === 'fifo' && file.fd === undefined) return waitForReader(file, options);
-  if (file.kind !== 'file' || file.fd === undefined) return;
-  const fd = file.fd;
-  try {
-    await new Promise<void>((resolve, reject) => ftruncate(fd, 0, (error) => (error ? reject(error) : resolve())));
-  } catch (error) {
-    throw writeError(file.path, error);
-  }
 }
 
 async function waitForReader(file: OutputFile, options: BeginOptions): Promise<void> {

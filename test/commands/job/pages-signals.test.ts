@@ -5,7 +5,7 @@
 // (a FIFO no one reads, or whose reader stalls; stdout piped to a reader that stalls) are in
 // test/process/pipes.test.ts; an interrupt while writing stdout, in test/app/interrupt.test.ts.
 import { EventEmitter } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { Guard } from '../../../src/app/guard.js';
@@ -30,8 +30,9 @@ const pagesOf = (total: number, render: (first: number, count: number) => string
 
 /** Jobs of 20,000 pages whose first batch comes at once and whose later batches never come. */
 const STALLING = ['stalls-SIGINT', 'stalls-SIGTERM', 'stalls-tty', 'stalls-twice'];
-/** A job of 20,000 pages whose first batch never comes. */
+/** Jobs of 20,000 pages whose first batch never comes. */
 const NEVER = 'stalls-at-once';
+const NEVER_EXISTING = 'stalls-at-once-existing';
 
 let svc: PagesServer;
 let tmp: { dir: string; cleanup: () => void };
@@ -40,6 +41,7 @@ beforeAll(async () => {
     many: pagesOf(20_000, records),
     ...Object.fromEntries(STALLING.map((id) => [id, pagesOf(20_000, records, 1)])),
     [NEVER]: pagesOf(20_000, records, 0),
+    [NEVER_EXISTING]: pagesOf(20_000, records, 0),
   });
   tmp = tempDir('crawl-pages-signals-');
 });
@@ -80,6 +82,19 @@ describe('--output to a file, interrupted midway', () => {
     expect(r.code).toBe(143);
     expect(r.stderr).toBe(`crawl: interrupted before the first record came: ${file} is empty\n`);
     expect(readFileSync(file, 'utf8')).toBe('');
+  });
+
+  it.concurrent('before the first record came, a file that was there is left as it was', async ({ expect }) => {
+    const file = join(tmp.dir, `${NEVER_EXISTING}.ndjson`);
+    writeFileSync(file, '{"kept":1}\n{"kept":2}\n');
+    const firstBatch = (): boolean => svc.seen.some((q) => q.url.startsWith(`/api/crawl/${NEVER_EXISTING}/pages`));
+    const r = await runCli(['job', 'pages', NEVER_EXISTING, '--output', file], {
+      env: svc.env,
+      onSpawn: (child) => void waitFor(firstBatch, 10_000, 'the first batch').then(() => child.kill('SIGINT')),
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toBe(`crawl: interrupted before the first record came: ${file} was left as it was\n`);
+    expect(readFileSync(file, 'utf8')).toBe('{"kept":1}\n{"kept":2}\n');
   });
 
   it.concurrent('on a terminal: exit 130, the progress line ends and the cursor comes back', async ({ expect }) => {

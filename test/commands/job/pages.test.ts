@@ -153,6 +153,42 @@ describe('failures midway', () => {
     });
   });
 
+  it('a 500 on the first batch leaves an existing file as it was, and says so', async () => {
+    fx.sandbox.addJob({ id: 'fail-first', status: 'completed', pagesTotal: 250 });
+    const file = join(out.dir, 'fail-first.ndjson');
+    const good = await runCli(['job', 'pages', 'fail-first', '--output', file], { env: fx.env });
+    expect(good.code).toBe(0);
+    const before = readFileSync(file, 'utf8');
+    expect(pageNumbers(before)).toEqual(range(1, 250));
+    fx.sandbox.inject({ path: '^/api/crawl/fail-first/pages', kind: 'status', status: 500 });
+    const r = await runCli(['job', 'pages', 'fail-first', '--output', file], { env: fx.env });
+    // A file the export made is left empty: there is nothing of the user's in it to keep.
+    const fresh = join(out.dir, 'fail-first-fresh.ndjson');
+    const made = await runCli(['job', 'pages', 'fail-first', '--output', fresh], { env: fx.env });
+    fx.sandbox.clearFaults();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`crawl: GET /api/crawl/fail-first/pages failed: HTTP 500: Injected fault (nothing was written: ${file} was left as it was)\n`);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(made.code).toBe(1);
+    expect(made.stderr).toBe(`crawl: GET /api/crawl/fail-first/pages failed: HTTP 500: Injected fault (wrote 0 records to ${fresh} before the failure)\n`);
+    expect(readFileSync(fresh, 'utf8')).toBe('');
+  });
+
+  it('once records are written to an existing file, a later failure keeps them (and only them)', async () => {
+    fx.sandbox.addJob({ id: 'fail-second', status: 'completed', pagesTotal: 2500 });
+    const file = join(out.dir, 'fail-second.ndjson');
+    writeFileSync(file, 'old content that is longer than nothing\n'.repeat(10_000));
+    fx.sandbox.inject({ path: '^/api/crawl/fail-second/pages', kind: 'status', status: 500, skip: 1 });
+    const r = await runCli(['job', 'pages', 'fail-second', '--output', file], { env: fx.env });
+    fx.sandbox.clearFaults();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `crawl: GET /api/crawl/fail-second/pages failed: HTTP 500: Injected fault (wrote 1,000 records to ${file} before the failure)\n`,
+    );
+    expect(pageNumbers(readFileSync(file, 'utf8'))).toEqual(range(1, 1000));
+  });
+
   it('a 503 in a batch is retried: every record exactly once', async () => {
     fx.sandbox.addJob({ id: 'retry-503', status: 'completed', pagesTotal: 2345 });
     fx.sandbox.inject({ path: '^/api/crawl/retry-503/pages', kind: 'status', status: 503, skip: 1, times: 1 });
@@ -206,6 +242,16 @@ describe('--output', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('');
     expect(pageNumbers(readFileSync(file, 'utf8'))).toEqual(range(1, 1200));
+  });
+
+  it.concurrent('a job with no pages empties an existing file: the export holds no records', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'no-pages', status: 'completed', pagesTotal: 0 });
+    const file = join(out.dir, 'no-pages.ndjson');
+    writeFileSync(file, 'old\n');
+    const r = await runCli(['job', 'pages', 'no-pages', '--output', file], { env: fx.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('');
   });
 
   it.concurrent('on a terminal, a progress line on stderr: records written of pagesTotal', async ({ expect }) => {

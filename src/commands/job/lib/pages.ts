@@ -130,8 +130,10 @@ async function exportPages(
       await sink.abandon();
       throw file ? interruptedWith(error, interruptedMessage(sink, file, groupDigits(deps.env))) : error;
     }
-    // Whatever failed, what was written stays written: flush it before saying how much.
-    await sink.close().catch(() => undefined);
+    // Whatever failed, what was written stays written: flush it before saying how much. A file
+    // that no record reached yet is closed as it was, not emptied.
+    if (sink.untouched) await sink.abandon();
+    else await sink.close().catch(() => undefined);
     throw withCount(error, sink, groupDigits(deps.env));
   } finally {
     progress?.stop();
@@ -148,6 +150,7 @@ function interruptedWith(interruption: unknown, message: string): CrawlError {
 /** Counts as the progress line writes them (`count`, the locale's grouping): one number, one format. */
 function interruptedMessage(sink: RecordSink, file: OutputFile, count: (n: number) => string): string {
   const noun = sink.written === 1 ? 'record' : 'records';
+  if (sink.untouched) return `interrupted before the first record came: ${file.path} was left as it was`;
   if (file.kind === 'file' && sink.written === 0) return `interrupted before the first record came: ${file.path} is empty`;
   if (file.kind === 'file') return `interrupted: ${file.path} holds the first ${count(sink.written)} ${noun}, each line whole`;
   // A pipe may have taken one more piece than it confirmed before the process stopped.
@@ -184,7 +187,8 @@ function withCount(error: unknown, sink: RecordSink, count: (n: number) => strin
   if (error instanceof InterruptedError || error instanceof OutputWriteError || error instanceof FilterError || !(error instanceof CrawlError)) return error;
   const where = sink.path === undefined ? '' : ` to ${sink.path}`;
   const noun = sink.written === 1 ? 'record' : 'records';
-  return new CrawlError(`${error.message} (wrote ${count(sink.written)} ${noun}${where} before the failure)`, error.exitCode, {
+  const said = sink.untouched ? `nothing was written: ${sink.path} was left as it was` : `wrote ${count(sink.written)} ${noun}${where} before the failure`;
+  return new CrawlError(`${error.message} (${said})`, error.exitCode, {
     ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
     ...(error.hint === undefined ? {} : { hint: error.hint }),
     cause: error,
