@@ -125,15 +125,15 @@ describe('a batch of pages: 32 MiB at most', BIG_BODIES, () => {
     ['one byte more, streamed without a length', 'batch-over-cap-streamed'],
     ['57 MB of empty objects, announced', 'batch-57mb-empties'],
     ['57 MB of empty objects, streamed', 'batch-57mb-empties-streamed'],
-  ])('%s: refused, exit 1, the cap named, nothing written', async ([, id], { expect }) => {
+  ])('%s: refused, exit 1, the cap named, nothing written, the file there left as it was', async ([, id], { expect }) => {
     const file = join(out.dir, `${id}.ndjson`);
     writeFileSync(file, 'the old content\n');
     const r = await runCli(['job', 'pages', id as string, '--output', file], { env: svc.env, timeoutMs: 60_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `crawl: response to GET /api/crawl/${id}/pages (HTTP 200) is larger than 32 MiB; refusing to read it (wrote 0 records to ${file} before the failure)\n`,
+      `crawl: response to GET /api/crawl/${id}/pages (HTTP 200) is larger than 32 MiB; refusing to read it (nothing was written: ${file} was left as it was)\n`,
     );
-    expect(readFileSync(file, 'utf8')).toBe('');
+    expect(readFileSync(file, 'utf8')).toBe('the old content\n');
     // Refused, not retried: one request.
     expect(svc.seen.filter((s) => s.url.startsWith(`/api/crawl/${id}/pages`))).toHaveLength(1);
   });
