@@ -38,18 +38,21 @@ const JOBS: Record<string, ScriptedJob> = {
   // Inline: a completed job of at most 100 pages carries its records in the job body.
   'inline-special': { job: () => completedJob('inline-special', SPECIAL.length, `[${SPECIAL.join(',')}]`) },
   'inline-pretty': { job: () => completedJob('inline-pretty', PRETTY.length, `[\n${PRETTY.join(',\n')}\n]`) },
-  // Batches: two of them, compact then pretty-printed.
+  // Batches: two of them, compact then pretty-printed (no inline pages: they come through /pages).
   batches: {
+    job: () => completedJob('batches', SPECIAL.length + PRETTY.length),
     pages: (query) => (query.get('cursor') === null ? { body: batchBody(SPECIAL, '"c2"') } : { body: batchBody(PRETTY, 'null', true) }),
   },
 };
 for (const token of ['9007199254740993', '18446744073709551617', '1.0', '-0', '1e400', '123456789012345678901234567890.5e-7']) {
   JOBS[`cursor-${token}`] = {
+    job: () => completedJob(`cursor-${token}`, 2),
     pages: (query, n) => (n === 0 ? { body: `{"data":[{"n":1}],"nextCursor":${token}}` } : { body: `{"data":[{"n":2,"cursor":${JSON.stringify(query.get('cursor'))}}]}` }),
   };
 }
 const STRING_CURSOR = 'a+b/c==&x=1 %20é';
 JOBS['cursor-string'] = {
+  job: () => completedJob('cursor-string', 2),
   pages: (query, n) => (n === 0 ? { body: `{"pages":[{"n":1}],"next":${JSON.stringify(STRING_CURSOR)}}` } : { body: `{"pages":[{"n":2,"cursor":${JSON.stringify(query.get('cursor'))}}]}` }),
 };
 

@@ -4,7 +4,7 @@
 // outside the job's own pages endpoint are refused before any request is sent to them.
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ndjson, runCli } from '../../support/harness.js';
-import { records, startPagesServer, type PagesServer, type ScriptedJob } from '../../support/pages-server.js';
+import { completedJob, records, startPagesServer, type PagesServer, type ScriptedJob } from '../../support/pages-server.js';
 
 /** Page numbers of NDJSON records from records(). */
 function pageNumbers(text: string): number[] {
@@ -28,6 +28,7 @@ const JOBS: Record<string, ScriptedJob> = {
   },
   // A few empty batches, then records again: no false alarm.
   'some-empty': {
+    job: () => completedJob('some-empty', 40),
     pages: (q) => {
       const n = step(q);
       if (n < 3) return batch(n === 0 ? records(1, 10) : '', `c${n + 1}`);
@@ -41,7 +42,7 @@ const JOBS: Record<string, ScriptedJob> = {
   // A cycle of three, pretty-printed differently each round: the records' text is the same.
   'cycle-three': { pages: (q) => batch(records(1 + (step(q) % 3) * 7, 7), `c${step(q) + 1}`) },
   // Many distinct batches: nothing is taken for a loop.
-  distinct: { pages: (q) => batch(records(1 + step(q) * 3, 3), step(q) < 199 ? `c${step(q) + 1}` : null) },
+  distinct: { job: () => completedJob('distinct', 600), pages: (q) => batch(records(1 + step(q) * 3, 3), step(q) < 199 ? `c${step(q) + 1}` : null) },
 };
 
 let svc: PagesServer;
@@ -140,6 +141,7 @@ const LINK_JOBS: Record<string, ScriptedJob> = {};
 for (const [i, [, link]] of LINK_CASES.entries()) {
   const id = `link-${i}`;
   LINK_JOBS[id] = {
+    job: () => completedJob(id, 5),
     pages: (q, _n, origin) =>
       q.get('cursor') === null ? batch(records(1, 3), link.replace(/JOB/g, id).replace('ORIGIN', origin)) : batch(records(4, 2), null),
   };

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ndjson, runCli, tempDir } from '../../support/harness.js';
+import { startPagesServer, type PagesServer, type ScriptedJob } from '../../support/pages-server.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import type { PagesShape } from '../../../src/sandbox/index.js';
 
@@ -71,8 +72,8 @@ async function scriptedServer(
     }
     const id = decodeURIComponent(match[1] as string);
     if (!match[2]) {
-      // 'short-inline': a small completed job whose inline array lacks pages.
-      const total = id === 'short-inline' ? 50 : 500;
+      // 'short-inline': a small completed job whose inline array lacks pages; 'number-cursor' has 5.
+      const total = id === 'short-inline' ? 50 : id === 'number-cursor' ? 5 : 500;
       const job = { id, url: 'https://example.com/', status: 'completed', pagesTotal: total, pagesFinished: total, creditsUsed: total, createdAt: '2026-01-01T00:00:00Z' };
       const inline = id === 'short-inline' ? records(1, 10) : null;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, job, pages: inline }));
@@ -182,5 +183,70 @@ describe('shapes the sandbox lacks', () => {
     expect(pageNumbers(r.stdout)).toEqual(range(1, 5));
     expect(svc.seen.filter((s) => s.url.startsWith('/api/crawl/number-cursor/pages'))).toHaveLength(2);
     expect(svc.seen.every((s) => s.authorization === `Bearer ${KEY}`)).toBe(true);
+  });
+});
+
+describe('batches that end short of the job\'s count', () => {
+  /** A job of `status` whose pagesTotal is `total` (as JSON text; undefined: none) and whose pages end after one record. */
+  const oneRecord = (id: string, status: string, total: string | undefined): ScriptedJob => ({
+    job: () => ({ body: `{"success":true,"job":{"id":"${id}","status":"${status}"${total === undefined ? '' : `,"pagesTotal":${total}`}},"pages":null}` }),
+    pages: () => ({ body: '{"pages":[{"a":1}],"next":null}' }),
+  });
+  const CASES: Array<[string, string, string | undefined]> = [
+    ['short', 'completed', '250'],
+    ['short-thousands', 'completed', '2500'],
+    ['short-errored', 'errored', '250'],
+    ['short-cancelled', 'cancelled_by_user', '250'],
+    ['short-no-count', 'completed', undefined],
+    ['short-word-count', 'completed', '"lots"'],
+    ['short-absurd-count', 'completed', '1e300'],
+  ];
+  let short: PagesServer;
+  beforeAll(async () => {
+    short = await startPagesServer(Object.fromEntries(CASES.map(([id, status, total]) => [id, oneRecord(id, status, total)])));
+  });
+  afterAll(() => short.close());
+
+  it.concurrent.for([
+    ['no flag', []],
+    ['--json', ['--json']],
+    ['--limit 100', ['--limit', '100']],
+  ] as const)('a completed job: the record written, a warning on stderr, exit 0 (%s)', async ([, flags], { expect }) => {
+    const r = await runCli(['job', 'pages', 'short', ...flags], { env: short.env });
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toEqual([{ a: 1 }]);
+    expect(r.stderr).toBe("crawl: warning: the service's pages ended after 1 of the job's 250 pages\n");
+  });
+
+  it.concurrent('--output on a terminal: the warning after the progress line, which it leaves whole', async ({ expect }) => {
+    const out = tempDir('crawl-short-');
+    try {
+      const file = `${out.dir}/short.ndjson`;
+      const r = await runCli(['job', 'pages', 'short', '--output', file], { env: short.env, tty: true });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/Wrote \S+short\.ndjson: 1\/250 records \(0%\)\r?\n(\u001b\[\?25h)?crawl: warning: the service's pages ended after 1 of the job's 250 pages\r?\n$/);
+    } finally {
+      out.cleanup();
+    }
+  });
+
+  it.concurrent('counts in the locale\'s grouping, as the inline warning has them', async ({ expect }) => {
+    const r = await runCli(['job', 'pages', 'short-thousands'], { env: { ...short.env, LANG: 'de_DE.UTF-8' } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("crawl: warning: the service's pages ended after 1 of the job's 2.500 pages\n");
+  });
+
+  it.concurrent.for([
+    ['--limit 1 explains it', 'short', ['--limit', '1']],
+    ['errored: the pages it has', 'short-errored', []],
+    ['cancelled: the pages it has', 'short-cancelled', []],
+    ['no pagesTotal', 'short-no-count', []],
+    ['a pagesTotal that is no number', 'short-word-count', []],
+    ['a pagesTotal beyond any count', 'short-absurd-count', []],
+  ] as const)('nothing said: %s', async ([, id, flags], { expect }) => {
+    const r = await runCli(['job', 'pages', id, ...flags], { env: short.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toEqual([{ a: 1 }]);
   });
 });

@@ -106,22 +106,32 @@ async function exportPages(
   const release = progress ? deps.guard.onCleanup(() => progress.stop()) : undefined;
   try {
     const inline = inlinePages(response);
+    // Pages the service sent short of what the job says it has, said after the export ends.
+    let short: string | undefined;
     if (inline) {
       // Trusted (the service documents the array as all the pages), but never silently short.
-      if (inline.total !== undefined && inline.sent < inline.total) {
-        const count = groupDigits(deps.env);
-        deps.io.stderr.write(`crawl: warning: the service sent ${count(inline.sent)} of the job's ${count(inline.total)} pages inline\n`);
-      }
+      short = shortWarning(deps, inline.sent, inline.total, (sent, total) => `the service sent ${sent} of the job's ${total} pages inline`);
       if (inline.records) await sink.writeArray(inline.text, inline.records, options.limit);
     } else {
       await preferSmallHeap();
+      let read = 0;
       for await (const batch of readPageBatches(http, options.id, { max: options.limit })) {
         await sink.writeArray(batch.text, batch.records, batch.take);
+        read += batch.take;
         progress?.update(sink.written);
+      }
+      // Batches that ended on their own (not at --limit) short of a completed job's count are as
+      // short as an inline array. Errored and cancelled jobs export whatever pages they have.
+      const cut = options.limit !== undefined && read >= options.limit;
+      if (job.status === 'completed' && !cut) {
+        short = shortWarning(deps, read, toCount(job.pagesTotal), (got, total) => `the service's pages ended after ${got} of the job's ${total} pages`);
       }
     }
     await sink.close();
     progress?.update(sink.written, true);
+    // Below the progress line, which is kept.
+    progress?.stop();
+    if (short !== undefined) deps.io.stderr.write(short);
     return ExitCode.ok;
   } catch (error) {
     // `| head -1`: the reader has what it wanted. Stop quietly.
@@ -139,6 +149,16 @@ async function exportPages(
     progress?.stop();
     release?.();
   }
+}
+
+/**
+ * `crawl: warning: ...` when an export got fewer pages than the job's count says, in the locale's
+ * grouping; undefined when it got them all, or the count is missing or no sane number.
+ */
+function shortWarning(deps: Deps, got: number, total: number | undefined, says: (got: string, total: string) => string): string | undefined {
+  if (total === undefined || !Number.isSafeInteger(total) || got >= total) return undefined;
+  const count = groupDigits(deps.env);
+  return `crawl: warning: ${says(count(got), count(total))}\n`;
 }
 
 /** An interruption that says what it left behind (exit 130 or 143 all the same). */
