@@ -21,9 +21,15 @@ export function command(runF: (options: PagesOptions) => Promise<void>) {
       .addOption(new Option('--output <file>', 'write the records to a file instead of stdout'))
       .addOption(intervalOption('seconds between polls with --wait'))
       .addOption(maxWaitOption('with --wait: give up (exit 7) after this many seconds'))
-      .action((id, flags) => {
+      .action((id, flags, cmd) => {
         const wait = flags.wait === true;
         if (flags.output === '') throw new UsageError('--output needs a file name ("-" for standard output)');
+        // The flags as the user gave them (the default --interval is not), for a hint that
+        // suggests this command again with --wait: pasted, it must write where this one would.
+        const given: string[] = [];
+        if (flags.output !== undefined) given.push('--output', flags.output);
+        if (flags.limit !== undefined) given.push('--limit', String(flags.limit));
+        if (cmd.getOptionValueSource('interval') === 'cli') given.push('--interval', String(flags.interval / 1000));
         return runF({
           id,
           wait,
@@ -32,6 +38,7 @@ export function command(runF: (options: PagesOptions) => Promise<void>) {
           output: flags.output === '-' ? undefined : flags.output,
           intervalMs: flags.interval,
           maxWaitMs: checkMaxWait(flags.maxWait, wait),
+          given,
         });
       }),
     [

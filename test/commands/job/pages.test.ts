@@ -2,14 +2,15 @@
 // (and no batch fetched beyond it), failures midway (records kept, count in the message),
 // retried batches, a closed stdout, --output (its progress line within the terminal's width), and
 // jobs still running (with and without --wait, and Ctrl-C while it waits).
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../../src/io/string-width.js';
 import { clockWatching } from '../../support/fake-clock.js';
 import { crawl, interrupt, ndjson, runCli, tempDir, waitFor } from '../../support/harness.js';
 import { type PagesServer, records, type ScriptedJob, startPagesServer } from '../../support/pages-server.js';
 import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
+import { wordsOf } from '../../support/shell-words.js';
 
 let fx: SandboxFixture;
 let out: { dir: string; cleanup: () => void };
@@ -350,6 +351,27 @@ describe('jobs not finished', () => {
     const pending = await runCli(['job', 'pages', 'demo-pending'], { env: fx.env });
     expect(pending.code).toBe(2);
     expect(pending.stderr).toMatch(/^crawl: job demo-pending is still pending/);
+  });
+
+  it.concurrent('the hint repeats the flags given, quoted, and pasted it writes where this run would have', async ({ expect }) => {
+    // Each GET of the job moves it 10 pages: 10 at the refused run; the pasted one reads 20, then
+    // its watch 30 and, after one --interval, 40 (completed).
+    fx.sandbox.addJob({ id: 'hint-flags', status: 'running', pagesTotal: 40, advance: { perPoll: 10 } });
+    const file = join(out.dir, "hint's folder", 'x y.ndjson');
+    mkdirSync(dirname(file), { recursive: true });
+    const given = ['--output', file, '--limit', '5', '--interval', '1.5'];
+    const r = await runCli(['--allow-http', '--base-url', fx.sandbox.url, 'job', 'pages', 'hint-flags', ...given], { env: fx.env });
+    expect(r.code).toBe(2);
+    const hint = /^hint: wait for it with `(.*)`$/m.exec(r.stderr)?.[1] ?? '';
+    const words = await wordsOf(hint);
+    expect(words).toEqual(['crawl', '--base-url', fx.sandbox.url, '--allow-http', 'job', 'pages', 'hint-flags', ...given, '--wait']);
+    expect(r.stderr).not.toContain(fx.env.CRAWL_API_KEY);
+    expect(existsSync(file)).toBe(false);
+    const pasted = await runCli(words.slice(1), { env: fx.env });
+    expect(pasted.code).toBe(0);
+    expect(pasted.stdout).toBe('');
+    expect(pageNumbers(readFileSync(file, 'utf8'))).toEqual(range(1, 5));
+    expect(pasted.clock?.sleeps).toEqual([1500]);
   });
 
   it.concurrent('--wait watches first (progress on stderr), then exports every page', async ({ expect }) => {

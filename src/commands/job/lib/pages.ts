@@ -33,6 +33,8 @@ export interface PagesOptions {
   output?: string | undefined;
   intervalMs: number;
   maxWaitMs?: number | undefined;
+  /** The command's own flags as given (`--output`, `x.ndjson`, ...), for a command suggested to run it again. */
+  given?: readonly string[] | undefined;
 }
 
 /** How often the live progress line is redrawn at most, and a plain one (TERM=dumb) written. */
@@ -83,7 +85,7 @@ async function readyJob(deps: Deps, http: HttpClient, options: PagesOptions, dea
     throw new CrawlError(
       `job ${job.id} is still ${job.status}, ${formatProgress(job.pagesFinished, job.pagesTotal)}: its pages are exported once it has finished`,
       ExitCode.usage,
-      { hint: `wait for it with \`${crawlCommand(deps, ['job', 'pages'], [options.id], ['--wait'])}\`` },
+      { hint: `wait for it with \`${crawlCommand(deps, ['job', 'pages'], [options.id], [...(options.given ?? []), '--wait'])}\`` },
     );
   }
   return followJob(deps, http, options.id, { intervalMs: options.intervalMs, deadline, ndjson: false });
