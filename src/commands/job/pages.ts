@@ -43,7 +43,7 @@ export function command(runF: (options: PagesOptions) => Promise<void>) {
       }),
     [
       ['the URL of every page (jq built in: the filter runs on each record)', 'crawl job pages demo-large --jq .url'],
-      ['CI: wait for the job, then export it to a file (progress on a terminal, a summary at the end)', 'crawl job pages "$JOB_ID" --wait --max-wait 3600 --output pages.ndjson'],
+      ['CI: wait for the job, then export it to a file (on a terminal, progress and a last "Wrote" line; off one, a line per change of the job and no summary: the exit code says how it went)', 'crawl job pages "$JOB_ID" --wait --max-wait 3600 --output pages.ndjson'],
       ['the first ten pages', 'crawl job pages demo-large --limit 10'],
     ],
   );

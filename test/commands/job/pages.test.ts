@@ -433,6 +433,45 @@ describe('jobs not finished', () => {
   });
 });
 
+describe('the CI example of `job pages --help` shows what it says', () => {
+  const EXAMPLE = 'crawl job pages "$JOB_ID" --wait --max-wait 3600 --output pages.ndjson';
+
+  /** The example's comment in the help, its lines joined. */
+  async function comment(): Promise<string> {
+    const help = (await crawl(['job', 'pages', '--help'], { env: fx.env })).stdout.split('\n');
+    const at = help.findIndex((line) => line.trim() === `$ ${EXAMPLE}`);
+    expect(at).toBeGreaterThan(0);
+    let first = at;
+    while (help[first - 1]?.trim().startsWith('# ')) first--;
+    return help.slice(first, at).map((line) => line.trim().slice(2)).join(' ');
+  }
+
+  /** The example run against a job that takes two polls to finish, with stderr a terminal or not. */
+  async function runExample(id: string, tty: boolean): Promise<{ code: number; stderr: string; file: string }> {
+    fx.sandbox.addJob({ id, status: 'running', pagesTotal: 300, advance: { perPoll: 100 } });
+    const file = join(out.dir, `${id}.ndjson`);
+    const argv = EXAMPLE.split(' ').slice(1).map((word) => (word === '"$JOB_ID"' ? id : word === 'pages.ndjson' ? file : word));
+    const r = await crawl(argv, { env: { ...fx.env, TERM: 'dumb' }, tty });
+    return { code: r.code, stderr: r.stderr, file };
+  }
+
+  it('off a terminal: a line per change of the job and no summary', async () => {
+    expect(await comment()).toContain('off one, a line per change of the job and no summary: the exit code says how it went');
+    const r = await runExample('ci-example-pipe', false);
+    expect(r.code).toBe(0);
+    expect(r.stderr.replace(/^\[\d+:\d\d\] /gm, '')).toBe('running 200/300 pages (67%)\ncompleted 300/300 pages (100%)\n');
+    expect(pageNumbers(readFileSync(r.file, 'utf8'))).toEqual(range(1, 300));
+  });
+
+  it('on a terminal (TERM=dumb too): progress, and a last "Wrote" line', async () => {
+    expect(await comment()).toContain('on a terminal, progress and a last "Wrote" line');
+    const r = await runExample('ci-example-tty', true);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/completed 300\/300 pages \(100%\)\n/);
+    expect(r.stderr.endsWith(`Wrote ${r.file}: 300/300 records (100%)\n`)).toBe(true);
+  });
+});
+
 describe("counts in the locale's grouping", () => {
   // `job pages --output`: the counts in its progress line and in the message of an interrupt are
   // one format, the locale's grouping (`1,000` under en_US, `1.000` under de_DE).
