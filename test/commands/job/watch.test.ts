@@ -279,6 +279,58 @@ describe('--max-wait when the job was never read: nothing is known of it, so not
   });
 });
 
+describe('the reader of stdout leaves: the exit says what is known, never "completed"', () => {
+  const GONE = { code: 'EPIPE' };
+
+  it.concurrent.for([
+    ['errored', 10],
+    ['cancelled_by_user', 11],
+    ['completed', 0],
+  ] as const)('a job that has ended %s, `| true`: exit %i, nothing on stderr', async ([status, code], { expect }) => {
+    const id = `w-gone-${status}`;
+    fx.sandbox.addJob({ id, status, pagesTotal: 4, pagesFinished: 4 });
+    const [plain, json] = await Promise.all([
+      crawl(['job', 'watch', id], { env: fx.env, stdoutFails: GONE }),
+      crawl(['job', 'watch', id, '--json'], { env: fx.env, stdoutFails: GONE }),
+    ]);
+    for (const r of [plain, json]) {
+      expect(r.code).toBe(code);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).not.toContain('crawl:');
+    }
+  });
+
+  it.concurrent('--json into a reader gone after the first line while the job runs: stops at once, exit 1 (not 0: the job has not completed)', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-gone-running', status: 'running', pagesTotal: 100, advance: { perPoll: 1 } });
+    const r = await crawl(['job', 'watch', 'w-gone-running', '--json', ...FAST], { env: fx.env, stdoutFails: { code: 'EPIPE', afterBytes: 1 } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    // Stopped at the first failed write: no pause waited after it, no second poll.
+    expect(requestsOf('w-gone-running')).toHaveLength(1);
+    expect(fx.sandbox.getJob('w-gone-running')?.status).toBe('running');
+  });
+
+  it.concurrent('several ids, the reader gone: the worst code once all have ended; 1 while one still runs', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-gone-m1', status: 'errored', pagesTotal: 4, pagesFinished: 1 });
+    fx.sandbox.addJob({ id: 'w-gone-m2', status: 'completed', pagesTotal: 4, pagesFinished: 4 });
+    fx.sandbox.addJob({ id: 'w-gone-m3', status: 'running', pagesTotal: 100, advance: { perPoll: 1 } });
+    const [ended, running] = await Promise.all([
+      crawl(['job', 'watch', 'w-gone-m1', 'w-gone-m2'], { env: fx.env, stdoutFails: GONE }),
+      crawl(['job', 'watch', 'w-gone-m2', 'w-gone-m3', '--json', ...FAST], { env: fx.env, stdoutFails: { code: 'EPIPE', afterBytes: 1 } }),
+    ]);
+    expect(ended.code).toBe(10);
+    expect(running.code).toBe(1);
+    expect(ended.stderr + running.stderr).not.toContain('crawl:');
+  });
+
+  it.concurrent('a full disk is still a local I/O failure said on stderr (exit 1), whatever the job', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-full', status: 'errored', pagesTotal: 4, pagesFinished: 1 });
+    const r = await crawl(['job', 'watch', 'w-full'], { env: fx.env, stdoutFails: { code: 'ENOSPC' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('crawl: cannot write to standard output: no space left on device (ENOSPC)');
+  });
+});
+
 describe('exit codes', () => {
   it.concurrent.for([
     ['errored', 10],

@@ -59,6 +59,8 @@ export async function watchJobs(deps: Deps, ids: readonly string[], options: Wat
   const deadline = options.maxWaitMs === undefined ? undefined : started + options.maxWaitMs;
   // An id given twice is watched once.
   const watched: Watched[] = [...new Set(ids)].map((id) => ({ id, job: undefined, seen: undefined, done: false, endedAt: undefined, failed: undefined, lastFailure: undefined, nextPollAt: started, failures: 0 }));
+  // A reader gone while a job still runs (`--json | head -1`) must not read as "completed".
+  deps.exitIfReaderLeaves(ExitCode.failure);
   const display = await MultiDisplay.create(deps, watched, started);
   const release = deps.guard.onCleanup(() => display.stop());
   let gaveUp = false;
@@ -96,6 +98,9 @@ export async function watchJobs(deps: Deps, ids: readonly string[], options: Wat
     const code = w.job ? terminalExitCode(w.job.status) : undefined;
     return { kind: 'job', code: code ?? ExitCode.waitElapsed };
   });
+  // The watch has ended: a reader that leaves now misses only the final output.
+  const code = worstOutcome(outcomes);
+  deps.exitIfReaderLeaves(code);
   const read = watched.flatMap((w) => (w.job ? [w.job] : []));
   if (!deps.globals.json && read.length > 0) await printJobRows(deps, read);
   for (const failure of neverRead) deps.report(failure);
@@ -107,7 +112,7 @@ export async function watchJobs(deps: Deps, ids: readonly string[], options: Wat
       }),
     );
   }
-  return worstOutcome(outcomes);
+  return code;
 }
 
 /** One poll of one id: its state, what is shown, when it is polled next. */
