@@ -72,6 +72,12 @@ export interface Deps {
    * `mustCarry`: a key stdout is the only home of; a --jq filter that leaves it out is overruled.
    */
   handOver(text: string, options?: { mustCarry?: string }): Promise<void>;
+  /**
+   * The exit code of the run should stdout's reader leave (EPIPE: `| true`, `| head -1`), for a
+   * command whose code is a job's outcome (`job watch`, `job status --exit-status`): what is known
+   * at that moment, never a success it cannot claim. Unset, a reader that leaves is exit 0.
+   */
+  exitIfReaderLeaves(code: number): void;
   /** Reports a failure that does not end the command (one key of several); returns its exit code. */
   report(error: unknown): number;
   /** `crawl/1.2.3 node/20.1.0`. */

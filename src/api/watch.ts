@@ -2,6 +2,7 @@
 // `job cancel --wait` and the Node client's `jobs.watch`. Only the job is polled (never its pages),
 // over the client's kept-alive connection; what is shown of it is the caller's business.
 import type { CrawlError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
 import type { HttpClient } from '../http/client.js';
 import { HttpStatusError, NetworkError } from '../http/errors.js';
 import { backoffDelay } from '../http/retry.js';
@@ -29,8 +30,8 @@ export type PollEvent = { kind: 'change'; response: JobResponse } | { kind: 'ret
 
 /**
  * Polls until the job reaches a terminal status; yields each change (the first answer included)
- * and each transient failure (network, 429, 5xx), which is backed off; returns the last response.
- * Any other failure ends the watch with its own error.
+ * and each transient failure (network but TLS, 429, 5xx), which is backed off; returns the last
+ * response. Any other failure ends the watch with its own error.
  */
 export async function* pollJob(http: HttpClient, id: string, options: PollOptions): AsyncGenerator<PollEvent, JobResponse, undefined> {
   let lastSeen: string | undefined;
@@ -75,10 +76,25 @@ export function failureWait(error: unknown, failures: number, intervalMs: number
   return asked === undefined ? own : Math.max(own, Math.min(MAX_FAILURE_BACKOFF_MS, asked));
 }
 
+/**
+ * What a watch waits out: a service restarting or a network blip (refused, reset, DNS, a timeout),
+ * 429 and 5xx. A TLS failure is the HTTP layer's own `tls` (http/errors.ts): it does not heal, and
+ * ends the watch with the error and hint a single read gives.
+ */
 export function isTransient(error: unknown): boolean {
-  if (error instanceof NetworkError) return true;
+  if (error instanceof NetworkError) return !error.tls;
   if (error instanceof HttpStatusError) return error.status === 429 || error.status >= 500;
   return false;
+}
+
+/**
+ * The exit code of a watch that gave up at its deadline: 7 when the job was read (it was still
+ * unfinished); when it never was, nothing is known of the job, and the code is the last failure's
+ * own (5 for the network), or 5 when no attempt was ever answered.
+ */
+export function gaveUpCode(job: Job | undefined, lastFailure: CrawlError | undefined): number {
+  if (job !== undefined) return ExitCode.waitElapsed;
+  return lastFailure?.exitCode ?? ExitCode.network;
 }
 
 /** Why a watch gave up at its deadline: what the last answer said, or, when none came, why. */

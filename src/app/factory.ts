@@ -37,6 +37,8 @@ export interface RunDeps extends Deps {
   handledStdoutError(error: Error): boolean;
   /** A hand-over found stdout broken: nothing more is written (or flushed) there. */
   stdoutBroken(): boolean;
+  /** The code the command gave for a reader that leaves (Deps.exitIfReaderLeaves), if it gave one. */
+  readerLeftCode(): number | undefined;
   /** Closes every HTTP client's connections. */
   close(): Promise<void>;
 }
@@ -55,6 +57,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
   let settings: Settings | undefined;
   let stdoutStyle: Promise<Style> | undefined;
   let broken = false;
+  let readerLeftCode: number | undefined;
   const saidVerbose = new Set<string>();
   // The authorities https:// trusts, read once a run, at its first request to an https:// service.
   let secureContext: Promise<TlsTrust> | undefined;
@@ -201,6 +204,9 @@ export function createDeps(inputs: DepsInputs): RunDeps {
         }
       });
     },
+    exitIfReaderLeaves(code) {
+      readerLeftCode = code;
+    },
     report(error) {
       return reportError(io, error, {
         json: globals.json,
@@ -213,6 +219,7 @@ export function createDeps(inputs: DepsInputs): RunDeps {
     userAgent,
     handledStdoutError: (error) => handledStdoutErrors.has(error),
     stdoutBroken: () => broken,
+    readerLeftCode: () => readerLeftCode,
     async close() {
       await Promise.all([...clients.values()].map((c) => c.close()));
     },

@@ -240,6 +240,10 @@ function commanderError(text: string, reached: CommandUnknownOpts, argv: readonl
   for (let c: CommandUnknownOpts | null = helped; c; c = c.parent) path.unshift(c.name());
   // `-v` is the version in many tools, and the verbose flag in others: crawl has both, spelled out.
   if (/^unknown option '-v'$/.test(message)) return { message, hint: 'the version is -V (--version); an HTTP trace is --verbose' };
+  // gh's `run watch --exit-status`: crawl's watch needs no flag for it.
+  if (message === "unknown option '--exit-status'" && path.join(' ') === 'crawl job watch') {
+    return { message, hint: "`crawl job watch` always exits with the job's code (0 completed, 10-13 errored or cancelled, 7 at --max-wait): leave --exit-status out" };
+  }
   // gh, npm and go have a `version` command; crawl has the flag.
   if (message === "unknown command 'version'" && reached.parent === null) return { message, hint: 'did you mean `crawl --version`?' };
   // The help of the command reached: its arguments and flags are what was missing or mistyped.

@@ -140,8 +140,9 @@ export async function runCli(argv: readonly string[], system: System): Promise<n
     if (stdoutFailure === undefined && !deps?.stdoutBroken() && !system.signal?.aborted) await streams.flush();
   }
   if (stdoutFailure !== undefined) {
-    // The reader went away (`crawl job watch x --json | head -1`): it has what it wanted.
-    if (isClosedPipe(stdoutFailure)) return ExitCode.ok;
+    // The reader went away (`crawl keys list | head -1`): it has what it wanted. A command whose
+    // code is a job's outcome said what that is so far (`job watch x --json | head -1`: 1, still running).
+    if (isClosedPipe(stdoutFailure)) return deps?.readerLeftCode() ?? ExitCode.ok;
     // A full disk or an I/O error: one line, exit 1.
     return report(writeError(undefined, stdoutFailure));
   }

@@ -1,7 +1,7 @@
 import { getJob, isTerminal, requestCancel, terminalExitCode } from '../api/jobs.js';
 import type { Job, JobStatus } from '../api/model.js';
 import { inlinePages, readPageBatches } from '../api/pages.js';
-import { gaveUpWaiting, pollJob } from '../api/watch.js';
+import { gaveUpCode, gaveUpWaiting, pollJob } from '../api/watch.js';
 import { CrawlError, InterruptedError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { answeredUnread } from '../http/errors.js';
@@ -129,7 +129,7 @@ export class JobsClient {
       deadline: options.maxWaitMs === undefined ? undefined : clock.now() + options.maxWaitMs,
       clock,
       signal,
-      giveUp: (job, lastFailure) => new CrawlError(gaveUpWaiting(job, lastFailure), ExitCode.waitElapsed),
+      giveUp: (job, lastFailure) => new CrawlError(gaveUpWaiting(job, lastFailure), gaveUpCode(job, lastFailure)),
     });
     for (;;) {
       const step = await Promise.race([poll.next(), aborted]);

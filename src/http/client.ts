@@ -8,7 +8,7 @@ import { realClock, type Clock } from '../platform/clock.js';
 import { timeoutSignal } from '../platform/deadline.js';
 import { Redactor } from '../text/redact.js';
 import { looksLikeHtml, serverMessage } from './error-body.js';
-import { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus, isUnknownAuthority } from './errors.js';
+import { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus, isTlsFailure, isUnknownAuthority } from './errors.js';
 import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
 import type { UndiciParts } from './undici.js';
 import { buildUrl, checkTransport, displayUrl, sameOrigin } from './url.js';
@@ -375,7 +375,7 @@ export class HttpClient {
         return this.#send(spec, url);
       }
       this.#trace(`failed after ${ms} ms: ${reason}`);
-      throw new NetworkError(`${reason}: ${method} ${displayUrl(url)}`, sent || status !== 0, hint);
+      throw new NetworkError(`${reason}: ${method} ${displayUrl(url)}`, sent || status !== 0, hint, false, isTlsFailure(code));
     } finally {
       deadline.stop();
       settled?.();

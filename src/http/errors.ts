@@ -50,12 +50,19 @@ export class NetworkError extends CrawlError {
   readonly mayHaveReachedServer: boolean;
   /** The request ran out of its --timeout (rather than being refused or reset). */
   readonly timedOut: boolean;
+  /**
+   * The TLS handshake or the server's certificate failed (`isTlsFailure`): the same request fails
+   * the same way until the base URL, the server or the trusted authorities change, so a watch
+   * that waits out network failures ends at once on it.
+   */
+  readonly tls: boolean;
 
-  constructor(message: string, mayHaveReachedServer: boolean, hint?: string, timedOut = false) {
+  constructor(message: string, mayHaveReachedServer: boolean, hint?: string, timedOut = false, tls = false) {
     super(message, ExitCode.network, hint === undefined ? {} : { hint });
     this.name = 'NetworkError';
     this.mayHaveReachedServer = mayHaveReachedServer;
     this.timedOut = timedOut;
+    this.tls = tls;
   }
 }
 
@@ -202,6 +209,15 @@ export function isUnknownAuthority(code: string | undefined): boolean {
 
 function isTlsCode(code: string): boolean {
   return /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_INVALID_CERT)/.test(code);
+}
+
+/**
+ * A TLS handshake or certificate-verification failure (no TLS on that port, a certificate
+ * self-signed, expired, for another host, from an unknown authority): it heals only when
+ * something is changed. A handshake that ran out of time is a timeout like any other.
+ */
+export function isTlsFailure(code: string | undefined): boolean {
+  return code !== undefined && isTlsCode(code) && code !== 'ERR_TLS_HANDSHAKE_TIMEOUT';
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -93,6 +93,8 @@ describe('usage errors: exit 2, one line, and a hint naming the help or the comm
     // The suggestion carries the profile, as every suggested command does.
     [['--profile', 'ci', 'auth', 'stauts'], "crawl: unknown command 'stauts'\nhint: did you mean `crawl --profile ci auth status`?\n"],
     [['--jsn', 'keys', 'list'], "crawl: unknown option '--jsn'\nhint: did you mean --json?\n"],
+    // gh's `run watch --exit-status`: crawl's watch always exits with the job's code.
+    [['job', 'watch', 'demo-small', '--exit-status'], "crawl: unknown option '--exit-status'\nhint: `crawl job watch` always exits with the job's code (0 completed, 10-13 errored or cancelled, 7 at --max-wait): leave --exit-status out\n"],
   ])('crawl %j', async (argv, stderr) => {
     const r = await runCli(argv, { env: {} });
     expect(r.code).toBe(2);

@@ -226,4 +226,18 @@ describe('stdout closed early (`| head -1`, `| true`)', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
   });
+
+  // Where the exit code is the job's outcome, a reader that leaves does not make it 0: the job's code
+  // once known (demo-errored: 10), 1 while it still runs (test/commands/job/watch.test.ts, status.test.ts).
+  it.concurrent.for([
+    ['job watch', 'job watch demo-errored', 10],
+    ['job watch --json', 'job watch demo-errored --json', 10],
+    ['job status --exit-status', 'job status demo-errored --exit-status', 10],
+    ['job status without --exit-status', 'job status demo-errored', 0],
+  ] as const)('%s of an errored job, the reader gone: the job\'s code (`crawl %s`), no error said', async ([, line, code], { expect }) => {
+    const r = await crawl(argv(line), { env: fx.env, stdoutFails: GONE });
+    // (The watch's progress line is stderr's, as ever.)
+    expect(r.stderr).not.toContain('crawl:');
+    expect(r.code).toBe(code);
+  });
 });

@@ -258,7 +258,7 @@ describe('a reader that leaves early', needs('bash'), () => {
     expect(calls(fx.sandbox, mark).filter((c) => c === 'GET /api/keys')).toHaveLength(1);
   });
 
-  it.concurrent('job watch --json into a reader gone after its first line: stops quietly (exit 0) once the reader is gone', async ({ expect }) => {
+  it.concurrent('job watch --json into a reader gone after its first line: stops quietly once the reader is gone, exit 1 (the job still runs: not 0)', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-head', status: 'running', pagesTotal: 100_000, advance: { perPoll: 1 } });
     let first = '';
     const r = await runCli(['job', 'watch', 'w-head', '--json', '--interval', '0.5'], {
@@ -271,10 +271,24 @@ describe('a reader that leaves early', needs('bash'), () => {
         });
       },
     });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     expect(r.stderr).toBe('');
     expect(JSON.parse(first.split('\n')[0] ?? '')).toMatchObject({ job: { id: 'w-head', status: 'running' } });
     expect(fx.sandbox.getJob('w-head')?.status).toBe('running');
+  });
+
+  // The exit code is the job's outcome: a reader gone (`| true`) before the job is printed does not
+  // make an errored job a success (runShell sets pipefail: the pipeline exits with crawl's code).
+  it.concurrent.for([
+    ['job watch demo-errored | true', 10],
+    ['job status demo-errored --exit-status | true', 10],
+    ['job watch demo-errored --json | true', 10],
+    ['job status demo-errored | true', 0],
+  ] as const)('%s: exit %i, no error said', async ([line, code], { expect }) => {
+    const r = await runShell(`crawl ${line}`, fx.env);
+    // (A plain watch's progress line is stderr's, as ever.)
+    expect(r.stderr).not.toContain('crawl:');
+    expect(r.code).toBe(code);
   });
 
   it.concurrent('--help | true: help goes straight to the descriptor, and a reader already gone is no error (exit 0)', async ({ expect }) => {

@@ -67,7 +67,10 @@ export interface Command {
   /** The request a fault is aimed at; the others reach the sandbox. */
   method: Method;
   path(id: Identity): RegExp;
-  /** Polls the job: transient failures (network, 429, 5xx) keep it going until --max-wait (exit 7). */
+  /**
+   * Polls the job: transient failures (network, 429, 5xx) keep it going until --max-wait, where a job
+   * never read ends with the last failure's code (5 for the network, 6 for 429, 1 for 5xx).
+   */
   polls?: boolean;
   /** Reads the key from stdin instead of CRAWL_API_KEY. */
   keyOnStdin?: boolean;

@@ -63,12 +63,17 @@ export const ROWS: StatusRow[] = [
 const RETRIED = new Set([429, 502, 503, 504]);
 
 function exitCodeFor(cmd: Command, status: number): number {
-  // A watch sits out what may pass (429, 5xx) until --max-wait; the rest end it at once.
-  if (cmd.polls && (status === 429 || status >= 500)) return 7;
+  // A watch sits out what may pass (429, 5xx) until --max-wait, and then, having never read the
+  // job, ends with the last failure's code (below, as the one-shot read's); the rest end it at once.
   if (status === 401 || status === 403) return 4;
   if (status === 404) return 3;
   if (status === 429) return 6;
   return 1;
+}
+
+/** What a watch waits out rather than ends on. */
+function sitsOut(status: number): boolean {
+  return status === 429 || status >= 500;
 }
 
 function attemptsFor(cmd: Command, status: number): number {
@@ -101,9 +106,10 @@ export async function runStatusCase(sandbox: Sandbox, cmd: Command, row: StatusR
     const code = exitCodeFor(cmd, row.status);
     // `auth status` answers "is this key accepted?": a rejection is its report (stdout), not an error.
     const quiet = cmd.name === 'auth status' && code === 4;
-    const message = cmd.polls && code === 7 ? /gave up waiting/ : cmd.name === 'auth login' && code === 4 ? /rejected the key \(HTTP \d+\)/ : row.shown;
+    const satOut = cmd.polls === true && sitsOut(row.status);
+    const message = satOut ? /gave up waiting: no answer from the service yet \(the last attempt: / : cmd.name === 'auth login' && code === 4 ? /rejected the key \(HTTP \d+\)/ : row.shown;
     const waits = cmd.polls
-      ? { withinMs: MAX_WAIT_S * 1000, ...(code === 7 ? { gaveUpAtMs: MAX_WAIT_S * 1000 } : {}) }
+      ? { withinMs: MAX_WAIT_S * 1000, ...(satOut ? { gaveUpAtMs: MAX_WAIT_S * 1000 } : {}) }
       : { withinMs: boundMs(cmd, row), retries: { count: attemptsFor(cmd, row.status) - 1, retryAfterMs: row.retryAfterMs } };
     checkOutcome(expect, r, { code, json, quiet, message, ...waits }, [id.key]);
     if (quiet && json) expect(JSON.parse(r.stdout)).toMatchObject({ accepted: false, httpStatus: row.status });

@@ -18,13 +18,38 @@ export function parseSecondsMs(flag: string, minSeconds?: number, why?: string):
   return (value) => {
     const text = value.trim();
     const n = Number(text);
-    const tooSmall = minSeconds === undefined ? n <= 0 : n < minSeconds;
-    if (text === '' || !Number.isFinite(n) || tooSmall || n > DAY_SECONDS) {
+    const inRange = (seconds: number): boolean => (minSeconds === undefined ? seconds > 0 : seconds >= minSeconds) && seconds <= DAY_SECONDS;
+    if (text === '' || !Number.isFinite(n) || !inRange(n)) {
       const range = minSeconds === undefined ? `more than 0 and at most ${DAY_SECONDS} (a day)` : `from ${minSeconds} to ${DAY_SECONDS} (a day)`;
-      throw new UsageError(`invalid ${flag} "${value}": give a number of seconds, ${range}${why ? `; ${why}` : ''}`);
+      // A value with a unit (`10s`, `1h`, as other tools take it) is not a number at all, whatever
+      // `why` says of small ones: said how to write it in seconds (durations stay unaccepted).
+      const unit = withUnit(text);
+      if (unit !== undefined) {
+        const hint = unit.seconds !== undefined && inRange(unit.seconds) ? `write ${flag} ${unit.seconds}` : undefined;
+        throw new UsageError(`invalid ${flag} "${value}": give a number of seconds without a unit, ${range}`, hint);
+      }
+      const tooSmall = text !== '' && Number.isFinite(n) && n <= DAY_SECONDS;
+      throw new UsageError(`invalid ${flag} "${value}": give a number of seconds, ${range}${why !== undefined && tooSmall ? `; ${why}` : ''}`);
     }
     return Math.round(n * 1000);
   };
+}
+
+/** The units a value of seconds is often written with elsewhere, in seconds. */
+const UNIT_SECONDS: ReadonlyMap<string, number> = new Map([
+  ...['ms', 'msec'].map((u) => [u, 0.001] as const),
+  ...['s', 'sec', 'secs', 'second', 'seconds'].map((u) => [u, 1] as const),
+  ...['m', 'min', 'mins', 'minute', 'minutes'].map((u) => [u, 60] as const),
+  ...['h', 'hr', 'hrs', 'hour', 'hours'].map((u) => [u, 3600] as const),
+  ...['d', 'day', 'days'].map((u) => [u, DAY_SECONDS] as const),
+]);
+
+/** A number followed by a unit (`10s`, `1.5 h`, `2min`): the seconds it names when the unit is one we know. */
+function withUnit(text: string): { seconds: number | undefined } | undefined {
+  const match = /^(\d+(?:\.\d+)?|\.\d+)\s*([a-z]+)$/i.exec(text);
+  if (!match) return undefined;
+  const factor = UNIT_SECONDS.get((match[2] ?? '').toLowerCase());
+  return { seconds: factor === undefined ? undefined : Number((Number(match[1]) * factor).toPrecision(12)) };
 }
 
 /**

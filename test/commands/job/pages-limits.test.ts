@@ -187,7 +187,7 @@ describe('--wait --max-wait counts from the start', () => {
   // the run must end there.
   const requestsOf = (url: string): number => svc.seen.filter((s) => s.url === url).length;
 
-  it.concurrent('the first answer never comes: exit 7 at --max-wait, not after --timeout and its retries', async ({ expect }) => {
+  it.concurrent('the first answer never comes: exit 5 (the job was never read) at --max-wait, not after --timeout and its retries', async ({ expect }) => {
     const file = join(out.dir, 'hung-first.ndjson');
     // When each pause began (virtual ms): a retry of the first request would pause before --max-wait.
     const pausesAt: number[] = [];
@@ -199,9 +199,10 @@ describe('--wait --max-wait counts from the start', () => {
     expect(await Promise.race([run.then(() => 'ended'), new Promise((resolve) => setImmediate(resolve, 'waiting'))])).toBe('waiting');
     await clock.advance(1);
     const r = await run;
-    expect(r.code).toBe(7);
+    // Nothing is known of the job: not "still running" (7) but the network's code.
+    expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('crawl: gave up waiting: no answer from the service yet\nhint: raise --max-wait, or run the command again later\n');
+    expect(r.stderr).toBe('crawl: gave up waiting: no answer from the service yet\nhint: check the base URL and that the service is up, or run the command again later\n');
     // At --max-wait (1 s of virtual time, above), not after --timeout and its retries: no pause,
     // one request (the abandoned one ends as the run closes its client, and is not tried again).
     expect(pausesAt).toEqual([]);

@@ -142,6 +142,17 @@ describe('a reader that goes away', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('');
   });
+
+  it('--exit-status, `| true`: the status was read, so the exit is the job\'s (10 errored), never 0; nothing on stderr', async () => {
+    const runs = await Promise.all([
+      crawl(['job', 'out-errored', '--exit-status'], { env: fx.env, stdoutFails: { code: 'EPIPE' } }),
+      crawl(['job', 'status', 'out-errored', '--exit-status', '--json'], { env: fx.env, stdoutFails: { code: 'EPIPE' } }),
+      crawl(['job', 'status', 'out-errored', 'out-running', '--exit-status'], { env: fx.env, stdoutFails: { code: 'EPIPE' } }),
+      crawl(['job', 'status', 'out-running', '--exit-status'], { env: fx.env, stdoutFails: { code: 'EPIPE' } }),
+    ]);
+    expect(runs.map((r) => r.code)).toEqual([10, 10, 10, 7]);
+    for (const r of runs) expect(r.stderr).toBe('');
+  });
 });
 
 describe('colour switches', () => {

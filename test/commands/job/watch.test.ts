@@ -3,6 +3,7 @@
 // line on terminals of every width, and several jobs watched at once.
 import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,6 +15,10 @@ import { sandboxFixture, type SandboxFixture } from '../../support/sandbox.js';
 import { clockWatching, fakeClock } from '../../support/fake-clock.js';
 import { crawl, interrupt, ndjson, runCli, tempDir, waitFor } from '../../support/harness.js';
 import { liveRows, screenOf } from '../../support/screen.js';
+import { refusedUrl } from '../../support/hostile-server.js';
+import { listenOnLoopback, type OnLoopback } from '../../support/loopback.js';
+import { makeTestCertificates } from '../../support/tls-certs.js';
+import { needs } from '../../support/tools.js';
 
 let fx: SandboxFixture;
 beforeAll(async () => {
@@ -26,6 +31,9 @@ const FAST = ['--interval', '0.5'];
 const POLL = 2000;
 const HIDE = '\u001b[?25l';
 const SHOW = '\u001b[?25h';
+
+/** stderr's lines, without the last empty one. */
+const stderrOf = (r: { stderr: string }): string[] => r.stderr.trim().split('\n');
 
 function requestsOf(id: string) {
   return fx.sandbox.requests.filter((r) => r.url.startsWith(`/api/crawl/${id}`));
@@ -173,6 +181,153 @@ describe('failures', () => {
     // Bounded: polls every 0.5 s for 1.5 s of (virtual) time, then gives up at once.
     expect(r.clock?.sleeps).toEqual(Array(3).fill(500));
     expect(r.clock?.elapsed()).toBe(1500);
+  });
+});
+
+describe('a TLS failure ends the watch at once, as the one-shot read reports it', () => {
+  // A handshake or a certificate that fails will fail the same way at every poll: the watch does not
+  // wait it out (no pause, no warning), and says what `crawl job <id>` says, hint and all.
+  const stderrLines = (text: string): string[] => text.trim().split('\n');
+
+  it.concurrent('https:// to the sandbox\'s plain-HTTP port (ERR_SSL_WRONG_VERSION_NUMBER): exit 5, no retry, the one-shot\'s two lines', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-tls-port', status: 'running', pagesTotal: 10 });
+    const env = { ...fx.env, CRAWL_BASE_URL: fx.sandbox.url.replace('http:', 'https:') };
+    const [watch, once] = await Promise.all([crawl(['job', 'watch', 'w-tls-port', '--max-wait', '60'], { env }), crawl(['job', 'w-tls-port'], { env })]);
+    expect(once.code).toBe(5);
+    expect(watch.code).toBe(5);
+    expect(stderrLines(watch.stderr)).toEqual(stderrLines(once.stderr));
+    expect(watch.stderr).toMatch(/^crawl: TLS error \(ERR_SSL_WRONG_VERSION_NUMBER\): GET https:\/\/127\.0\.0\.1:\d+\/api\/crawl\/w-tls-port\nhint: the server does not seem to speak TLS on that port/);
+    expect(watch.clock.sleeps).toEqual([]);
+    expect(watch.stdout).toBe('');
+  });
+
+  it.concurrent('several ids: each is reported with the hint, the watch ends without a pause, exit 5', async ({ expect }) => {
+    const env = { ...fx.env, CRAWL_BASE_URL: fx.sandbox.url.replace('http:', 'https:') };
+    const r = await crawl(['job', 'watch', 'w-tls-a', 'w-tls-b', '--max-wait', '60'], { env });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/^crawl: job w-tls-a: TLS error \(ERR_SSL_WRONG_VERSION_NUMBER\): GET .*\nhint: the server does not seem to speak TLS/m);
+    expect(r.stderr).toMatch(/^crawl: job w-tls-b: TLS error \(ERR_SSL_WRONG_VERSION_NUMBER\): GET .*\nhint: the server does not seem to speak TLS/m);
+    expect(r.stderr).not.toContain('warning');
+    expect(r.clock.sleeps).toEqual([]);
+  });
+
+  describe('a certificate crawl does not trust', needs('openssl'), () => {
+    let tmp: { dir: string; cleanup: () => void };
+    let selfSigned: OnLoopback;
+    beforeAll(async () => {
+      tmp = tempDir('crawl-watch-tls-');
+      const certs = makeTestCertificates(tmp.dir);
+      selfSigned = await listenOnLoopback(createHttpsServer(certs.selfSigned, (_req, res) => res.end('{}')));
+    });
+    afterAll(async () => {
+      await selfSigned?.close();
+      tmp?.cleanup();
+    });
+
+    it('self-signed (DEPTH_ZERO_SELF_SIGNED_CERT): exit 5 at once, with the one-shot\'s message and its fix', async () => {
+      const env = { ...fx.env, CRAWL_BASE_URL: `https://127.0.0.1:${selfSigned.port}` };
+      const [watch, once] = await Promise.all([crawl(['job', 'watch', 'w-tls-self', '--max-wait', '60'], { env }), crawl(['job', 'w-tls-self'], { env })]);
+      expect(watch.code).toBe(5);
+      expect(stderrLines(watch.stderr)).toEqual(stderrLines(once.stderr));
+      expect(watch.stderr).toMatch(/^crawl: TLS error \(DEPTH_ZERO_SELF_SIGNED_CERT\): the server's certificate is self-signed, and crawl does not trust it: GET .*\nhint: if you trust it /);
+      expect(watch.clock.sleeps).toEqual([]);
+    });
+  });
+});
+
+describe('--max-wait when the job was never read: nothing is known of it, so not 7 but the failure\'s code', () => {
+  it.concurrent('nothing listens (the tester\'s line): exit 5, naming the last attempt', async ({ expect }) => {
+    const url = await refusedUrl();
+    const r = await crawl(['job', 'watch', 'demo-small', '--base-url', url, '--max-wait', '3'], { env: fx.env });
+    expect(r.code).toBe(5);
+    const lines = stderrOf(r);
+    expect(lines.at(-2)).toBe(`crawl: gave up waiting: no answer from the service yet (the last attempt: connection refused: GET ${url}/api/crawl/demo-small)`);
+    expect(lines.at(-1)).toMatch(/^hint: /);
+    expect(lines.slice(0, -2).every((l) => /^crawl: warning: connection refused: .*; retrying in \d/.test(l))).toBe(true);
+    expect(r.clock.elapsed()).toBe(3000);
+  });
+
+  it.concurrent('--json: the error line says 5', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-never-json', status: 'running', pagesTotal: 10 });
+    fx.sandbox.inject({ path: '/api/crawl/w-never-json', kind: 'drop' });
+    const r = await crawl(['job', 'watch', 'w-never-json', '--max-wait', '3', '--json'], { env: fx.env });
+    expect(r.code).toBe(5);
+    expect(JSON.parse(stderrOf(r).at(-1) ?? '')).toMatchObject({ error: { exitCode: 5, message: expect.stringMatching(/^gave up waiting: no answer from the service yet \(the last attempt: /) } });
+  });
+
+  it.concurrent('read once, then unreachable to the deadline: still exit 7, the last status known', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-read-once', status: 'running', pagesTotal: 10, pagesFinished: 4 });
+    fx.sandbox.inject({ path: '/api/crawl/w-read-once', kind: 'drop', skip: 1 });
+    const r = await crawl(['job', 'watch', 'w-read-once', ...FAST, '--max-wait', '3'], { env: fx.env });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('crawl: gave up waiting: the job is still running, 4/10 pages (40%)\nhint: raise --max-wait');
+  });
+
+  it.concurrent('several ids: the one never read is reported with its own code (5), which outranks the one still running (7)', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-many-read', status: 'running', pagesTotal: 10, pagesFinished: 2 });
+    fx.sandbox.addJob({ id: 'w-many-never', status: 'running', pagesTotal: 10 });
+    fx.sandbox.inject({ path: '/api/crawl/w-many-never', kind: 'drop' });
+    const r = await crawl(['job', 'watch', 'w-many-read', 'w-many-never', ...FAST, '--max-wait', '3'], { env: fx.env });
+    expect(r.code).toBe(5);
+    const lines = stderrOf(r).filter((l) => !l.startsWith('crawl: warning: ') && !l.startsWith('['));
+    expect(lines).toEqual([
+      expect.stringMatching(/^crawl: job w-many-never: gave up waiting: no answer from the service yet \(the last attempt: .*GET .*\/api\/crawl\/w-many-never\)$/),
+      'crawl: gave up waiting after 3 s: 1 of 2 jobs not finished (w-many-read)',
+      'hint: raise --max-wait, or watch them again later',
+    ]);
+    expect(r.stdout).toMatch(/^w-many-read\trunning\t/m);
+  });
+});
+
+describe('the reader of stdout leaves: the exit says what is known, never "completed"', () => {
+  const GONE = { code: 'EPIPE' };
+
+  it.concurrent.for([
+    ['errored', 10],
+    ['cancelled_by_user', 11],
+    ['completed', 0],
+  ] as const)('a job that has ended %s, `| true`: exit %i, nothing on stderr', async ([status, code], { expect }) => {
+    const id = `w-gone-${status}`;
+    fx.sandbox.addJob({ id, status, pagesTotal: 4, pagesFinished: 4 });
+    const [plain, json] = await Promise.all([
+      crawl(['job', 'watch', id], { env: fx.env, stdoutFails: GONE }),
+      crawl(['job', 'watch', id, '--json'], { env: fx.env, stdoutFails: GONE }),
+    ]);
+    for (const r of [plain, json]) {
+      expect(r.code).toBe(code);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).not.toContain('crawl:');
+    }
+  });
+
+  it.concurrent('--json into a reader gone after the first line while the job runs: stops at once, exit 1 (not 0: the job has not completed)', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-gone-running', status: 'running', pagesTotal: 100, advance: { perPoll: 1 } });
+    const r = await crawl(['job', 'watch', 'w-gone-running', '--json', ...FAST], { env: fx.env, stdoutFails: { code: 'EPIPE', afterBytes: 1 } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    // Stopped at the first failed write: no pause waited after it, no second poll.
+    expect(requestsOf('w-gone-running')).toHaveLength(1);
+    expect(fx.sandbox.getJob('w-gone-running')?.status).toBe('running');
+  });
+
+  it.concurrent('several ids, the reader gone: the worst code once all have ended; 1 while one still runs', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-gone-m1', status: 'errored', pagesTotal: 4, pagesFinished: 1 });
+    fx.sandbox.addJob({ id: 'w-gone-m2', status: 'completed', pagesTotal: 4, pagesFinished: 4 });
+    fx.sandbox.addJob({ id: 'w-gone-m3', status: 'running', pagesTotal: 100, advance: { perPoll: 1 } });
+    const [ended, running] = await Promise.all([
+      crawl(['job', 'watch', 'w-gone-m1', 'w-gone-m2'], { env: fx.env, stdoutFails: GONE }),
+      crawl(['job', 'watch', 'w-gone-m2', 'w-gone-m3', '--json', ...FAST], { env: fx.env, stdoutFails: { code: 'EPIPE', afterBytes: 1 } }),
+    ]);
+    expect(ended.code).toBe(10);
+    expect(running.code).toBe(1);
+    expect(ended.stderr + running.stderr).not.toContain('crawl:');
+  });
+
+  it.concurrent('a full disk is still a local I/O failure said on stderr (exit 1), whatever the job', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-full', status: 'errored', pagesTotal: 4, pagesFinished: 1 });
+    const r = await crawl(['job', 'watch', 'w-full'], { env: fx.env, stdoutFails: { code: 'ENOSPC' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('crawl: cannot write to standard output: no space left on device (ENOSPC)');
   });
 });
 

@@ -31,6 +31,23 @@ describe('a number out of range, or no number: a usage error naming the range in
     expect(fx.sandbox.requests.some((q) => q.url.includes('demo-pending') && q.method === 'DELETE')).toBe(false);
   });
 
+  // Other tools take durations (`10s`, `1h`); these flags take seconds, and say so rather than
+  // blame a number that was never read ("polling more often only loads the service").
+  it.each([
+    [['job', 'watch', 'demo-small', '--interval', '10s'], 'invalid --interval "10s": give a number of seconds without a unit, from 0.5 to 86400 (a day)', 'write --interval 10'],
+    [['job', 'watch', 'demo-small', '--max-wait', '1h'], 'invalid --max-wait "1h": give a number of seconds without a unit, more than 0 and at most 86400 (a day)', 'write --max-wait 3600'],
+    [['job', 'demo-small', '--timeout', '5s'], 'invalid --timeout "5s": give a number of seconds without a unit, more than 0 and at most 86400 (a day)', 'write --timeout 5'],
+    [['job', 'pages', 'demo-small', '--wait', '--max-wait', '1.5 min'], 'invalid --max-wait "1.5 min": give a number of seconds without a unit, more than 0 and at most 86400 (a day)', 'write --max-wait 90'],
+    [['job', 'watch', 'demo-small', '--interval', '100ms'], 'invalid --interval "100ms": give a number of seconds without a unit, from 0.5 to 86400 (a day)', undefined],
+    [['job', 'watch', 'demo-small', '--max-wait', '2d'], 'invalid --max-wait "2d": give a number of seconds without a unit, more than 0 and at most 86400 (a day)', undefined],
+    [['job', 'watch', 'demo-small', '--interval', '10fortnights'], 'invalid --interval "10fortnights": give a number of seconds without a unit, from 0.5 to 86400 (a day)', undefined],
+  ])('crawl %j: a unit is named as the problem, with the value in seconds when it is in range', async (argv, message, hint) => {
+    const r = await crawl(argv, { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`crawl: ${message}\n${hint === undefined ? '' : `hint: ${hint}\n`}`);
+  });
+
   it('0.5 s is allowed, and a --limit past what a number holds means all of them', async () => {
     const [watch, pages] = await Promise.all([
       crawl(['job', 'watch', 'demo-small', '--interval', '0.5'], { env: fx.env }),

@@ -1,5 +1,5 @@
 import { isTerminal, type Job, type JobResponse } from '../../../api/jobs.js';
-import { gaveUpWaiting, pollJob } from '../../../api/watch.js';
+import { gaveUpCode, gaveUpWaiting, pollJob } from '../../../api/watch.js';
 import type { Deps } from '../../../deps.js';
 import { CrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
@@ -26,8 +26,8 @@ export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', 
 /**
  * Polls one job until it reaches a terminal status (api/watch.ts) and returns the last response,
  * showing its progress: a live line on a terminal, a line a change otherwise, NDJSON with --json.
- * Transient failures warn and back off; --max-wait ends it with exit 7. Interrupts surface as
- * InterruptedError from the waits.
+ * Transient failures warn and back off; --max-wait ends it with exit 7 (a job never read: the
+ * last failure's code). Interrupts surface as InterruptedError from the waits.
  */
 export async function followJob(deps: Deps, http: HttpClient, id: string, options: FollowOptions): Promise<JobResponse> {
   const started = deps.clock.now();
@@ -54,10 +54,15 @@ export async function followJob(deps: Deps, http: HttpClient, id: string, option
   }
 }
 
-/** The --max-wait failure: what the last answer said, or, when none came, why. */
+/**
+ * The --max-wait failure: what the last answer said (exit 7), or, when none came, why: a job never
+ * read is not known to be unfinished, so the code is the last failure's (api/watch.ts, gaveUpCode).
+ */
 export function stillRunning(job: Job | undefined, lastFailure?: CrawlError): CrawlError {
-  return new CrawlError(gaveUpWaiting(job, lastFailure), ExitCode.waitElapsed, {
-    hint: 'raise --max-wait, or run the command again later',
+  if (job !== undefined) return new CrawlError(gaveUpWaiting(job, undefined), ExitCode.waitElapsed, { hint: 'raise --max-wait, or run the command again later' });
+  return new CrawlError(gaveUpWaiting(undefined, lastFailure), gaveUpCode(undefined, lastFailure), {
+    ...(lastFailure?.httpStatus === undefined ? {} : { httpStatus: lastFailure.httpStatus }),
+    hint: lastFailure?.hint ?? 'check the base URL and that the service is up, or run the command again later',
   });
 }
 

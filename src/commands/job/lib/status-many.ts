@@ -28,18 +28,18 @@ export async function showStatuses(deps: Deps, ids: readonly string[], exitStatu
     }
   });
   const jobs: Job[] = [];
-  const outcomes: Outcome[] = [];
+  // Pending, running or a status we do not know: not finished, which is what exit 7 means elsewhere.
+  const outcomes: Outcome[] = results.map((r) => (r.error !== undefined ? { kind: 'failed', code: r.error.exitCode } : { kind: 'job', code: terminalExitCode(r.response.job.status) ?? ExitCode.waitElapsed }));
+  // Every status was read: a reader gone before they are printed (`| true`) changes none of them.
+  if (exitStatus) deps.exitIfReaderLeaves(worstOutcome(outcomes));
   for (const result of results) {
     if (result.error !== undefined) {
-      const code = deps.report(new CrawlError(`job ${sanitize(result.id)}: ${result.error.message}`, result.error.exitCode, result.error.httpStatus === undefined ? {} : { httpStatus: result.error.httpStatus }));
-      outcomes.push({ kind: 'failed', code });
+      deps.report(new CrawlError(`job ${sanitize(result.id)}: ${result.error.message}`, result.error.exitCode, result.error.httpStatus === undefined ? {} : { httpStatus: result.error.httpStatus }));
       continue;
     }
     const { job, raw } = result.response;
     if (deps.globals.json) writeNdjson(deps.io.stdout, raw);
     jobs.push(job);
-    // Pending, running or a status we do not know: not finished, which is what exit 7 means elsewhere.
-    outcomes.push({ kind: 'job', code: terminalExitCode(job.status) ?? ExitCode.waitElapsed });
   }
   if (!deps.globals.json && jobs.length > 0) await printJobRows(deps, jobs);
   const worst = worstOutcome(outcomes);

@@ -18,9 +18,11 @@ export async function jobStatusRun(deps: Deps, options: StatusOptions): Promise<
   const http = await deps.http();
   const { job, raw } = await getJob(http, id);
   rememberJob(deps, id);
+  // Pending, running or a status we do not know: not finished, which is what exit 7 means elsewhere.
+  const code = options.exitStatus ? (terminalExitCode(job.status) ?? ExitCode.waitElapsed) : ExitCode.ok;
+  // The status was read: a reader gone before it is printed (`| true`) changes nothing of it.
+  if (options.exitStatus) deps.exitIfReaderLeaves(code);
   if (deps.globals.json) writeJson(deps.io, raw);
   else await printJob(deps, job, { pagesHint: true });
-  if (!options.exitStatus) return ExitCode.ok;
-  // Pending, running or a status we do not know: not finished, which is what exit 7 means elsewhere.
-  return terminalExitCode(job.status) ?? ExitCode.waitElapsed;
+  return code;
 }

@@ -10,7 +10,7 @@ import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { withinDeadline } from '../../../platform/deadline.js';
 import { fitWatchLine, SPINNER } from './follow.js';
-import { failureWait, isTransient } from '../../../api/watch.js';
+import { failureWait, gaveUpCode, gaveUpWaiting, isTransient } from '../../../api/watch.js';
 import { worstOutcome, type Outcome } from './outcome.js';
 import { printJobRows } from './rows.js';
 import { Redrawn } from './redrawn.js';
@@ -40,6 +40,8 @@ interface Watched {
   /** On the deps clock: when the poll that found the job ended came back; its time stops there. */
   endedAt: number | undefined;
   failed: CrawlError | undefined;
+  /** The last transient failure waited out: what --max-wait names for a job never read. */
+  lastFailure: CrawlError | undefined;
   /** On the deps clock: when this id is polled next (its interval, or its backoff after a failure). */
   nextPollAt: number;
   failures: number;
@@ -56,7 +58,9 @@ export async function watchJobs(deps: Deps, ids: readonly string[], options: Wat
   const started = deps.clock.now();
   const deadline = options.maxWaitMs === undefined ? undefined : started + options.maxWaitMs;
   // An id given twice is watched once.
-  const watched: Watched[] = [...new Set(ids)].map((id) => ({ id, job: undefined, seen: undefined, done: false, endedAt: undefined, failed: undefined, nextPollAt: started, failures: 0 }));
+  const watched: Watched[] = [...new Set(ids)].map((id) => ({ id, job: undefined, seen: undefined, done: false, endedAt: undefined, failed: undefined, lastFailure: undefined, nextPollAt: started, failures: 0 }));
+  // A reader gone while a job still runs (`--json | head -1`) must not read as "completed".
+  deps.exitIfReaderLeaves(ExitCode.failure);
   const display = await MultiDisplay.create(deps, watched, started);
   const release = deps.guard.onCleanup(() => display.stop());
   let gaveUp = false;
@@ -85,22 +89,30 @@ export async function watchJobs(deps: Deps, ids: readonly string[], options: Wat
     display.stop();
   }
 
+  // A job never read when --max-wait ran out is not known to be unfinished: it failed, with the
+  // last attempt's code (5 for the network), which outranks every status as any failure does.
+  const unread = gaveUp ? watched.filter((w) => !w.done && w.job === undefined) : [];
+  const neverRead = unread.map((w) => (w.failed = new CrawlError(`job ${sanitize(w.id)}: ${gaveUpWaiting(undefined, w.lastFailure)}`, gaveUpCode(undefined, w.lastFailure))));
   const outcomes: Outcome[] = watched.map((w): Outcome => {
     if (w.failed) return { kind: 'failed', code: w.failed.exitCode };
     const code = w.job ? terminalExitCode(w.job.status) : undefined;
     return { kind: 'job', code: code ?? ExitCode.waitElapsed };
   });
+  // The watch has ended: a reader that leaves now misses only the final output.
+  const code = worstOutcome(outcomes);
+  deps.exitIfReaderLeaves(code);
   const read = watched.flatMap((w) => (w.job ? [w.job] : []));
   if (!deps.globals.json && read.length > 0) await printJobRows(deps, read);
-  if (gaveUp) {
-    const left = watched.filter((w) => !w.done);
+  for (const failure of neverRead) deps.report(failure);
+  const left = gaveUp ? watched.filter((w) => !w.done && w.job !== undefined) : [];
+  if (left.length > 0) {
     deps.report(
       new CrawlError(`gave up waiting after ${formatSeconds(options.maxWaitMs ?? 0)}: ${left.length} of ${watched.length} jobs not finished (${left.slice(0, 5).map((w) => sanitize(w.id)).join(', ')}${left.length > 5 ? ', …' : ''})`, ExitCode.waitElapsed, {
         hint: 'raise --max-wait, or watch them again later',
       }),
     );
   }
-  return worstOutcome(outcomes);
+  return code;
 }
 
 /** One poll of one id: its state, what is shown, when it is polled next. */
@@ -134,6 +146,7 @@ async function poll(
     if (error instanceof InterruptedError || error instanceof MaxWaitElapsed || error instanceof FilterError || !isCrawlError(error)) throw error;
     if (isTransient(error)) {
       w.failures++;
+      w.lastFailure = error;
       const wait = failureWait(error, w.failures, options.intervalMs);
       display.warn(`job ${sanitize(w.id)}: ${error.message}; retrying in ${formatSeconds(wait)}`);
       w.nextPollAt = deps.clock.now() + wait;

@@ -17,12 +17,16 @@ export async function jobWatchRun(deps: Deps, options: WatchOptions): Promise<nu
   const [id, ...more] = options.ids;
   if (id === undefined || more.length > 0) return watchJobs(deps, options.ids, { intervalMs: options.intervalMs, maxWaitMs: options.maxWaitMs, failFast: options.failFast });
   const http = await deps.http();
+  // A reader gone while the job still runs (`--json | head -1`) must not read as "completed".
+  deps.exitIfReaderLeaves(ExitCode.failure);
   const { job } = await followJob(deps, http, id, {
     intervalMs: options.intervalMs,
     maxWaitMs: options.maxWaitMs,
     ndjson: deps.globals.json,
   });
+  const code = terminalExitCode(job.status) ?? ExitCode.failure;
+  deps.exitIfReaderLeaves(code);
   rememberJob(deps, id);
   if (!deps.globals.json) await printJob(deps, job, { pagesHint: true });
-  return terminalExitCode(job.status) ?? ExitCode.failure;
+  return code;
 }
