@@ -100,7 +100,7 @@ export function gaveUpCode(job: Job | undefined, lastFailure: CrawlError | undef
 /** Why a watch gave up at its deadline: what the last answer said, or, when none came, why. */
 export function gaveUpWaiting(job: Job | undefined, lastFailure: CrawlError | undefined): string {
   const state = job === undefined
-    ? `no answer from the service yet${lastFailure ? ` (the last attempt: ${lastFailure.message})` : ''}`
+    ? `the job could not be read yet${lastFailure ? ` (the last attempt: ${lastFailure.message})` : ''}`
     : `the job is still ${sanitize(job.status)}, ${formatProgress(job.pagesFinished, job.pagesTotal)}`;
   return `gave up waiting: ${state}`;
 }

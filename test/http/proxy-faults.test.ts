@@ -43,7 +43,7 @@ describe.concurrent('a proxy that asks for credentials (407), every command', ()
       r,
       {
         code: 5,
-        message: cmd.polls ? /gave up waiting: no answer from the service yet \(the last attempt: the proxy refused/ : /the proxy refused to connect to the service \(HTTP 407: proxy authentication required\)/,
+        message: cmd.polls ? /gave up waiting: the job could not be read yet \(the last attempt: the proxy refused/ : /the proxy refused to connect to the service \(HTTP 407: proxy authentication required\)/,
         // A watch sits the refusals out to --max-wait; a retried GET waits out its backoff (a revoke's
         // or a rotate's list is that GET); a POST or DELETE fails at once, waiting for nothing.
         ...(cmd.polls

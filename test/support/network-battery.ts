@@ -108,7 +108,7 @@ export function networkBattery(names: readonly string[]): void {
           {
             // A watch that never read the job gives up at --max-wait with the network's code too.
             code: 5,
-            message: cmd.polls ? /gave up waiting: no answer from the service yet/ : f.message,
+            message: cmd.polls ? /gave up waiting: the job could not be read yet/ : f.message,
             ...waitsFor(cmd, f),
           },
           [id.key],

@@ -107,7 +107,7 @@ export async function runStatusCase(sandbox: Sandbox, cmd: Command, row: StatusR
     // `auth status` answers "is this key accepted?": a rejection is its report (stdout), not an error.
     const quiet = cmd.name === 'auth status' && code === 4;
     const satOut = cmd.polls === true && sitsOut(row.status);
-    const message = satOut ? /gave up waiting: no answer from the service yet \(the last attempt: / : cmd.name === 'auth login' && code === 4 ? /rejected the key \(HTTP \d+\)/ : row.shown;
+    const message = satOut ? /gave up waiting: the job could not be read yet \(the last attempt: / : cmd.name === 'auth login' && code === 4 ? /rejected the key \(HTTP \d+\)/ : row.shown;
     const waits = cmd.polls
       ? { withinMs: MAX_WAIT_S * 1000, ...(satOut ? { gaveUpAtMs: MAX_WAIT_S * 1000 } : {}) }
       : { withinMs: boundMs(cmd, row), retries: { count: attemptsFor(cmd, row.status) - 1, retryAfterMs: row.retryAfterMs } };

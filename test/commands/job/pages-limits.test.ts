@@ -202,7 +202,7 @@ describe('--wait --max-wait counts from the start', () => {
     // Nothing is known of the job: not "still running" (7) but the network's code.
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('crawl: gave up waiting: no answer from the service yet\nhint: check the base URL and that the service is up, or run the command again later\n');
+    expect(r.stderr).toBe('crawl: gave up waiting: the job could not be read yet\nhint: check the base URL and that the service is up, or run the command again later\n');
     // At --max-wait (1 s of virtual time, above), not after --timeout and its retries: no pause,
     // one request (the abandoned one ends as the run closes its client, and is not tried again).
     expect(pausesAt).toEqual([]);

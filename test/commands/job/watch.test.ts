@@ -165,7 +165,7 @@ describe('failures', () => {
     const r = await run;
     expect(r.code).toBe(7);
     // After the first answer ("still running"): the fake clock cannot pass the deadline before it.
-    expect(r.stderr).toMatch(/^(\[.*\n)?crawl: gave up waiting: (the job is still running, 3\/10 pages \(30%\)|no answer from the service yet)\n/);
+    expect(r.stderr).toMatch(/^(\[.*\n)?crawl: gave up waiting: (the job is still running, 3\/10 pages \(30%\)|the job could not be read yet)\n/);
     expect(r.stderr).toContain('the job is still running, 3/10 pages (30%)');
     // It gave up at --max-wait exactly, over the hung poll (not after its --timeout): one pause, then the deadline.
     expect(clock.sleeps).toEqual([500]);
@@ -241,7 +241,7 @@ describe('--max-wait when the job was never read: nothing is known of it, so not
     const r = await crawl(['job', 'watch', 'demo-small', '--base-url', url, '--max-wait', '3'], { env: fx.env });
     expect(r.code).toBe(5);
     const lines = stderrOf(r);
-    expect(lines.at(-2)).toBe(`crawl: gave up waiting: no answer from the service yet (the last attempt: connection refused: GET ${url}/api/crawl/demo-small)`);
+    expect(lines.at(-2)).toBe(`crawl: gave up waiting: the job could not be read yet (the last attempt: connection refused: GET ${url}/api/crawl/demo-small)`);
     expect(lines.at(-1)).toMatch(/^hint: /);
     expect(lines.slice(0, -2).every((l) => /^crawl: warning: connection refused: .*; retrying in \d/.test(l))).toBe(true);
     expect(r.clock.elapsed()).toBe(3000);
@@ -252,7 +252,7 @@ describe('--max-wait when the job was never read: nothing is known of it, so not
     fx.sandbox.inject({ path: '/api/crawl/w-never-json', kind: 'drop' });
     const r = await crawl(['job', 'watch', 'w-never-json', '--max-wait', '3', '--json'], { env: fx.env });
     expect(r.code).toBe(5);
-    expect(JSON.parse(stderrOf(r).at(-1) ?? '')).toMatchObject({ error: { exitCode: 5, message: expect.stringMatching(/^gave up waiting: no answer from the service yet \(the last attempt: /) } });
+    expect(JSON.parse(stderrOf(r).at(-1) ?? '')).toMatchObject({ error: { exitCode: 5, message: expect.stringMatching(/^gave up waiting: the job could not be read yet \(the last attempt: /) } });
   });
 
   it.concurrent('read once, then unreachable to the deadline: still exit 7, the last status known', async ({ expect }) => {
@@ -271,7 +271,7 @@ describe('--max-wait when the job was never read: nothing is known of it, so not
     expect(r.code).toBe(5);
     const lines = stderrOf(r).filter((l) => !l.startsWith('crawl: warning: ') && !l.startsWith('['));
     expect(lines).toEqual([
-      expect.stringMatching(/^crawl: job w-many-never: gave up waiting: no answer from the service yet \(the last attempt: .*GET .*\/api\/crawl\/w-many-never\)$/),
+      expect.stringMatching(/^crawl: job w-many-never: gave up waiting: the job could not be read yet \(the last attempt: .*GET .*\/api\/crawl\/w-many-never\)$/),
       'crawl: gave up waiting after 3 s: 1 of 2 jobs not finished (w-many-read)',
       'hint: raise --max-wait, or watch them again later',
     ]);
