@@ -199,7 +199,10 @@ export class HttpClient {
         delay = retryAfter ?? backoffDelay(attempt);
       } catch (error) {
         if (error instanceof NetworkError && error.timedOut) timeouts++;
-        if (!(error instanceof NetworkError) || !retryable || attempt >= MAX_ATTEMPTS || this.#closed.signal.aborted) throw attempt > 1 ? countedTimeout(error, attempt, timeouts) : error;
+        // A TLS failure (no TLS on that port, a certificate not trusted, expired or for another
+        // name) is the same on every attempt: said at once, not after the backoff.
+        const again = error instanceof NetworkError && !error.tls && retryable;
+        if (!again || attempt >= MAX_ATTEMPTS || this.#closed.signal.aborted) throw attempt > 1 ? countedTimeout(error, attempt, timeouts) : error;
         failure = error;
         delay = backoffDelay(attempt);
       }
