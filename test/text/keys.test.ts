@@ -1,7 +1,7 @@
 // Which created keys are usable: what an Authorization header can carry.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeChar, isUsableKey, keyDefect, trimKeyText } from '../../src/text/keys.js';
+import { describeChar, isUsableKey, keyDefect, looksLikeBareKey, trimKeyText } from '../../src/text/keys.js';
 
 const KEY = 'crk_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd';
 
@@ -92,5 +92,16 @@ describe('what a key may hold', () => {
         expect(trimKeyText(`${around}crk_x${around}`)).toBe(`${around}crk_x${around}`);
       }
     });
+  });
+});
+
+describe('looksLikeBareKey', () => {
+  it('a key pasted where its command goes: the service\'s shape and other services\' tokens', () => {
+    for (const text of ['crk_' + 'aB3'.repeat(14), ' ghp_' + 'Zx9'.repeat(12) + ' ', 'sk_live_' + 'q1W'.repeat(8)]) expect(looksLikeBareKey(text), text).toBe(true);
+  });
+  it('commands and program names are not keys', () => {
+    for (const text of ['op read op://ci/crawl/key', 'aws_credential_helper', 'get_key_from_store2', 'crk_' + 'ab3'.repeat(14), 'printf %s crk_' + 'aB3'.repeat(14), '/usr/local/bin/crk_' + 'aB3'.repeat(14), 'K=crk_' + 'aB3'.repeat(14), 'x_Ab1']) {
+      expect(looksLikeBareKey(text), text).toBe(false);
+    }
   });
 });

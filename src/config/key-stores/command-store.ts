@@ -32,6 +32,8 @@ export class CommandStore implements KeyStore {
   readonly readCommand: string;
   readonly storeCommand: string | undefined;
   readonly #ctx: CommandContext;
+  /** The key found in the command itself was said once (a run may read the key twice). */
+  #warned = false;
 
   constructor(readCommand: string, storeCommand: string | undefined, ctx: CommandContext) {
     this.readCommand = readCommand;
@@ -64,9 +66,12 @@ export class CommandStore implements KeyStore {
     // into the command, so the config file keeps it in plaintext and `config list` shows it, the
     // very things a key command is for avoiding. The run goes on (the key works); the user is told
     // each time until the command fetches the key instead.
-    if (this.readCommand.includes(key)) {
+    if (this.readCommand.includes(key) && !this.#warned) {
+      this.#warned = true;
+      // Named by the program it runs, with the key taken out wherever it stood in the command.
+      const shown = commandName(this.readCommand.split(key).join('…'));
       this.#ctx.notice(
-        `warning: key-command (${name} …) holds the key itself: the config file keeps it in plaintext, and \`${this.#ctx.command(['config', 'list'])}\` shows it; set a command that fetches the key (in single quotes, so that the shell leaves a variable such as $CRAWL_SECRET for the command to read), or keep the key in the system keyring with \`${this.#ctx.command(['auth', 'login'])}\``,
+        `warning: key-command (${shown} …) holds the key itself: the config file keeps it in plaintext, and \`${this.#ctx.command(['config', 'list'])}\` shows it; set a command that fetches the key (in single quotes, so that the shell leaves a variable such as $CRAWL_SECRET for the command to read), or keep the key in the system keyring with \`${this.#ctx.command(['auth', 'login'])}\``,
       );
     }
     return key;

@@ -12,9 +12,16 @@ export function describeKeyring(platform: NodeJS.Platform): string {
   return `system keyring (${keyringName(platform)})`;
 }
 
-/** The first word of a command, as `auth status` shows it: `op read op://…` is "command: op …". */
+/** `NAME=value` before a command: a variable the shell sets for it, whose value may be the key. */
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * The program a command runs, as `auth status` shows it: `op read op://…` is "command: op …".
+ * Variables set before it (`K=… printenv K`) are passed over, values unseen: "printenv".
+ */
 export function commandName(command: string): string {
-  const first = command.trim().split(/\s+/)[0] ?? '';
+  const words = command.trim().split(/\s+/);
+  const first = words.find((word) => !ASSIGNMENT.test(word)) ?? words[0]?.replace(/=.*$/s, '=…') ?? '';
   const base = first.replace(/^.*[\\/]/, '');
   return base === '' ? '(empty)' : base.slice(0, 40);
 }

@@ -163,3 +163,21 @@ describe('`config set base-url` to plain http:// on another host warns at once',
     expect(next.stderr).toContain('crawl: refusing to send the API key over plain http:// to crawl.internal.example:8080\n');
   });
 });
+
+describe('config set key-command <the key itself>', () => {
+  it('is refused (exit 2) without showing it, and nothing is stored; a command is taken', async () => {
+    const key = 'crk_' + 'Qw7'.repeat(14);
+    for (const setting of ['key-command', 'key-store-command']) {
+      const env = { CRAWL_CONFIG_DIR: join(folders.fresh(), 'crawl') };
+      const r = await crawl(['config', 'set', setting, key], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`crawl: ${setting} takes a command that ${setting === 'key-command' ? 'prints' : 'stores'} the key, not the key itself (what was given looks like one, and is not shown); nothing was stored\n`);
+      expect(r.stdout + r.stderr).not.toContain(key.slice(4, 16));
+      const list = await crawl(['config', 'list', '--json'], { env });
+      expect(JSON.parse(list.stdout)).not.toHaveProperty(setting);
+    }
+    const env = { CRAWL_CONFIG_DIR: join(folders.fresh(), 'crawl') };
+    const ok = await crawl(['config', 'set', 'key-command', 'aws_credential_helper'], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+});

@@ -108,6 +108,27 @@ describe('key-command', () => {
     }
   });
 
+  it('sets the key in a variable before the program (`K=<key> printenv K`): named by the program, no piece of the key anywhere, said once a run', async () => {
+    const key = fx.sandbox.addKey('assigned-in-command').key;
+    const dir = profileDir({ 'key-command': `K=${key} printenv K` });
+    const job = await run(dir, ['job', 'status', 'demo-small']);
+    expect(job.code, job.stderr).toBe(0);
+    expect(job.stderr.match(/holds the key itself/g)).toHaveLength(1);
+    expect(job.stderr).toContain('crawl: warning: key-command (printenv …) holds the key itself: ');
+    const status = await run(dir, ['auth', 'status', '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ keyLocation: 'command: printenv …', accepted: true });
+    // Not the key, nor its first 12 characters past the scheme (the part a cut name would show).
+    for (const text of [job.stdout, job.stderr, status.stdout, status.stderr]) expect(text).not.toContain(key.slice(4, 16));
+  });
+
+  it('is a variable alone: named by the variable, its value unseen, and its failure says so', async () => {
+    const dir = profileDir({ 'key-command': 'SECRET_NAME=crk_not_a_program_value' });
+    const r = await run(dir, ['job', 'status', 'demo-small']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^crawl: key-command \(SECRET_NAME=… …\) printed no key/);
+    expect(r.stderr).not.toContain('crk_not_a_program_value');
+  });
+
   it('what does not look like a key is refused before anything is sent (exit 1), and is not shown', async () => {
     const cases = {
       junk: 'echo "Error: not signed in. Run op signin"',

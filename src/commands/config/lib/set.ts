@@ -3,6 +3,7 @@ import type { Deps } from '../../../deps.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { isLoopbackHost, parseBaseUrl } from '../../../http/url.js';
 import { sanitize } from '../../../text/sanitize.js';
+import { looksLikeBareKey } from '../../../text/keys.js';
 import { writeJson } from '../../../io/json.js';
 import { UsageError } from '../../../errors.js';
 import { useKeyCommand } from '../../../config/key-home.js';
@@ -35,6 +36,11 @@ export async function configSetRun(deps: Deps, { key, value: given }: SetOptions
     });
   } else {
     if (value === '') throw new UsageError(`${key} needs a command`, `e.g. \`${crawlCommand(deps, ['config', 'set', 'key-command'])} 'op read op://ci/crawl/key'\``);
+    // Stored, it would be run as a program at each command, and the shell's "not found" would
+    // print it on every run; it is neither stored nor shown.
+    if (looksLikeBareKey(value)) {
+      throw new UsageError(`${key} takes a command that ${key === 'key-command' ? 'prints' : 'stores'} the key, not the key itself (what was given looks like one, and is not shown); nothing was stored`, `keep the key with \`${crawlCommand(deps, ['auth', 'login'])}\` (it reads the key from stdin), or name the secret manager's command: \`${crawlCommand(deps, ['config', 'set', key])} ${key === 'key-command' ? "'op read op://ci/crawl/key'" : "'vault kv put secret/crawl api-key=-'"}\``);
+    }
     if (key === 'key-command') {
       const switched = await useKeyCommand(deps.settings, value, deps.signal);
       if (switched.droppedFrom !== undefined) {
