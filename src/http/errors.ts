@@ -212,12 +212,19 @@ function isTlsCode(code: string): boolean {
 }
 
 /**
- * A TLS handshake or certificate-verification failure (no TLS on that port, a certificate
- * self-signed, expired, for another host, from an unknown authority): it heals only when
- * something is changed. A handshake that ran out of time is a timeout like any other.
+ * TLS failures that come back on every try: the certificate does not verify, or the two ends
+ * speak no common TLS (no TLS on that port, no shared version or cipher). Named one by one: other
+ * TLS errors (a record garbled on the way, a connection cut mid-handshake, a handshake that ran out
+ * of time) may pass, and are tried again like any network failure.
+ */
+const LASTING_TLS = /^(?:CERT_|UNABLE_TO_|ERR_INVALID_CERT|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|ERR_TLS_CERT_ALTNAME_INVALID$|ERR_SSL_(?:WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|UNSUPPORTED_PROTOCOL|NO_PROTOCOLS_AVAILABLE|TLSV1_ALERT_PROTOCOL_VERSION|SSLV3_ALERT_HANDSHAKE_FAILURE)$)/;
+
+/**
+ * A TLS failure that heals only when something is changed (no TLS on that port, a certificate
+ * self-signed, expired, for another host, from an unknown authority): LASTING_TLS.
  */
 export function isTlsFailure(code: string | undefined): boolean {
-  return code !== undefined && isTlsCode(code) && code !== 'ERR_TLS_HANDSHAKE_TIMEOUT';
+  return code !== undefined && LASTING_TLS.test(code);
 }
 
 function errorCode(error: unknown): string | undefined {

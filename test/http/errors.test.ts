@@ -14,6 +14,8 @@ describe('TLS failures: the handshake or the certificate', () => {
     'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
     'CERT_HAS_EXPIRED',
     'ERR_TLS_CERT_ALTNAME_INVALID',
+    'CERT_NOT_YET_VALID',
+    'ERR_SSL_PACKET_LENGTH_TOO_LONG',
   ])('%s is one, with the words the one-shot read gives', (code) => {
     expect(isTlsFailure(describeNetworkFailure(failure(code)).code)).toBe(true);
     expect(describeNetworkFailure(failure(code)).reason).toMatch(new RegExp(`^TLS error \\(${code}\\)`));
@@ -22,6 +24,14 @@ describe('TLS failures: the handshake or the certificate', () => {
   it.each(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_HANDSHAKE_TIMEOUT', 'EHOSTUNREACH'])(
     '%s is not: a service restarting, a network blip or a timeout may pass',
     (code) => {
+      expect(isTlsFailure(describeNetworkFailure(failure(code)).code)).toBe(false);
+    },
+  );
+
+  it.each(['ERR_SSL_DECRYPTION_FAILED_OR_BAD_RECORD_MAC', 'ERR_SSL_UNEXPECTED_EOF_WHILE_READING', 'ERR_SSL_TLSV1_ALERT_INTERNAL_ERROR'])(
+    '%s is a TLS error that may pass (a record garbled on the way, a cut, the other end\'s own fault): not one',
+    (code) => {
+      expect(describeNetworkFailure(failure(code)).reason).toMatch(new RegExp(`^TLS error \\(${code}\\)`));
       expect(isTlsFailure(describeNetworkFailure(failure(code)).code)).toBe(false);
     },
   );
