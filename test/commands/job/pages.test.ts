@@ -255,6 +255,42 @@ describe('--output', () => {
     expect(readFileSync(file, 'utf8')).toBe('');
   });
 
+  it.concurrent('--jq stopping before it prints anything leaves an existing file as it was', async ({ expect }) => {
+    const file = (name: string): string => {
+      const path = join(out.dir, `jq-${name}.ndjson`);
+      writeFileSync(path, 'precious\n');
+      return path;
+    };
+    // Inline pages, and the first batch of a paginated job.
+    const inline = file('inline');
+    const error = await runCli(['job', 'pages', 'demo-small', '--output', inline, '--jq', 'error("boom")'], { env: fx.env });
+    expect(error.code).toBe(1);
+    expect(error.stderr).toContain('jq: error: boom');
+    expect(readFileSync(inline, 'utf8')).toBe('precious\n');
+    const batch = file('batch');
+    const halt = await runCli(['job', 'pages', 'demo-large', '--output', batch, '--jq', '"stop" | halt_error(3)'], { env: fx.env });
+    expect({ code: halt.code, stderr: halt.stderr }).toEqual({ code: 3, stderr: 'stop\n' });
+    expect(readFileSync(batch, 'utf8')).toBe('precious\n');
+    // A first batch the filter prints nothing for empties nothing: the error in the second stops
+    // the export before any byte.
+    fx.sandbox.addJob({ id: 'jq-silent-first', status: 'completed', pagesTotal: 2500 });
+    const silent = file('silent');
+    const late = await runCli(['job', 'pages', 'jq-silent-first', '--output', silent, '--jq', 'if (.url | endswith("/1500")) then error("late") else empty end'], { env: fx.env });
+    expect(late.code).toBe(1);
+    expect(late.stderr).toContain('jq: error: late');
+    expect(readFileSync(silent, 'utf8')).toBe('precious\n');
+    // What the filter printed before its error replaces the file.
+    const printed = file('printed');
+    const cut = await runCli(['job', 'pages', 'demo-small', '--output', printed, '--jq', 'if (.url | endswith("/2")) then error("at 2") else .url end'], { env: fx.env });
+    expect(cut.code).toBe(1);
+    expect(readFileSync(printed, 'utf8')).toMatch(/^\S+\/1\n$/);
+    // `halt` (exit 0) ends the export well: the file holds what it printed, nothing.
+    const ended = file('halt');
+    const done = await runCli(['job', 'pages', 'demo-small', '--output', ended, '--jq', 'halt'], { env: fx.env });
+    expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(readFileSync(ended, 'utf8')).toBe('');
+  });
+
   it.concurrent('on a terminal, a progress line on stderr: records written of pagesTotal', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'to-file-tty', status: 'completed', pagesTotal: 2345 });
     const file = join(out.dir, 'tty.ndjson');

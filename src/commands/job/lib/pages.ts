@@ -1,7 +1,7 @@
 import { getJob, type JobResponse } from '../../../api/jobs.js';
 import { inlinePages, readPageBatches } from '../../../api/pages.js';
 import type { Deps } from '../../../deps.js';
-import { CrawlError, FilterError, InterruptedError } from '../../../errors.js';
+import { CrawlError, FilterError, FilterHalt, InterruptedError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import type { HttpClient } from '../../../http/client.js';
 import { formatProgress, toCount } from '../../../text/format.js';
@@ -143,8 +143,10 @@ async function exportPages(
       throw file ? interruptedWith(error, interruptedMessage(sink, file, groupDigits(deps.env))) : error;
     }
     // Whatever failed, what was written stays written: flush it before saying how much. A file
-    // that no record reached yet is closed as it was, not emptied.
-    if (sink.untouched) await sink.abandon();
+    // that no record reached yet is closed as it was, not emptied, unless the filter ended the
+    // export well (`halt`, exit 0): the file then holds what it printed, nothing.
+    const endedWell = error instanceof FilterHalt && error.exitCode === ExitCode.ok;
+    if (sink.untouched && !endedWell) await sink.abandon();
     else await sink.close().catch(() => undefined);
     throw withCount(error, sink, groupDigits(deps.env));
   } finally {
