@@ -410,6 +410,26 @@ describe('jobs not finished', () => {
     expect(pasted.clock?.sleeps).toEqual([1500]);
   });
 
+  it.concurrent('the hint repeats --jq (or --json), quoted, and pasted it writes what the filter prints', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'hint-jq', status: 'running', pagesTotal: 40, advance: { perPoll: 10 } });
+    const file = join(out.dir, 'hint-jq.txt');
+    const filter = '.url | "page: \\(.)"';
+    // The hint is shown at a terminal: with --json off one, stderr gets the JSON error line only.
+    const hinted = async (args: string[]): Promise<string[]> => {
+      const r = await crawl(['job', 'pages', 'hint-jq', ...args], { env: fx.env, tty: { stderr: true } });
+      expect(r.code).toBe(2);
+      return wordsOf(/^hint: wait for it with `(.*)`$/m.exec(r.stderr)?.[1] ?? '');
+    };
+    const words = await hinted(['--jq', filter, '--output', file]);
+    expect(words).toEqual(['crawl', 'job', 'pages', 'hint-jq', '--output', file, '--jq', filter, '--wait']);
+    // --jq implies --json: one is enough.
+    expect(await hinted(['--json', '--jq', filter, '--output', file])).toEqual(words);
+    expect(await hinted(['--json'])).toEqual(['crawl', 'job', 'pages', 'hint-jq', '--json', '--wait']);
+    const pasted = await runCli(words.slice(1), { env: fx.env });
+    expect(pasted.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/^(page: \S+\/page\/\d+\n){40}$/);
+  });
+
   it.concurrent('--wait watches first (progress on stderr), then exports every page', async ({ expect }) => {
     // Each GET of the job moves it 50 pages: the first (before watching) sees 50, the watch 100 on.
     fx.sandbox.addJob({ id: 'wait-then', status: 'running', pagesTotal: 200, advance: { perPoll: 50 } });

@@ -82,10 +82,12 @@ async function readyJob(deps: Deps, http: HttpClient, options: PagesOptions, dea
   // Unknown statuses are exported as they are: the service may well have pages for them.
   if (job.status !== 'pending' && job.status !== 'running') return response;
   if (!options.wait) {
+    // Pasted, it prints what this run would: the filter (which implies --json), or --json.
+    const printing = deps.globals.jq !== undefined ? ['--jq', deps.globals.jq] : deps.globals.json ? ['--json'] : [];
     throw new CrawlError(
       `job ${job.id} is still ${job.status}, ${formatProgress(job.pagesFinished, job.pagesTotal)}: its pages are exported once it has finished`,
       ExitCode.usage,
-      { hint: `wait for it with \`${crawlCommand(deps, ['job', 'pages'], [options.id], [...(options.given ?? []), '--wait'])}\`` },
+      { hint: `wait for it with \`${crawlCommand(deps, ['job', 'pages'], [options.id], [...(options.given ?? []), ...printing, '--wait'])}\`` },
     );
   }
   return followJob(deps, http, options.id, { intervalMs: options.intervalMs, deadline, ndjson: false });
