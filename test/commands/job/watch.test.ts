@@ -272,10 +272,34 @@ describe('--max-wait when the job was never read: nothing is known of it, so not
     const lines = stderrOf(r).filter((l) => !l.startsWith('crawl: warning: ') && !l.startsWith('['));
     expect(lines).toEqual([
       expect.stringMatching(/^crawl: job w-many-never: gave up waiting: the job could not be read yet \(the last attempt: .*GET .*\/api\/crawl\/w-many-never\)$/),
+      expect.stringMatching(/^hint: /),
       'crawl: gave up waiting after 3 s: 1 of 2 jobs not finished (w-many-read)',
       'hint: raise --max-wait, or watch them again later',
     ]);
     expect(r.stdout).toMatch(/^w-many-read\trunning\t/m);
+  });
+
+  it.concurrent('several ids, one answered 429 to the end: its error has the HTTP status and hint a single watch gives', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-busy-429', status: 'running', pagesTotal: 10 });
+    fx.sandbox.addJob({ id: 'w-read-429', status: 'running', pagesTotal: 10, pagesFinished: 2 });
+    fx.sandbox.inject({ path: '/api/crawl/w-busy-429', kind: 'status', status: 429 });
+    const argv = [...FAST, '--max-wait', '3'];
+    const [one, many, json] = await Promise.all([
+      crawl(['job', 'watch', 'w-busy-429', ...argv], { env: fx.env }),
+      crawl(['job', 'watch', 'w-read-429', 'w-busy-429', ...argv], { env: fx.env }),
+      crawl(['job', 'watch', 'w-read-429', 'w-busy-429', ...argv, '--json'], { env: fx.env }),
+    ]);
+    const said = (r: { stderr: string }): string[] => stderrOf(r).filter((l) => !l.startsWith('crawl: warning: ') && !l.startsWith('['));
+    const [message, hint] = said(one);
+    expect(one.code).toBe(6);
+    expect(hint).toMatch(/^hint: /);
+    expect(many.code).toBe(6);
+    expect(said(many).slice(0, 2)).toEqual([message?.replace(/^crawl: /, 'crawl: job w-busy-429: '), hint]);
+    expect(json.code).toBe(6);
+    const errors = stderrOf(json).filter((l) => l.startsWith('{"error"')).map((l) => JSON.parse(l) as { error: { message: string } });
+    expect(errors.find((e) => e.error.message.startsWith('job w-busy-429: '))).toEqual({
+      error: { message: message?.replace(/^crawl: /, 'job w-busy-429: '), httpStatus: 429, exitCode: 6 },
+    });
   });
 });
 
