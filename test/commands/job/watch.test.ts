@@ -347,6 +347,26 @@ describe('the reader of stdout leaves: the exit says what is known, never "compl
     expect(ended.stderr + running.stderr).not.toContain('crawl:');
   });
 
+  it.concurrent('--max-wait ends the watch as the reader leaves: the give-up\'s code (7), not 1', async ({ expect }) => {
+    // Twins of the same shape: the first run shows how long the first line is; the second's reader
+    // leaves in its last line, written by the poll at the deadline, just before the give-up.
+    for (const id of ['w-mw-twin1', 'w-mw-twin2']) fx.sandbox.addJob({ id, status: 'running', pagesTotal: 100, advance: { perPoll: 1 } });
+    const argv = ['--json', ...FAST, '--max-wait', '0.5'];
+    const whole = await crawl(['job', 'watch', 'w-mw-twin1', ...argv], { env: fx.env });
+    expect(whole.code).toBe(7);
+    const first = whole.stdout.split('\n')[0] ?? '';
+    expect(whole.stdout.split('\n')).toHaveLength(3);
+    const r = await crawl(['job', 'watch', 'w-mw-twin2', ...argv], { env: fx.env, stdoutFails: { code: 'EPIPE', afterBytes: Buffer.byteLength(first) + 2 } });
+    expect(r.stdout.split('\n')).toHaveLength(2);
+    expect(r.stderr).toContain('"message":"gave up waiting: the job is still running');
+    expect(r.code).toBe(7);
+    // Several ids: the code is set before their final rows, which the reader leaves.
+    for (const id of ['w-mw-many1', 'w-mw-many2']) fx.sandbox.addJob({ id, status: 'running', pagesTotal: 100, advance: { perPoll: 1 } });
+    const many = await crawl(['job', 'watch', 'w-mw-many1', 'w-mw-many2', ...FAST, '--max-wait', '0.5'], { env: fx.env, stdoutFails: { code: 'EPIPE' } });
+    expect(many.stderr).toContain('crawl: gave up waiting after 0.5 s: 2 of 2 jobs not finished');
+    expect(many.code).toBe(7);
+  });
+
   it.concurrent('a full disk is still a local I/O failure said on stderr (exit 1), whatever the job', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-full', status: 'errored', pagesTotal: 4, pagesFinished: 1 });
     const r = await crawl(['job', 'watch', 'w-full'], { env: fx.env, stdoutFails: { code: 'ENOSPC' } });
