@@ -279,6 +279,13 @@ describe('--max-wait when the job was never read: nothing is known of it, so not
     expect(r.stdout).toMatch(/^w-many-read\trunning\t/m);
   });
 
+  it.concurrent('--help of watch, pages and cancel says so beside exit 7', async ({ expect }) => {
+    for (const command of ['watch', 'pages', 'cancel']) {
+      const help = (await crawl(['job', command, '--help'], { env: fx.env })).stdout.replace(/\s+/g, ' ');
+      expect(help).toMatch(/--max-wait <seconds> (with --wait: )?give up after this many seconds \(exit 7; a job never read: the last error's code\)/);
+    }
+  });
+
   it.concurrent('several ids, one answered 429 to the end: its error has the HTTP status and hint a single watch gives', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'w-busy-429', status: 'running', pagesTotal: 10 });
     fx.sandbox.addJob({ id: 'w-read-429', status: 'running', pagesTotal: 10, pagesFinished: 2 });
