@@ -14,6 +14,8 @@ import { wordsOf } from '../../support/shell-words.js';
 
 let fx: SandboxFixture;
 let out: { dir: string; cleanup: () => void };
+/** Files of the --jq runs into an existing file, one each. */
+let jqRuns = 0;
 beforeAll(async () => {
   fx = await sandboxFixture();
   out = tempDir('crawl-pages-');
@@ -256,39 +258,27 @@ describe('--output', () => {
   });
 
   it.concurrent('--jq stopping before it prints anything leaves an existing file as it was', async ({ expect }) => {
-    const file = (name: string): string => {
-      const path = join(out.dir, `jq-${name}.ndjson`);
+    fx.sandbox.addJob({ id: 'jq-silent-first', status: 'completed', pagesTotal: 2500 });
+    /** `job pages <id> --output <a file holding "precious"> --jq <filter>`: the run, and what the file holds after it. */
+    const exported = async (id: string, filter: string): Promise<{ code: number | null; stderr: string; held: string }> => {
+      const path = join(out.dir, `jq-${String(++jqRuns)}.ndjson`);
       writeFileSync(path, 'precious\n');
-      return path;
+      const r = await runCli(['job', 'pages', id, '--output', path, '--jq', filter], { env: fx.env });
+      return { code: r.code, stderr: r.stderr, held: readFileSync(path, 'utf8') };
     };
     // Inline pages, and the first batch of a paginated job.
-    const inline = file('inline');
-    const error = await runCli(['job', 'pages', 'demo-small', '--output', inline, '--jq', 'error("boom")'], { env: fx.env });
-    expect(error.code).toBe(1);
-    expect(error.stderr).toContain('jq: error: boom');
-    expect(readFileSync(inline, 'utf8')).toBe('precious\n');
-    const batch = file('batch');
-    const halt = await runCli(['job', 'pages', 'demo-large', '--output', batch, '--jq', '"stop" | halt_error(3)'], { env: fx.env });
-    expect({ code: halt.code, stderr: halt.stderr }).toEqual({ code: 3, stderr: 'stop\n' });
-    expect(readFileSync(batch, 'utf8')).toBe('precious\n');
+    const error = await exported('demo-small', 'error("boom")');
+    expect(error).toEqual({ code: 1, stderr: expect.stringContaining('jq: error: boom'), held: 'precious\n' });
+    expect(await exported('demo-large', '"stop" | halt_error(3)')).toEqual({ code: 3, stderr: 'stop\n', held: 'precious\n' });
     // A first batch the filter prints nothing for empties nothing: the error in the second stops
     // the export before any byte.
-    fx.sandbox.addJob({ id: 'jq-silent-first', status: 'completed', pagesTotal: 2500 });
-    const silent = file('silent');
-    const late = await runCli(['job', 'pages', 'jq-silent-first', '--output', silent, '--jq', 'if (.url | endswith("/1500")) then error("late") else empty end'], { env: fx.env });
-    expect(late.code).toBe(1);
-    expect(late.stderr).toContain('jq: error: late');
-    expect(readFileSync(silent, 'utf8')).toBe('precious\n');
+    const late = await exported('jq-silent-first', 'if (.url | endswith("/1500")) then error("late") else empty end');
+    expect(late).toEqual({ code: 1, stderr: expect.stringContaining('jq: error: late'), held: 'precious\n' });
     // What the filter printed before its error replaces the file.
-    const printed = file('printed');
-    const cut = await runCli(['job', 'pages', 'demo-small', '--output', printed, '--jq', 'if (.url | endswith("/2")) then error("at 2") else .url end'], { env: fx.env });
-    expect(cut.code).toBe(1);
-    expect(readFileSync(printed, 'utf8')).toMatch(/^\S+\/1\n$/);
+    const cut = await exported('demo-small', 'if (.url | endswith("/2")) then error("at 2") else .url end');
+    expect(cut).toEqual({ code: 1, stderr: expect.stringContaining('jq: error: at 2'), held: expect.stringMatching(/^\S+\/1\n$/) });
     // `halt` (exit 0) ends the export well: the file holds what it printed, nothing.
-    const ended = file('halt');
-    const done = await runCli(['job', 'pages', 'demo-small', '--output', ended, '--jq', 'halt'], { env: fx.env });
-    expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(readFileSync(ended, 'utf8')).toBe('');
+    expect(await exported('demo-small', 'halt')).toEqual({ code: 0, stderr: '', held: '' });
   });
 
   it.concurrent('on a terminal, a progress line on stderr: records written of pagesTotal', async ({ expect }) => {
