@@ -19,8 +19,9 @@ const LONG_LINE_GRACE_MS = 1000;
  * on stdout, ENOSPC on a file) is remembered and thrown by the next call. A regular file is left
  * holding whole records only: a chunk the disk took half of is cut off again. Waits end at once
  * on Ctrl-C or SIGTERM (the interrupt signal), so a reader that stalls never holds the process.
- * A regular file that existed is emptied only when the first records are written (or at a close
- * that ends the export with none), so a failure before any record leaves it as it was.
+ * A regular file that existed is emptied only when the first bytes are written (after --jq, which
+ * may stop or print nothing), or at a close that ends the export with none, so a failure before
+ * any record leaves it as it was.
  */
 export class RecordSink {
   /** Records handed to the stream. After close() they are the records written (whole lines). */
@@ -111,10 +112,6 @@ export class RecordSink {
   /** Writes `count` records already rendered as NDJSON. */
   async writeLines(records: Buffer | string, count: number): Promise<void> {
     this.#check();
-    if (this.#untouched) {
-      await this.#empty();
-      this.#check();
-    }
     let lines = records;
     let failure: Error | undefined;
     if (this.filter) {
@@ -123,6 +120,12 @@ export class RecordSink {
       failure = error;
     }
     const bytes = typeof lines === 'string' ? Buffer.byteLength(lines) : lines.length;
+    // After the filter, which may stop on the first record or print nothing: the file is emptied
+    // only for bytes that replace what it held.
+    if (this.#untouched && bytes > 0) {
+      await this.#empty();
+      this.#check();
+    }
     const ready = this.#stream.write(lines, (error) => {
       if (error) return;
       this.#confirmed.records += count;
@@ -142,7 +145,8 @@ export class RecordSink {
    */
   close(): Promise<void> {
     this.#closed ??= (async () => {
-      if (this.#untouched) await this.#empty();
+      // Interrupted, the export did not end: the file is closed as it was, and the interrupt thrown.
+      if (this.#untouched && !this.#interrupt?.aborted) await this.#empty();
       await this.#close();
     })();
     return this.#closed;

@@ -240,4 +240,16 @@ describe('stdout closed early (`| head -1`, `| true`)', () => {
     expect(r.stderr).not.toContain('crawl:');
     expect(r.code).toBe(code);
   });
+
+  it.concurrent.for([
+    ['job status', 'job status demo-errored nosuch'],
+    ['job status --json', 'job status demo-errored nosuch --json'],
+    ['job status --exit-status', 'job status demo-errored nosuch --exit-status'],
+  ] as const)('%s with an id that cannot be read, the reader gone: that id\'s code, as when the reader stays', async ([, line], { expect }) => {
+    const stays = await crawl(argv(line), { env: fx.env });
+    const gone = await crawl(argv(line), { env: fx.env, stdoutFails: GONE });
+    expect(stays.code).toBe(3);
+    expect(gone.stderr).toContain('job nosuch: GET /api/crawl/nosuch failed: HTTP 404');
+    expect(gone.code).toBe(3);
+  });
 });

@@ -3,11 +3,13 @@
 // Every close of a descriptor is counted (fs.close and fs.closeSync, which the sink and its
 // stream use), so a second close shows whatever the timing, not only when it wins a race. The
 // spies are taken off (and node:fs's named exports synced back) before each test ends: nothing of
-// them reaches the files that run after this one in the same worker.
-import fs, { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+// them reaches the files that run after this one in the same worker. A file that was there is
+// emptied only by a close that ends the export, never by one an interrupt came before.
+import fs, { closeSync, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { InterruptedError } from '../../src/errors.js';
 import { beginOutputFile, openOutputFile, RecordSink } from '../../src/io/record-sink.js';
 import { tempDir } from '../support/harness.js';
 
@@ -70,4 +72,31 @@ describe('RecordSink to a regular file', () => {
       }
     });
   }
+});
+
+describe('RecordSink to an existing regular file', () => {
+  it('close() after an interrupt leaves the file as it was and throws the interrupt', async () => {
+    const path = join(tmp.dir, 'interrupted-close.ndjson');
+    writeFileSync(path, 'precious\n');
+    const file = await openOutputFile(path);
+    await beginOutputFile(file);
+    const controller = new AbortController();
+    const sink = await RecordSink.toFile(file, controller.signal);
+    const interruption = new InterruptedError();
+    // Ctrl-C in the awaits just before close(): an export with no records that did not end.
+    controller.abort(interruption);
+    await expect(sink.close()).rejects.toBe(interruption);
+    expect(sink.untouched).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe('precious\n');
+  });
+
+  it('close() with no interrupt and no record empties it: the export holds none', async () => {
+    const path = join(tmp.dir, 'empty-close.ndjson');
+    writeFileSync(path, 'old\n');
+    const file = await openOutputFile(path);
+    await beginOutputFile(file);
+    const sink = await RecordSink.toFile(file, new AbortController().signal);
+    await sink.close();
+    expect(readFileSync(path, 'utf8')).toBe('');
+  });
 });

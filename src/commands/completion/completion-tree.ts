@@ -119,7 +119,7 @@ export const COMPLETION_TREE: CommandNode = {
             {
               long: "--max-wait",
               short: undefined,
-              description: "give up (exit 7) after this many seconds",
+              description: "give up after this many seconds (exit 7; a job never read: the last error's code)",
               takesValue: true,
               choices: undefined,
             },
@@ -175,7 +175,7 @@ export const COMPLETION_TREE: CommandNode = {
             {
               long: "--max-wait",
               short: undefined,
-              description: "with --wait: give up (exit 7) after this many seconds",
+              description: "with --wait: give up after this many seconds (exit 7; a job never read: the last error's code)",
               takesValue: true,
               choices: undefined,
             },
@@ -210,7 +210,7 @@ export const COMPLETION_TREE: CommandNode = {
             {
               long: "--max-wait",
               short: undefined,
-              description: "with --wait: give up (exit 7) after this many seconds",
+              description: "with --wait: give up after this many seconds (exit 7; a job never read: the last error's code)",
               takesValue: true,
               choices: undefined,
             },

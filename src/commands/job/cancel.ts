@@ -18,7 +18,7 @@ export function command(runF: (options: CancelOptions) => Promise<void>) {
       .argument('<id>', 'job id')
       .addOption(new Option('--wait', 'poll until the job is terminal'))
       .addOption(intervalOption('seconds between polls with --wait'))
-      .addOption(maxWaitOption('with --wait: give up (exit 7) after this many seconds'))
+      .addOption(maxWaitOption(true))
       .action((id, flags) => {
         const wait = flags.wait === true;
         return runF({ id, wait, intervalMs: flags.interval, maxWaitMs: checkMaxWait(flags.maxWait, wait) });

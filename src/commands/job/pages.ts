@@ -20,7 +20,7 @@ export function command(runF: (options: PagesOptions) => Promise<void>) {
       .addOption(new Option('--limit <n>', 'stop after n records').argParser(parseInteger('--limit', 1)))
       .addOption(new Option('--output <file>', 'write the records to a file instead of stdout'))
       .addOption(intervalOption('seconds between polls with --wait'))
-      .addOption(maxWaitOption('with --wait: give up (exit 7) after this many seconds'))
+      .addOption(maxWaitOption(true))
       .action((id, flags, cmd) => {
         const wait = flags.wait === true;
         if (flags.output === '') throw new UsageError('--output needs a file name ("-" for standard output)');

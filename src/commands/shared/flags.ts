@@ -98,8 +98,10 @@ export function intervalOption(description = 'seconds between polls') {
     .default(DEFAULT_INTERVAL_SECONDS * 1000, String(DEFAULT_INTERVAL_SECONDS));
 }
 
-export function maxWaitOption(description = 'give up (exit 7) after this many seconds') {
-  return new Option('--max-wait <seconds>', description).argParser(parseSecondsMs('--max-wait'));
+export function maxWaitOption(withWait = false) {
+  // A job never read is not known to be unfinished: the code is then the last error's (api/watch.ts).
+  const description = "give up after this many seconds (exit 7; a job never read: the last error's code)";
+  return new Option('--max-wait <seconds>', withWait ? `with --wait: ${description}` : description).argParser(parseSecondsMs('--max-wait'));
 }
 
 /** --max-wait means something only to a command that polls (`pages` and `cancel` with --wait). */

@@ -14,6 +14,8 @@ import { wordsOf } from '../../support/shell-words.js';
 
 let fx: SandboxFixture;
 let out: { dir: string; cleanup: () => void };
+/** Files of the --jq runs into an existing file, one each. */
+let jqRuns = 0;
 beforeAll(async () => {
   fx = await sandboxFixture();
   out = tempDir('crawl-pages-');
@@ -255,6 +257,30 @@ describe('--output', () => {
     expect(readFileSync(file, 'utf8')).toBe('');
   });
 
+  it.concurrent('--jq stopping before it prints anything leaves an existing file as it was', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'jq-silent-first', status: 'completed', pagesTotal: 2500 });
+    /** `job pages <id> --output <a file holding "precious"> --jq <filter>`: the run, and what the file holds after it. */
+    const exported = async (id: string, filter: string): Promise<{ code: number | null; stderr: string; held: string }> => {
+      const path = join(out.dir, `jq-${String(++jqRuns)}.ndjson`);
+      writeFileSync(path, 'precious\n');
+      const r = await runCli(['job', 'pages', id, '--output', path, '--jq', filter], { env: fx.env });
+      return { code: r.code, stderr: r.stderr, held: readFileSync(path, 'utf8') };
+    };
+    // Inline pages, and the first batch of a paginated job.
+    const error = await exported('demo-small', 'error("boom")');
+    expect(error).toEqual({ code: 1, stderr: expect.stringContaining('jq: error: boom'), held: 'precious\n' });
+    expect(await exported('demo-large', '"stop" | halt_error(3)')).toEqual({ code: 3, stderr: 'stop\n', held: 'precious\n' });
+    // A first batch the filter prints nothing for empties nothing: the error in the second stops
+    // the export before any byte.
+    const late = await exported('jq-silent-first', 'if (.url | endswith("/1500")) then error("late") else empty end');
+    expect(late).toEqual({ code: 1, stderr: expect.stringContaining('jq: error: late'), held: 'precious\n' });
+    // What the filter printed before its error replaces the file.
+    const cut = await exported('demo-small', 'if (.url | endswith("/2")) then error("at 2") else .url end');
+    expect(cut).toEqual({ code: 1, stderr: expect.stringContaining('jq: error: at 2'), held: expect.stringMatching(/^\S+\/1\n$/) });
+    // `halt` (exit 0) ends the export well: the file holds what it printed, nothing.
+    expect(await exported('demo-small', 'halt')).toEqual({ code: 0, stderr: '', held: '' });
+  });
+
   it.concurrent('on a terminal, a progress line on stderr: records written of pagesTotal', async ({ expect }) => {
     fx.sandbox.addJob({ id: 'to-file-tty', status: 'completed', pagesTotal: 2345 });
     const file = join(out.dir, 'tty.ndjson');
@@ -372,6 +398,26 @@ describe('jobs not finished', () => {
     expect(pasted.stdout).toBe('');
     expect(pageNumbers(readFileSync(file, 'utf8'))).toEqual(range(1, 5));
     expect(pasted.clock?.sleeps).toEqual([1500]);
+  });
+
+  it.concurrent('the hint repeats --jq (or --json), quoted, and pasted it writes what the filter prints', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'hint-jq', status: 'running', pagesTotal: 40, advance: { perPoll: 10 } });
+    const file = join(out.dir, 'hint-jq.txt');
+    const filter = '.url | "page: \\(.)"';
+    // The hint is shown at a terminal: with --json off one, stderr gets the JSON error line only.
+    const hinted = async (args: string[]): Promise<string[]> => {
+      const r = await crawl(['job', 'pages', 'hint-jq', ...args], { env: fx.env, tty: { stderr: true } });
+      expect(r.code).toBe(2);
+      return wordsOf(/^hint: wait for it with `(.*)`$/m.exec(r.stderr)?.[1] ?? '');
+    };
+    const words = await hinted(['--jq', filter, '--output', file]);
+    expect(words).toEqual(['crawl', 'job', 'pages', 'hint-jq', '--output', file, '--jq', filter, '--wait']);
+    // --jq implies --json: one is enough.
+    expect(await hinted(['--json', '--jq', filter, '--output', file])).toEqual(words);
+    expect(await hinted(['--json'])).toEqual(['crawl', 'job', 'pages', 'hint-jq', '--json', '--wait']);
+    const pasted = await runCli(words.slice(1), { env: fx.env });
+    expect(pasted.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/^(page: \S+\/page\/\d+\n){40}$/);
   });
 
   it.concurrent('--wait watches first (progress on stderr), then exports every page', async ({ expect }) => {

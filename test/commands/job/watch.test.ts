@@ -272,10 +272,41 @@ describe('--max-wait when the job was never read: nothing is known of it, so not
     const lines = stderrOf(r).filter((l) => !l.startsWith('crawl: warning: ') && !l.startsWith('['));
     expect(lines).toEqual([
       expect.stringMatching(/^crawl: job w-many-never: gave up waiting: the job could not be read yet \(the last attempt: .*GET .*\/api\/crawl\/w-many-never\)$/),
+      expect.stringMatching(/^hint: /),
       'crawl: gave up waiting after 3 s: 1 of 2 jobs not finished (w-many-read)',
       'hint: raise --max-wait, or watch them again later',
     ]);
     expect(r.stdout).toMatch(/^w-many-read\trunning\t/m);
+  });
+
+  it.concurrent('--help of watch, pages and cancel says so beside exit 7', async ({ expect }) => {
+    for (const command of ['watch', 'pages', 'cancel']) {
+      const help = (await crawl(['job', command, '--help'], { env: fx.env })).stdout.replace(/\s+/g, ' ');
+      expect(help).toMatch(/--max-wait <seconds> (with --wait: )?give up after this many seconds \(exit 7; a job never read: the last error's code\)/);
+    }
+  });
+
+  it.concurrent('several ids, one answered 429 to the end: its error has the HTTP status and hint a single watch gives', async ({ expect }) => {
+    fx.sandbox.addJob({ id: 'w-busy-429', status: 'running', pagesTotal: 10 });
+    fx.sandbox.addJob({ id: 'w-read-429', status: 'running', pagesTotal: 10, pagesFinished: 2 });
+    fx.sandbox.inject({ path: '/api/crawl/w-busy-429', kind: 'status', status: 429 });
+    const argv = [...FAST, '--max-wait', '3'];
+    const [one, many, json] = await Promise.all([
+      crawl(['job', 'watch', 'w-busy-429', ...argv], { env: fx.env }),
+      crawl(['job', 'watch', 'w-read-429', 'w-busy-429', ...argv], { env: fx.env }),
+      crawl(['job', 'watch', 'w-read-429', 'w-busy-429', ...argv, '--json'], { env: fx.env }),
+    ]);
+    const said = (r: { stderr: string }): string[] => stderrOf(r).filter((l) => !l.startsWith('crawl: warning: ') && !l.startsWith('['));
+    const [message, hint] = said(one);
+    expect(one.code).toBe(6);
+    expect(hint).toMatch(/^hint: /);
+    expect(many.code).toBe(6);
+    expect(said(many).slice(0, 2)).toEqual([message?.replace(/^crawl: /, 'crawl: job w-busy-429: '), hint]);
+    expect(json.code).toBe(6);
+    const errors = stderrOf(json).filter((l) => l.startsWith('{"error"')).map((l) => JSON.parse(l) as { error: { message: string } });
+    expect(errors.find((e) => e.error.message.startsWith('job w-busy-429: '))).toEqual({
+      error: { message: message?.replace(/^crawl: /, 'job w-busy-429: '), httpStatus: 429, exitCode: 6 },
+    });
   });
 });
 
@@ -321,6 +352,26 @@ describe('the reader of stdout leaves: the exit says what is known, never "compl
     expect(ended.code).toBe(10);
     expect(running.code).toBe(1);
     expect(ended.stderr + running.stderr).not.toContain('crawl:');
+  });
+
+  it.concurrent('--max-wait ends the watch as the reader leaves: the give-up\'s code (7), not 1', async ({ expect }) => {
+    // Twins of the same shape: the first run shows how long the first line is; the second's reader
+    // leaves in its last line, written by the poll at the deadline, just before the give-up.
+    for (const id of ['w-mw-twin1', 'w-mw-twin2']) fx.sandbox.addJob({ id, status: 'running', pagesTotal: 100, advance: { perPoll: 1 } });
+    const argv = ['--json', ...FAST, '--max-wait', '0.5'];
+    const whole = await crawl(['job', 'watch', 'w-mw-twin1', ...argv], { env: fx.env });
+    expect(whole.code).toBe(7);
+    const first = whole.stdout.split('\n')[0] ?? '';
+    expect(whole.stdout.split('\n')).toHaveLength(3);
+    const r = await crawl(['job', 'watch', 'w-mw-twin2', ...argv], { env: fx.env, stdoutFails: { code: 'EPIPE', afterBytes: Buffer.byteLength(first) + 2 } });
+    expect(r.stdout.split('\n')).toHaveLength(2);
+    expect(r.stderr).toContain('"message":"gave up waiting: the job is still running');
+    expect(r.code).toBe(7);
+    // Several ids: the code is set before their final rows, which the reader leaves.
+    for (const id of ['w-mw-many1', 'w-mw-many2']) fx.sandbox.addJob({ id, status: 'running', pagesTotal: 100, advance: { perPoll: 1 } });
+    const many = await crawl(['job', 'watch', 'w-mw-many1', 'w-mw-many2', ...FAST, '--max-wait', '0.5'], { env: fx.env, stdoutFails: { code: 'EPIPE' } });
+    expect(many.stderr).toContain('crawl: gave up waiting after 0.5 s: 2 of 2 jobs not finished');
+    expect(many.code).toBe(7);
   });
 
   it.concurrent('a full disk is still a local I/O failure said on stderr (exit 1), whatever the job', async ({ expect }) => {

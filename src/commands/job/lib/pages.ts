@@ -1,7 +1,7 @@
 import { getJob, type JobResponse } from '../../../api/jobs.js';
 import { inlinePages, readPageBatches } from '../../../api/pages.js';
 import type { Deps } from '../../../deps.js';
-import { CrawlError, FilterError, InterruptedError } from '../../../errors.js';
+import { CrawlError, FilterError, FilterHalt, InterruptedError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import type { HttpClient } from '../../../http/client.js';
 import { formatProgress, toCount } from '../../../text/format.js';
@@ -82,10 +82,12 @@ async function readyJob(deps: Deps, http: HttpClient, options: PagesOptions, dea
   // Unknown statuses are exported as they are: the service may well have pages for them.
   if (job.status !== 'pending' && job.status !== 'running') return response;
   if (!options.wait) {
+    // Pasted, it prints what this run would: the filter (which implies --json), or --json.
+    const printing = deps.globals.jq !== undefined ? ['--jq', deps.globals.jq] : deps.globals.json ? ['--json'] : [];
     throw new CrawlError(
       `job ${job.id} is still ${job.status}, ${formatProgress(job.pagesFinished, job.pagesTotal)}: its pages are exported once it has finished`,
       ExitCode.usage,
-      { hint: `wait for it with \`${crawlCommand(deps, ['job', 'pages'], [options.id], [...(options.given ?? []), '--wait'])}\`` },
+      { hint: `wait for it with \`${crawlCommand(deps, ['job', 'pages'], [options.id], [...(options.given ?? []), ...printing, '--wait'])}\`` },
     );
   }
   return followJob(deps, http, options.id, { intervalMs: options.intervalMs, deadline, ndjson: false });
@@ -143,8 +145,10 @@ async function exportPages(
       throw file ? interruptedWith(error, interruptedMessage(sink, file, groupDigits(deps.env))) : error;
     }
     // Whatever failed, what was written stays written: flush it before saying how much. A file
-    // that no record reached yet is closed as it was, not emptied.
-    if (sink.untouched) await sink.abandon();
+    // that no record reached yet is closed as it was, not emptied, unless the filter ended the
+    // export well (`halt`, exit 0): the file then holds what it printed, nothing.
+    const endedWell = error instanceof FilterHalt && error.exitCode === ExitCode.ok;
+    if (sink.untouched && !endedWell) await sink.abandon();
     else await sink.close().catch(() => undefined);
     throw withCount(error, sink, groupDigits(deps.env));
   } finally {

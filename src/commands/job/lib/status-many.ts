@@ -30,8 +30,9 @@ export async function showStatuses(deps: Deps, ids: readonly string[], exitStatu
   const jobs: Job[] = [];
   // Pending, running or a status we do not know: not finished, which is what exit 7 means elsewhere.
   const outcomes: Outcome[] = results.map((r) => (r.error !== undefined ? { kind: 'failed', code: r.error.exitCode } : { kind: 'job', code: terminalExitCode(r.response.job.status) ?? ExitCode.waitElapsed }));
-  // Every status was read: a reader gone before they are printed (`| true`) changes none of them.
-  if (exitStatus) deps.exitIfReaderLeaves(worstOutcome(outcomes));
+  // Every status was read: a reader gone before they are printed (`| true`) changes none of them,
+  // nor the code of an id that could not be read, which is the exit code with or without --exit-status.
+  if (exitStatus || outcomes.some((o) => o.kind === 'failed')) deps.exitIfReaderLeaves(worstOutcome(outcomes));
   for (const result of results) {
     if (result.error !== undefined) {
       deps.report(new CrawlError(`job ${sanitize(result.id)}: ${result.error.message}`, result.error.exitCode, result.error.httpStatus === undefined ? {} : { httpStatus: result.error.httpStatus }));

@@ -9,8 +9,8 @@ import { formatElapsed, formatProgress, formatSeconds, percentDone, progressBar,
 import { groupDigits } from '../../../text/locale.js';
 import { sanitize } from '../../../text/sanitize.js';
 import { withinDeadline } from '../../../platform/deadline.js';
-import { fitWatchLine, SPINNER } from './follow.js';
-import { failureWait, gaveUpCode, gaveUpWaiting, isTransient } from '../../../api/watch.js';
+import { fitWatchLine, SPINNER, stillRunning } from './follow.js';
+import { failureWait, isTransient } from '../../../api/watch.js';
 import { worstOutcome, type Outcome } from './outcome.js';
 import { printJobRows } from './rows.js';
 import { Redrawn } from './redrawn.js';
@@ -92,7 +92,7 @@ export async function watchJobs(deps: Deps, ids: readonly string[], options: Wat
   // A job never read when --max-wait ran out is not known to be unfinished: it failed, with the
   // last attempt's code (5 for the network), which outranks every status as any failure does.
   const unread = gaveUp ? watched.filter((w) => !w.done && w.job === undefined) : [];
-  const neverRead = unread.map((w) => (w.failed = new CrawlError(`job ${sanitize(w.id)}: ${gaveUpWaiting(undefined, w.lastFailure)}`, gaveUpCode(undefined, w.lastFailure))));
+  const neverRead = unread.map((w) => (w.failed = ofJob(w.id, stillRunning(undefined, w.lastFailure))));
   const outcomes: Outcome[] = watched.map((w): Outcome => {
     if (w.failed) return { kind: 'failed', code: w.failed.exitCode };
     const code = w.job ? terminalExitCode(w.job.status) : undefined;
@@ -153,12 +153,17 @@ async function poll(
       return;
     }
     w.done = true;
-    w.failed = new CrawlError(`job ${sanitize(w.id)}: ${error.message}`, error.exitCode, {
-      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
-      ...(error.hint === undefined ? {} : { hint: error.hint }),
-    });
+    w.failed = ofJob(w.id, error);
     display.failed(w.failed);
   }
+}
+
+/** The error of one id among several: its message after `job <id>: `, its code, HTTP status and hint. */
+function ofJob(id: string, error: CrawlError): CrawlError {
+  return new CrawlError(`job ${sanitize(id)}: ${error.message}`, error.exitCode, {
+    ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+    ...(error.hint === undefined ? {} : { hint: error.hint }),
+  });
 }
 
 /**

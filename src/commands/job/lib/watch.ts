@@ -1,5 +1,6 @@
 import type { Deps } from '../../../deps.js';
 import { terminalExitCode } from '../../../api/jobs.js';
+import { isCrawlError } from '../../../errors.js';
 import { ExitCode } from '../../../exit-codes.js';
 import { followJob } from './follow.js';
 import { printJob } from './view.js';
@@ -23,6 +24,11 @@ export async function jobWatchRun(deps: Deps, options: WatchOptions): Promise<nu
     intervalMs: options.intervalMs,
     maxWaitMs: options.maxWaitMs,
     ndjson: deps.globals.json,
+  }).catch((error: unknown) => {
+    // The watch ended with its own error (--max-wait: 7, or the code of a job never read): a reader
+    // that leaves as it is said gets that code too. Not when the reader's leaving ended it.
+    if (isCrawlError(error) && !deps.signal.aborted) deps.exitIfReaderLeaves(error.exitCode);
+    throw error;
   });
   const code = terminalExitCode(job.status) ?? ExitCode.failure;
   deps.exitIfReaderLeaves(code);
