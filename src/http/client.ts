@@ -168,6 +168,29 @@ export class HttpClient {
 
   /** Sends the request (with retries where safe); resolves only for 2xx, else throws a CrawlError. */
   async request(spec: RequestSpec): Promise<HttpResponse> {
+    try {
+      return await this.#request(spec);
+    } catch (error) {
+      throw this.#withoutSecrets(error);
+    }
+  }
+
+  /**
+   * The error with every key of this client taken out of its message. Messages name URLs, and a
+   * URL can hold a key: a redirect's Location is the server's to choose (`/k/<the key it was
+   * sent>`), a path the caller's. The CLI redacts what it prints; a library's caller logs the
+   * error itself.
+   */
+  #withoutSecrets(error: unknown): unknown {
+    if (!(error instanceof Error)) return error;
+    const message = this.#redactor.redact(error.message);
+    if (message === error.message) return error;
+    error.message = message;
+    if (typeof error.stack === 'string') error.stack = this.#redactor.redact(error.stack);
+    return error;
+  }
+
+  async #request(spec: RequestSpec): Promise<HttpResponse> {
     const url = this.resolve(spec);
     const retryable = isSafeMethod(spec.method) && spec.retry !== false;
     const label = `${spec.method} ${url.pathname}`;
@@ -221,7 +244,11 @@ export class HttpClient {
   /** request() and JSON.parse of the body; a body that is not JSON is a malformed response (exit 1). */
   async requestJson(spec: RequestSpec): Promise<{ response: HttpResponse; body: unknown }> {
     const response = await this.request(spec);
-    return { response, body: parseJsonBody(response, spec.method) };
+    try {
+      return { response, body: parseJsonBody(response, spec.method) };
+    } catch (error) {
+      throw this.#withoutSecrets(error);
+    }
   }
 
   /** Waits on the client's clock, but wakes at once on Ctrl-C. */

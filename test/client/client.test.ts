@@ -369,3 +369,33 @@ describe('the embeddable sandbox', () => {
     }
   });
 });
+
+describe('errors never carry the key', () => {
+  it('a redirect to a URL that holds the key it was sent, and a path that holds it: the message, the stack and inspect() show [redacted]', async () => {
+    const { createServer } = await import('node:http');
+    const { inspect } = await import('node:util');
+    const { listenOnLoopback } = await import('../support/loopback.js');
+    const key = 'crk_' + 'Rz8'.repeat(14);
+    const server = createServer((req, res) => {
+      const sent = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+      // Somewhere nothing listens: the message then names the URL it could not reach.
+      if (req.url === '/api/crawl/redirect') res.writeHead(302, { location: `http://127.0.0.1:1/k/${sent}?k=${sent}` }).end();
+      else res.writeHead(404, { 'content-type': 'application/json' }).end('{"success":false,"error":"no such job"}');
+    });
+    const { url, close } = await listenOnLoopback(server);
+    try {
+      // A fake clock: the retries of the unreachable redirect wait on nothing.
+      const client = makeClient({ baseUrl: url, apiKey: key }, { env: { CRAWL_CONFIG_DIR: '/nonexistent-crawl-dir' }, clock: fakeClock(), nodeVersion: '20' });
+      open.push(client);
+      for (const id of ['redirect', key]) {
+        const error = await client.jobs.get(id).then(() => undefined, (e: unknown) => e);
+        expect(error).toBeInstanceOf(CrawlError);
+        const shown = [String(error), (error as Error).stack ?? '', inspect(error), JSON.stringify(error)].join('\n');
+        expect(shown).toContain('[redacted]');
+        expect(shown).not.toContain(key.slice(4));
+      }
+    } finally {
+      await close();
+    }
+  });
+});
