@@ -1,3 +1,4 @@
+import { defaultMaxListeners, getMaxListeners, setMaxListeners } from 'node:events';
 import type { Clock } from './clock.js';
 
 /**
@@ -60,7 +61,10 @@ export function timeoutSignal(clock: Pick<Clock, 'after'>, ms: number, follows: 
   // The first to have aborted gives the reason, as with AbortSignal.any.
   for (const source of follows) {
     if (source.aborted) controller.abort(source.reason);
-    else source.addEventListener('abort', onAbort, { once: true });
+    else {
+      allowConcurrentListeners(source);
+      source.addEventListener('abort', onAbort, { once: true });
+    }
   }
   return {
     signal: controller.signal,
@@ -70,4 +74,16 @@ export function timeoutSignal(clock: Pick<Clock, 'after'>, ms: number, follows: 
       for (const source of follows) source.removeEventListener('abort', onAbort);
     },
   };
+}
+
+/** Requests in flight at once on one signal, each with its listener, before Node warns of a leak. */
+const CONCURRENT_LISTENERS = 1500;
+
+/**
+ * Each request in flight listens to its client's signals until it ends (stop() takes the listener
+ * off), so a program with eleven requests out at once is no leak; Node would print one all the
+ * same, on the caller's stderr. A signal whose cap someone already chose is left as it is.
+ */
+function allowConcurrentListeners(signal: AbortSignal): void {
+  if (getMaxListeners(signal) === defaultMaxListeners) setMaxListeners(CONCURRENT_LISTENERS, signal);
 }

@@ -45,7 +45,14 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<E
     ...(options.bootstrapKey === undefined ? {} : { key: options.bootstrapKey }),
   });
   const standing = options.faults ?? [];
-  for (const fault of standing) server.inject(fault);
+  try {
+    for (const fault of standing) server.inject(fault);
+  } catch (error) {
+    // A fault refused (a typo in its kind): the caller gets no sandbox to close, so a server left
+    // listening would keep its process alive.
+    await server.close();
+    throw error;
+  }
   return {
     baseUrl: server.url,
     bootstrapKey: server.key,

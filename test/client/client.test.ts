@@ -399,3 +399,48 @@ describe('errors never carry the key', () => {
     }
   });
 });
+
+describe('a library keeps to itself', () => {
+  it('thirty requests at once on one client (and its signal): no MaxListenersExceededWarning on the caller\'s stderr', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const client = makeClient({ baseUrl: sb.baseUrl, apiKey: sb.bootstrapKey, signal: controller.signal }, { env: {}, clock: fakeClock(), nodeVersion: '20' });
+      open.push(client);
+      const jobs = await Promise.all(Array.from({ length: 30 }, () => client.jobs.get('demo-small')));
+      expect(jobs.map((job) => job.status)).toEqual(Array(30).fill('completed'));
+      // Node emits its warning on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('a sandbox refused for a malformed fault leaves no server listening on its port', async () => {
+    const { createServer } = await import('node:http');
+    const { listenOnLoopback } = await import('../support/loopback.js');
+    const probe = await listenOnLoopback(createServer());
+    const port = probe.port;
+    await probe.close();
+    await expect(startSandbox({ port, faults: [{ kind: 'statuss' } as never] })).rejects.toThrow(/Invalid fault/);
+    // Free again once the refused sandbox's server has closed (its handle goes on a later turn of
+    // the loop); a server left listening holds the port for as long as the process lives.
+    const started = Date.now();
+    for (;;) {
+      const again = createServer();
+      const bound = await new Promise<boolean>((resolve) => {
+        again.once('error', () => resolve(false));
+        again.listen(port, '127.0.0.1', () => resolve(true));
+      });
+      if (bound) {
+        await new Promise((resolve) => again.close(resolve));
+        break;
+      }
+      if (Date.now() - started > 10_000) throw new Error(`port ${port} is still held by the refused sandbox`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  });
+});
