@@ -2,11 +2,12 @@
 // for scripts. Its rules are the CLI's: where the key may go, what is retried, how long a request
 // may take, what every error's exit code is.
 import { Settings } from '../config/settings.js';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import { tlsOptionsFor, type TlsOptions } from '../http/trust.js';
 import { HttpClient } from '../http/client.js';
 import { proxyFromEnv } from '../http/proxy-env.js';
 import { checkTransport, parseBaseUrl } from '../http/url.js';
+import { keyDefect, trimKeyText } from '../text/keys.js';
 import { Redactor } from '../text/redact.js';
 import { VERSION } from '../version.js';
 import { JobsClient } from './jobs.js';
@@ -21,6 +22,7 @@ export function makeClient(options: ClientOptions, system: ClientSystem): CrawlC
   const base = parseBaseUrl(settings.requireBaseUrl().value);
   // Refused now, as the CLI refuses it before any request, not at the first call.
   checkTransport(base, options.allowHttp ?? false);
+  const given = options.apiKey === undefined ? undefined : givenKey(options.apiKey);
   const redactor = new Redactor();
   // The HTTP layer throws its interrupt signal's reason: an InterruptedError, whatever the caller aborted with.
   const interrupt = new AbortController();
@@ -36,7 +38,7 @@ export function makeClient(options: ClientOptions, system: ClientSystem): CrawlC
     signal: interrupt.signal,
     redactor,
     apiKey() {
-      key ??= options.apiKey ?? settings.localApiKey().value;
+      key ??= given ?? settings.localApiKey().value;
       return key;
     },
     http(apiKey = connection.apiKey(), { evenIfAborted = false } = {}) {
@@ -69,4 +71,18 @@ export function makeClient(options: ClientOptions, system: ClientSystem): CrawlC
       await Promise.all([...clients.values()].map((c) => c.close()));
     },
   };
+}
+
+/**
+ * The `apiKey` option as CRAWL_API_KEY is taken: without the white space a file read leaves around
+ * it (`readFileSync(file, 'utf8')` keeps the line break), and refused now, named by its defect and
+ * never quoted, when no Authorization header could carry it; else the HTTP layer would reject it
+ * at each request, an internal error retried as a network failure.
+ */
+function givenKey(apiKey: string): string {
+  const key = trimKeyText(apiKey);
+  if (key === '') throw new UsageError('the apiKey option is empty', 'give the key itself, or leave apiKey out to use CRAWL_API_KEY or the profile\'s key');
+  const defect = keyDefect(key);
+  if (defect !== undefined) throw new UsageError(`the apiKey option ${defect}; refusing to send it`, 'give the key alone, exactly as it was issued');
+  return key;
 }

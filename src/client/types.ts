@@ -12,7 +12,11 @@ export interface ClientOptions {
   profile?: string;
   /** Per request, as the CLI's --timeout (default 30 000). */
   timeoutMs?: number;
-  /** Aborts every request and wait of this client; they reject with an InterruptedError. */
+  /**
+   * Aborts every request and wait of this client; they reject with an InterruptedError. A POST or
+   * DELETE already on the wire is let finish (its answer, or its timeout: OutcomeUnknownError), as
+   * the CLI lets it: abandoned, whether the key was made or revoked would be unknown.
+   */
   signal?: AbortSignal;
   /** As the CLI's --allow-http: clear-text http to a host other than loopback. */
   allowHttp?: boolean;

@@ -444,3 +444,32 @@ describe('a library keeps to itself', () => {
     }
   });
 });
+
+describe('the apiKey option is taken as CRAWL_API_KEY is', () => {
+  it('a key read from a file with its line break is used; one no header can carry is refused at createClient, unquoted, before any request', async () => {
+    const before = sb.requests().length;
+    const fromFile = makeClient({ baseUrl: sb.baseUrl, apiKey: `${sb.bootstrapKey}\n` }, { env: {}, clock: fakeClock(), nodeVersion: '20' });
+    open.push(fromFile);
+    expect((await fromFile.jobs.get('demo-small')).status).toBe('completed');
+    for (const [given, defect] of [
+      ['crk_tab\tinside_the_key_0123', 'contains a tab (U+0009)'],
+      ['crk_\u00fcber_0123456789abcdef', 'contains a character that is not plain ASCII (U+00FC)'],
+      [' \n ', undefined],
+    ] as const) {
+      const thrown = (() => {
+        try {
+          createClient({ baseUrl: sb.baseUrl, apiKey: given, env: {} });
+          return undefined;
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(thrown, JSON.stringify(given)).toBeInstanceOf(UsageError);
+      const error = thrown as UsageError;
+      expect(error.exitCode).toBe(2);
+      expect(error.message).toBe(defect === undefined ? 'the apiKey option is empty' : `the apiKey option ${defect}; refusing to send it`);
+      if (given.trim() !== '') expect(error.message).not.toContain(given.trim().slice(0, 8));
+    }
+    expect(sb.requests().length).toBe(before + 1);
+  });
+});
