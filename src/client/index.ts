@@ -2,6 +2,7 @@
 import { Settings } from '../config/settings.js';
 import { realClock } from '../platform/clock.js';
 import { processFacts } from '../platform/host.js';
+import { CrawlError, InterruptedError } from '../errors.js';
 import { makeClient } from './client.js';
 import type { ClientOptions, CrawlClient } from './types.js';
 
@@ -34,6 +35,13 @@ export async function openClient(options: ClientOptions = {}): Promise<CrawlClie
   const facts = processFacts();
   const env = options.env ?? facts.env;
   const settings = new Settings(env, { ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }), ...(options.profile === undefined ? {} : { profile: options.profile }) });
-  const key = await settings.requireApiKey(options.signal);
+  let key;
+  try {
+    key = await settings.requireApiKey(options.signal);
+  } catch (error) {
+    // An abort while the key store answers: the InterruptedError every other call of the client gives.
+    if (options.signal?.aborted && !(error instanceof CrawlError)) throw new InterruptedError();
+    throw error;
+  }
   return createClient({ ...options, apiKey: key.value });
 }
