@@ -42,7 +42,9 @@ async function main(): Promise<void> {
     outdir: LIB_DIR,
     outExtension: { '.js': '.cjs' },
     define: { __CRAWL_VERSION__: JSON.stringify(version) },
-    minifyWhitespace: true,
+    // Lines kept: Node prints the source line an uncaught error was thrown from, and a stack's
+    // line numbers are all an embedder has to go on (no source maps are shipped). One minified line
+    // made each uncaught error a dump of the whole library.
     minifySyntax: true,
     // Error classes are named by their constructors: users log them.
     keepNames: true,

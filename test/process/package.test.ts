@@ -228,6 +228,17 @@ describe('the Node client, as docs/client.md shows it', () => {
     expect(await node(['same.mjs'])).toMatchObject({ code: 0, stdout: 'true true function\n' });
   });
 
+  it('an error left uncaught prints its own line of the library, not the whole library', async () => {
+    // No base URL anywhere: createClient throws a UsageError, and Node prints the line it came from.
+    const result = await node(['-e', `require('${pkg.name}').createClient({ env: {} })`], { CRAWL_CONFIG_DIR: join(project.dir, 'no-config') });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^UsageError: /m);
+    expect(result.stderr).toMatch(/client\.cjs:\d+/);
+    // Node shows the source line above the error; a library of one minified line made that line
+    // the whole library (hundreds of kilobytes).
+    expect(result.stderr.length).toBeLessThan(4_000);
+  });
+
   it('the sandbox in a node:test file (the example test of docs/client.md) passes', async () => {
     // TAP on every Node: newer ones default to the spec reporter even in a pipe.
     const result = await node(['--test', '--test-reporter=tap', 'sandbox.test.mjs']);
