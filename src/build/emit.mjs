@@ -47,6 +47,11 @@ process.stdout.write(`emit: ${count} files to ${relative(ROOT, outDir)}/\n`);
 // a file that needs the checker's inference fails here). Internal constructors are left out, so
 // no declaration reaches the HTTP layer, undici's types, or anything the package does not ship.
 const TYPES_DIR = join(outDir, 'types');
+// The same declarations for `require` (package.json "exports"): TypeScript takes a .d.ts to be of
+// the format of the package.json nearest to it, and this package's is "module", so a CommonJS
+// project on `module: node16` (or node18) would be told it cannot require an ES module. A copy
+// under a package.json of "commonjs" is read as what `require` gets.
+const TYPES_CJS_DIR = join(outDir, 'types-cjs');
 const ENTRIES = ['client/index.ts', 'sandbox/public.ts'];
 const declared = new Set();
 const queue = ENTRIES.map((entry) => join(rootDir, entry));
@@ -60,12 +65,15 @@ while (queue.length > 0) {
     reportDiagnostics: true,
   });
   if (diagnostics.length > 0) fail(diagnostics);
-  const out = join(TYPES_DIR, relative(rootDir, file)).replace(/\.ts$/, '.d.ts');
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, outputText);
+  for (const dir of [TYPES_DIR, TYPES_CJS_DIR]) {
+    const out = join(dir, relative(rootDir, file)).replace(/\.ts$/, '.d.ts');
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, outputText);
+  }
   for (const [, path] of outputText.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) queue.push(join(dirname(file), `${path}.ts`));
 }
-process.stdout.write(`emit: ${declared.size} declaration files to ${relative(ROOT, TYPES_DIR)}/\n`);
+writeFileSync(join(TYPES_CJS_DIR, 'package.json'), '{ "type": "commonjs" }\n');
+process.stdout.write(`emit: ${declared.size} declaration files to ${relative(ROOT, TYPES_DIR)}/ and ${relative(ROOT, TYPES_CJS_DIR)}/\n`);
 
 function fail(diagnostics) {
   const text =

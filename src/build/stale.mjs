@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 /** What the build reads: the sources, the package's own files and its TypeScript settings. */
 export const INPUTS = ['src', 'bin', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
 /** What it makes that the tests run: the oldest of these dates the build. */
-export const OUTPUTS = ['dist/bundle/bundle.pack', 'dist/launch/load-bundle.cjs', 'dist/lib/client.cjs', 'dist/lib/sandbox.cjs', 'dist/man/crawl.1', 'dist/types/client/index.d.ts'];
+export const OUTPUTS = ['dist/bundle/bundle.pack', 'dist/launch/load-bundle.cjs', 'dist/lib/client.cjs', 'dist/lib/sandbox.cjs', 'dist/man/crawl.1', 'dist/types/client/index.d.ts', 'dist/types-cjs/client/index.d.ts'];
 
 function newest(path) {
   const stat = statSync(path, { throwIfNoEntry: false });

@@ -65,9 +65,9 @@ afterAll(async () => {
 describe('the tarball', () => {
   it('holds what runs and what users read, nothing else: no sources, tests, or build-machine code caches', () => {
     const paths = packed.files.map((f) => f.path).sort();
-    const allowed = /^(bin\/crawl\.js|bin\/package\.json|dist\/launch\/[\w-]+\.cjs|dist\/bundle\/bundle\.pack|dist\/lib\/(client|sandbox)\.(cjs|mjs)|dist\/types\/[\w/-]+\.d\.ts|dist\/man\/[\w-]+\.1|docs\/[\w-]+\.md|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+    const allowed = /^(bin\/crawl\.js|bin\/package\.json|dist\/launch\/[\w-]+\.cjs|dist\/bundle\/bundle\.pack|dist\/lib\/(client|sandbox)\.(cjs|mjs)|dist\/types(-cjs)?\/[\w/-]+\.d\.ts|dist\/types-cjs\/package\.json|dist\/man\/[\w-]+\.1|docs\/[\w-]+\.md|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
-    expect(paths).toEqual(expect.arrayContaining(['bin/crawl.js', 'dist/bundle/bundle.pack', 'dist/lib/client.cjs', 'dist/types/client/index.d.ts', 'dist/man/crawl.1', 'docs/commands.md', 'CHANGELOG.md']));
+    expect(paths).toEqual(expect.arrayContaining(['bin/crawl.js', 'dist/bundle/bundle.pack', 'dist/lib/client.cjs', 'dist/types/client/index.d.ts', 'dist/types-cjs/client/index.d.ts', 'dist/types-cjs/package.json', 'dist/man/crawl.1', 'docs/commands.md', 'CHANGELOG.md']));
   });
 
   it('every relative link of a document it ships leads to a file it holds (the rest name the repository)', () => {
@@ -309,6 +309,9 @@ void startSandbox({ seed: false }).then(async (sandbox) => {
     const checked = tsc(['consumer.mts', 'consumer.cts', 'mistake.mts'], ts.ModuleKind.NodeNext, ts.ModuleResolutionKind.NodeNext);
     expect(checked).toBe("mistake.mts(2,31): error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'.\n");
     expect(tsc(['legacy.ts'], ts.ModuleKind.CommonJS, ts.ModuleResolutionKind.Node10)).toBe('');
+    // A CommonJS file on node16 (@tsconfig/node20's setting), which may not require an ES module:
+    // `require` gets declarations read as CommonJS.
+    expect(tsc(['consumer.cts'], ts.ModuleKind.Node16, ts.ModuleResolutionKind.Node16)).toBe('');
   });
 });
 
