@@ -2,7 +2,7 @@ import { getJob, isTerminal, requestCancel, terminalExitCode } from '../api/jobs
 import type { Job, JobStatus } from '../api/model.js';
 import { inlinePages, readPageBatches } from '../api/pages.js';
 import { gaveUpCode, gaveUpWaiting, pollJob } from '../api/watch.js';
-import { CrawlError, InterruptedError } from '../errors.js';
+import { CrawlError, InterruptedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { answeredUnread } from '../http/errors.js';
 import { arrayElements, type JsonSpan } from '../text/json-scan.js';
@@ -16,25 +16,25 @@ const DEFAULT_INTERVAL_MS = 2000;
 
 export interface WatchOptions {
   /** Between polls (default 2000). */
-  intervalMs?: number;
+  intervalMs?: number | undefined;
   /** Give up after this long: the iterator throws a CrawlError with exitCode 7. */
-  maxWaitMs?: number;
+  maxWaitMs?: number | undefined;
   /** Ends the watch: the iterator throws an InterruptedError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Called for each transient failure (network, 429, 5xx) before it is waited out. */
-  onRetry?: (error: CrawlError, waitMs: number) => void;
+  onRetry?: ((error: CrawlError, waitMs: number) => void) | undefined;
 }
 
 export interface PagesOptions {
   /** Each record as the exact text the service sent (a string), not parsed. */
-  raw?: boolean;
+  raw?: boolean | undefined;
   /** Stop after this many records. */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 export interface CancelOptions extends WatchOptions {
   /** Resolve once the job has stopped (cancelled_by_user); another end rejects with its exit code. */
-  wait?: boolean;
+  wait?: boolean | undefined;
 }
 
 /** Crawl jobs: read, watch, export, cancel. */
@@ -64,8 +64,11 @@ export class JobsClient {
    * with `raw` each record's bytes as sent. The job must have finished, as for `crawl job pages`.
    */
   pages(id: string, options: PagesOptions & { raw: true }): AsyncGenerator<string, void, undefined>;
-  pages(id: string, options?: PagesOptions & { raw?: false }): AsyncGenerator<unknown, void, undefined>;
+  pages(id: string, options?: PagesOptions & { raw?: false | undefined }): AsyncGenerator<unknown, void, undefined>;
+  /** `raw` known only at run time: strings when it is true, parsed records when not. */
+  pages(id: string, options?: PagesOptions): AsyncGenerator<unknown, void, undefined>;
   async *pages(id: string, options: PagesOptions = {}): AsyncGenerator<unknown, void, undefined> {
+    checkCount('limit', options.limit);
     const http = this.#c.http();
     const response = await getJob(http, id);
     const { job } = response;
@@ -105,6 +108,8 @@ export class JobsClient {
    * shows it; with `wait`, once it has stopped.
    */
   async cancel(id: string, options: CancelOptions = {}): Promise<Job> {
+    // Before the DELETE: a wait that cannot be done must not follow a cancellation already sent.
+    if (options.wait === true) checkWait(options);
     const http = this.#c.http();
     let answer;
     try {
@@ -121,6 +126,7 @@ export class JobsClient {
   }
 
   async *#follow(id: string, options: WatchOptions): AsyncGenerator<Job, void, undefined> {
+    checkWait(options);
     const { clock } = this.#c.system;
     const signal = interruptOn(options.signal ? AbortSignal.any([options.signal, this.#c.signal]) : this.#c.signal);
     const aborted = whenAborted(signal);
@@ -161,4 +167,24 @@ function whenAborted(signal: AbortSignal): Promise<never> {
   });
   aborted.catch(() => undefined);
   return aborted;
+}
+
+/** As the CLI's --interval: polling more often only loads the service. */
+const MIN_INTERVAL_MS = 500;
+
+/**
+ * A watch's numbers, refused before any request as the CLI refuses its flags: NaN, 0 or a negative
+ * interval would poll in a tight loop, a deadline that is no number would never come.
+ */
+function checkWait(options: WatchOptions): void {
+  const { intervalMs, maxWaitMs } = options;
+  if (intervalMs !== undefined && !(Number.isFinite(intervalMs) && intervalMs >= MIN_INTERVAL_MS)) {
+    throw new UsageError(`intervalMs must be a number of milliseconds of at least ${MIN_INTERVAL_MS} (polling more often only loads the service), not ${String(intervalMs)}`);
+  }
+  if (maxWaitMs !== undefined && !(Number.isFinite(maxWaitMs) && maxWaitMs >= 0)) throw new UsageError(`maxWaitMs must be a number of milliseconds, 0 or more, not ${String(maxWaitMs)}`);
+}
+
+/** A count of records: a whole number, 1 or more (the service would answer 400, or send them all). */
+function checkCount(name: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1)) throw new UsageError(`${name} must be a whole number of records, 1 or more, not ${String(value)}`);
 }

@@ -22,7 +22,7 @@ export interface NewKey {
 
 export interface RevokeOptions {
   /** Revoke it even if it is (or may be) the key this client uses. */
-  force?: boolean;
+  force?: boolean | undefined;
 }
 
 export interface RotateOptions {
@@ -38,13 +38,13 @@ export interface RotateOptions {
    * active in `RotationError.secret()` (the store may hold it). Without it, a rejected `store`
    * revokes the new key again.
    */
-  read?: () => Promise<string | undefined>;
+  read?: (() => Promise<string | undefined>) | undefined;
   /** The new key's name (default: the old one's, with the date). */
-  name?: string;
+  name?: string | undefined;
   /** Leave the old key active. */
-  keepOld?: boolean;
+  keepOld?: boolean | undefined;
   /** Called as each step is done: `create`, `verify`, `store` (store() resolved), `revoke`. */
-  onStep?: (step: 'create' | RotationStep) => void;
+  onStep?: ((step: 'create' | RotationStep) => void) | undefined;
 }
 
 export interface KeyRef {

@@ -8,13 +8,13 @@ export { DEMO_JOB_IDS } from './seed.js';
 
 export interface StartSandboxOptions {
   /** Default 0: a free port. It always listens on 127.0.0.1. */
-  port?: number;
+  port?: number | undefined;
   /** Default true: the demo jobs (`demo-running`, `demo-small`, … `DEMO_JOB_IDS`). */
-  seed?: boolean;
+  seed?: boolean | undefined;
   /** Faults in place from the start (see `inject`). */
-  faults?: Fault[];
+  faults?: Fault[] | undefined;
   /** The bootstrap key's value; default a random `crk_` key. */
-  bootstrapKey?: string;
+  bootstrapKey?: string | undefined;
 }
 
 export interface EmbeddedSandbox {

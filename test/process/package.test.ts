@@ -255,7 +255,9 @@ describe('the shipped declarations', () => {
    */
   const parsed = new Map<string, ts.SourceFile | undefined>();
   const tsc = (files: string[], module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind): string => {
-    const options: ts.CompilerOptions = { noEmit: true, strict: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts'], skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')], module, moduleResolution };
+    // exactOptionalPropertyTypes: a consumer that passes `undefined` for an option left out (as
+    // `process.env.X` gives) must check too.
+    const options: ts.CompilerOptions = { noEmit: true, strict: true, exactOptionalPropertyTypes: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts'], skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')], module, moduleResolution };
     const host = ts.createCompilerHost(options);
     const parse = host.getSourceFile.bind(host);
     host.getSourceFile = (file, language, ...rest) => {
@@ -273,10 +275,12 @@ describe('the shipped declarations', () => {
       `import { createClient, CrawlError, RotationError, type Job } from '${pkg.name}';
 import { startSandbox, type EmbeddedSandbox } from '${pkg.name}/sandbox';
 const sandbox: EmbeddedSandbox = await startSandbox({ seed: false });
-const client = createClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.bootstrapKey, timeoutMs: 5000 });
+const client = createClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.bootstrapKey, timeoutMs: 5000, profile: process.env.CRAWL_PROFILE });
 const job: Job = await client.jobs.get('x').catch((e: unknown) => { if (e instanceof CrawlError) return { id: 'x', status: String(e.exitCode) }; throw e; });
 for await (const state of client.jobs.watch(job.id, { intervalMs: 10, maxWaitMs: 100 })) console.log(state.status);
 for await (const line of client.jobs.pages(job.id, { raw: true })) console.log(line.length);
+const raw: boolean = process.argv.length > 2;
+for await (const record of client.jobs.pages(job.id, { raw, limit: undefined })) console.log(record);
 const r = await client.keys.rotate({ store: async (key: string) => void key }).catch((e: unknown) => (e instanceof RotationError ? e.secret() : undefined));
 console.log(r, (await client.keys.list()).map((k) => k.keyPrefix));
 await client.close();
