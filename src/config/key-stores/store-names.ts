@@ -14,16 +14,33 @@ export function describeKeyring(platform: NodeJS.Platform): string {
 
 /** `NAME=value` before a command: a variable the shell sets for it, whose value may be the key. */
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** A value the shell does not end at the first blank: quoted, or a substitution. */
+const UNSPLIT = /["'`]|\$\(/;
+/** A word with a key's look (`crk_…`, `ghp_…`): never shown, only its scheme. */
+const KEY_LIKE = /^([A-Za-z]{1,10}[_-])[A-Za-z0-9_-]{15,}$/;
 
 /**
  * The program a command runs, as `auth status` shows it: `op read op://…` is "command: op …".
- * Variables set before it (`K=… printenv K`) are passed over, values unseen: "printenv".
+ * Variables set before it (`K=… printenv K`) are passed over, values unseen: "printenv". A value
+ * that is quoted or substituted may hold blanks, so the words after it are not the program: the
+ * variable's name stands for the command then (`TOKEN=…`). A word that looks like a key shows
+ * only its scheme (`crk_…`).
  */
 export function commandName(command: string): string {
   const words = command.trim().split(/\s+/);
-  const first = words.find((word) => !ASSIGNMENT.test(word)) ?? words[0]?.replace(/=.*$/s, '=…') ?? '';
+  let first = words[0] ?? '';
+  for (const word of words) {
+    first = word;
+    if (!ASSIGNMENT.test(word)) break;
+    if (UNSPLIT.test(word) || word === words.at(-1)) {
+      first = word.replace(/=.*$/s, '=…');
+      break;
+    }
+  }
   const base = first.replace(/^.*[\\/]/, '');
-  return base === '' ? '(empty)' : base.slice(0, 40);
+  if (base === '') return '(empty)';
+  const key = KEY_LIKE.exec(base);
+  return key ? `${key[1]}…` : base.slice(0, 40);
 }
 
 export function describeCommand(readCommand: string): string {

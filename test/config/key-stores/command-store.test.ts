@@ -108,7 +108,7 @@ describe('key-command', () => {
     }
   });
 
-  it('sets the key in a variable before the program (`K=<key> printenv K`): named by the program, no piece of the key anywhere, said once a run', async () => {
+  it('sets the key in a variable before the program (`K=<key> printenv K`): named by the program, no piece of the key anywhere, one warning', async () => {
     const key = fx.sandbox.addKey('assigned-in-command').key;
     const dir = profileDir({ 'key-command': `K=${key} printenv K` });
     const job = await run(dir, ['job', 'status', 'demo-small']);
@@ -119,6 +119,31 @@ describe('key-command', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ keyLocation: 'command: printenv …', accepted: true });
     // Not the key, nor its first 12 characters past the scheme (the part a cut name would show).
     for (const text of [job.stdout, job.stderr, status.stdout, status.stderr]) expect(text).not.toContain(key.slice(4, 16));
+  });
+
+  it('a quoted or substituted value (`TOKEN="Bearer <key>" sh -c …`, `K=$(cat f) prog`): named by the variable, no piece of the key', async () => {
+    const key = fx.sandbox.addKey('quoted-in-command').key;
+    for (const [command, shown] of [
+      [`TOKEN="Bearer ${key}" sh -c 'printf %s "$TOKEN"'`, 'TOKEN=…'],
+      [`K=$(printf %s ${key}) sh -c 'printf "%s\n" "$K" "$K"'`, 'K=…'],
+    ] as const) {
+      const dir = profileDir({ 'key-command': command });
+      const r = await run(dir, ['job', 'status', 'demo-small']);
+      // Both print what is not a key (a space in it; two lines): refused, named, never quoted.
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`key-command (${shown} …)`);
+      expect(r.stdout + r.stderr).not.toContain(key.slice(4, 16));
+    }
+  });
+
+  it('is the key itself, set before config set refused it (or by hand): the shell\'s "not found" and the error show it redacted', async () => {
+    const key = 'crk_' + 'abcdefghijklmnopqrstuvwxyz0123456789abcd';
+    const dir = profileDir({ 'key-command': key });
+    const r = await run(dir, ['job', 'status', 'demo-small']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^crawl: key-command \(crk_… …\) failed: it exited with status 127/m);
+    expect(r.stderr).toContain('[redacted]');
+    expect(r.stdout + r.stderr).not.toContain(key.slice(4, 16));
   });
 
   it('is a variable alone: named by the variable, its value unseen, and its failure says so', async () => {
