@@ -48,7 +48,11 @@ export class JobsClient {
 
   /** GET /api/crawl/:id. Fields the interface does not show pass through. */
   async get(id: string): Promise<Job> {
-    return (await getJob(this.#c.http(), id)).job;
+    try {
+      return (await getJob(this.#c.http(), id)).job;
+    } catch (error) {
+      throw this.#c.redactor.redactError(error);
+    }
   }
 
   /**
@@ -56,7 +60,11 @@ export class JobsClient {
    * ending with the terminal one. Transient failures are retried with backoff, as `crawl job watch` does.
    */
   async *watch(id: string, options: WatchOptions = {}): AsyncGenerator<Job, void, undefined> {
-    yield* this.#follow(id, options);
+    try {
+      yield* this.#follow(id, options);
+    } catch (error) {
+      throw this.#c.redactor.redactError(error);
+    }
   }
 
   /**
@@ -68,6 +76,14 @@ export class JobsClient {
   /** `raw` known only at run time: strings when it is true, parsed records when not. */
   pages(id: string, options?: PagesOptions): AsyncGenerator<unknown, void, undefined>;
   async *pages(id: string, options: PagesOptions = {}): AsyncGenerator<unknown, void, undefined> {
+    try {
+      yield* this.#pages(id, options);
+    } catch (error) {
+      throw this.#c.redactor.redactError(error);
+    }
+  }
+
+  async *#pages(id: string, options: PagesOptions): AsyncGenerator<unknown, void, undefined> {
     checkCount('limit', options.limit);
     const http = this.#c.http();
     const response = await getJob(http, id);
@@ -108,6 +124,14 @@ export class JobsClient {
    * shows it; with `wait`, once it has stopped.
    */
   async cancel(id: string, options: CancelOptions = {}): Promise<Job> {
+    try {
+      return await this.#cancel(id, options);
+    } catch (error) {
+      throw this.#c.redactor.redactError(error);
+    }
+  }
+
+  async #cancel(id: string, options: CancelOptions): Promise<Job> {
     // Before the DELETE: a wait that cannot be done must not follow a cancellation already sent.
     if (options.wait === true) checkWait(options);
     const http = this.#c.http();

@@ -182,12 +182,7 @@ export class HttpClient {
    * error itself.
    */
   #withoutSecrets(error: unknown): unknown {
-    if (!(error instanceof Error)) return error;
-    const message = this.#redactor.redact(error.message);
-    if (message === error.message) return error;
-    error.message = message;
-    if (typeof error.stack === 'string') error.stack = this.#redactor.redact(error.stack);
-    return error;
+    return this.#redactor.redactError(error);
   }
 
   async #request(spec: RequestSpec): Promise<HttpResponse> {

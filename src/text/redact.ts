@@ -62,6 +62,28 @@ export class Redactor {
     return this.#patterns.length;
   }
 
+  /**
+   * An error with every secret taken out of its message and stack, changed in place (a second
+   * pass changes nothing) so that its class and fields stay; one whose message cannot be set (a
+   * frozen error, a getter) is replaced by an Error of the redacted message.
+   */
+  redactError(error: unknown): unknown {
+    if (!(error instanceof Error) || this.#patterns.length === 0) return error;
+    const message = this.redact(error.message);
+    const stack = typeof error.stack === 'string' ? this.redact(error.stack) : undefined;
+    if (message === error.message && stack === error.stack) return error;
+    try {
+      error.message = message;
+      if (stack !== undefined) error.stack = stack;
+      if (error.message === message) return error;
+    } catch {
+      // Not writable: replaced below.
+    }
+    const plain = new Error(message);
+    plain.name = error.name;
+    return plain;
+  }
+
   redact(text: string): string {
     if (this.#patterns.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
     const spans: Array<[number, number]> = [];

@@ -380,6 +380,9 @@ describe('errors never carry the key', () => {
       const sent = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
       // Somewhere nothing listens: the message then names the URL it could not reach.
       if (req.url === '/api/crawl/redirect') res.writeHead(302, { location: `http://127.0.0.1:1/k/${sent}?k=${sent}` }).end();
+      // A job with no id of its own (the one asked for stands in) that is still running: pages()
+      // refuses it in the client's own words, after a 2xx answer.
+      else if (req.url === `/api/crawl/${sent}running`) res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"job":{"status":"running"}}');
       else res.writeHead(404, { 'content-type': 'application/json' }).end('{"success":false,"error":"no such job"}');
     });
     const { url, close } = await listenOnLoopback(server);
@@ -387,10 +390,15 @@ describe('errors never carry the key', () => {
       // A fake clock: the retries of the unreachable redirect wait on nothing.
       const client = makeClient({ baseUrl: url, apiKey: key }, { env: { CRAWL_CONFIG_DIR: '/nonexistent-crawl-dir' }, clock: fakeClock(), nodeVersion: '20' });
       open.push(client);
-      for (const id of ['redirect', key]) {
-        const error = await client.jobs.get(id).then(() => undefined, (e: unknown) => e);
+      const firstPage = async (id: string): Promise<unknown> => {
+        for await (const record of client.jobs.pages(id)) return record;
+        return undefined;
+      };
+      for (const [id, call] of [['redirect', client.jobs.get], [key, client.jobs.get], [`${key}running`, firstPage]] as const) {
+        const error = await call.call(client.jobs, id).then(() => undefined, (e: unknown) => e);
         expect(error).toBeInstanceOf(CrawlError);
         const shown = [String(error), (error as Error).stack ?? '', inspect(error), JSON.stringify(error)].join('\n');
+        if (call === firstPage) expect(String(error)).toMatch(/^CrawlError: job \[redacted\]running is still running/);
         expect(shown).toContain('[redacted]');
         expect(shown).not.toContain(key.slice(4));
       }

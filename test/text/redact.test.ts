@@ -324,3 +324,33 @@ describe('isIgnorable', () => {
     for (const c of 'aZ09_-+/=. é日😀') expect(isIgnorable(c.codePointAt(0) as number), c).toBe(false);
   });
 });
+
+describe('redactError', () => {
+  const secret = 'crk_' + 'Tq4'.repeat(12);
+  it('takes the secret out of the message and the stack, in place: the class and its fields stay', () => {
+    const redactor = new Redactor();
+    redactor.add(secret);
+    const error = Object.assign(new TypeError(`GET /api/crawl/${secret} failed`), { exitCode: 3 });
+    const out = redactor.redactError(error);
+    expect(out).toBe(error);
+    expect(error.message).toBe('GET /api/crawl/[redacted] failed');
+    expect(error.stack).not.toContain(secret);
+    expect(error.exitCode).toBe(3);
+  });
+  it('an error whose message cannot be set is replaced by one of the redacted message, of the same name', () => {
+    const redactor = new Redactor();
+    redactor.add(secret);
+    const frozen = Object.freeze(new RangeError(`echoed ${secret}`));
+    const out = redactor.redactError(frozen) as Error;
+    expect(out).not.toBe(frozen);
+    expect(out.name).toBe('RangeError');
+    expect(out.message).toBe('echoed [redacted]');
+  });
+  it('what holds no secret, or is no Error, is given back as it is', () => {
+    const redactor = new Redactor();
+    redactor.add(secret);
+    const plain = new Error('nothing here');
+    expect(redactor.redactError(plain)).toBe(plain);
+    expect(redactor.redactError(`a string ${secret}`)).toBe(`a string ${secret}`);
+  });
+});
