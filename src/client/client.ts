@@ -2,6 +2,7 @@
 // for scripts. Its rules are the CLI's: where the key may go, what is retried, how long a request
 // may take, what every error's exit code is.
 import { Settings } from '../config/settings.js';
+import { allowConcurrentRequests } from '../platform/deadline.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { tlsOptionsFor, type TlsOptions } from '../http/trust.js';
 import { HttpClient } from '../http/client.js';
@@ -10,7 +11,7 @@ import { checkTransport, parseBaseUrl } from '../http/url.js';
 import { keyDefect, trimKeyText } from '../text/keys.js';
 import { Redactor } from '../text/redact.js';
 import { VERSION } from '../version.js';
-import { JobsClient } from './jobs.js';
+import { checkMs, JobsClient } from './jobs.js';
 import { KeysClient } from './keys.js';
 import type { ClientSystem, Connection } from './connection.js';
 import type { ClientOptions, CrawlClient } from './types.js';
@@ -22,10 +23,13 @@ export function makeClient(options: ClientOptions, system: ClientSystem): CrawlC
   const base = parseBaseUrl(settings.requireBaseUrl().value);
   // Refused now, as the CLI refuses it before any request, not at the first call.
   checkTransport(base, options.allowHttp ?? false);
+  checkMs('timeoutMs', options.timeoutMs, 'above 0');
   const given = options.apiKey === undefined ? undefined : givenKey(options.apiKey);
   const redactor = new Redactor();
   // The HTTP layer throws its interrupt signal's reason: an InterruptedError, whatever the caller aborted with.
   const interrupt = new AbortController();
+  // Every request of the client follows it, as it follows the HTTP client's own.
+  allowConcurrentRequests(interrupt.signal);
   const onAbort = (): void => interrupt.abort(new InterruptedError());
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });

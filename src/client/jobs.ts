@@ -200,9 +200,18 @@ function whenAborted(signal: AbortSignal): Promise<never> {
  * for people at a prompt.
  */
 function checkWait(options: WatchOptions): void {
-  const { intervalMs, maxWaitMs } = options;
-  if (intervalMs !== undefined && !(Number.isFinite(intervalMs) && intervalMs > 0)) throw new UsageError(`intervalMs must be a number of milliseconds above 0, not ${String(intervalMs)}`);
-  if (maxWaitMs !== undefined && !(Number.isFinite(maxWaitMs) && maxWaitMs >= 0)) throw new UsageError(`maxWaitMs must be a number of milliseconds, 0 or more, not ${String(maxWaitMs)}`);
+  checkMs('intervalMs', options.intervalMs, 'above 0');
+  checkMs('maxWaitMs', options.maxWaitMs, '0 or more');
+}
+
+/** The longest wait a timer takes: past it, Node waits 1 ms instead, and warns on stderr. */
+export const MAX_MS = 2 ** 31 - 1;
+
+/** Milliseconds a timer can wait: above 0 (or 0 or more), at most MAX_MS (about 24.8 days). */
+export function checkMs(name: string, value: number | undefined, least: 'above 0' | '0 or more'): void {
+  if (value === undefined) return;
+  const low = least === 'above 0' ? value > 0 : value >= 0;
+  if (!(Number.isFinite(value) && low && value <= MAX_MS)) throw new UsageError(`${name} must be a number of milliseconds ${least}, at most ${MAX_MS}, not ${String(value)}`);
 }
 
 /** A count of records: a whole number, 1 or more (the service would answer 400, or send them all). */

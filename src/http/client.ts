@@ -5,7 +5,7 @@ import { ExitCode } from '../exit-codes.js';
 import { formatSeconds } from '../text/format.js';
 import { maskKey } from '../text/mask.js';
 import { realClock, type Clock } from '../platform/clock.js';
-import { timeoutSignal } from '../platform/deadline.js';
+import { allowConcurrentRequests, timeoutSignal } from '../platform/deadline.js';
 import { Redactor } from '../text/redact.js';
 import { looksLikeHtml, serverMessage } from './error-body.js';
 import { CrossOriginAnswerError, HttpStatusError, NetworkError, ResponseTooLargeError, describeNetworkFailure, hintForStatus, isTlsFailure, isUnknownAuthority } from './errors.js';
@@ -150,6 +150,7 @@ export class HttpClient {
     this.baseUrl = options.baseUrl;
     checkTransport(options.baseUrl, options.allowHttp);
     this.#redactor = options.redactor ?? new Redactor();
+    allowConcurrentRequests(this.#closed.signal);
     this.#clock = options.clock ?? realClock;
     if (typeof options.tls !== 'function') this.#tlsContext = options.tls?.context;
     if (options.apiKey !== undefined) this.#redactor.add(options.apiKey);

@@ -208,7 +208,7 @@ export function isUnknownAuthority(code: string | undefined): boolean {
 }
 
 function isTlsCode(code: string): boolean {
-  return /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_INVALID_CERT)/.test(code);
+  return /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_INVALID_CERT|INVALID_CA$|INVALID_PURPOSE$|PATH_LENGTH_EXCEEDED$|KEYUSAGE_NO_CERTSIGN$)/.test(code);
 }
 
 /**
@@ -217,7 +217,26 @@ function isTlsCode(code: string): boolean {
  * TLS errors (a record garbled on the way, a connection cut mid-handshake, a handshake that ran out
  * of time) may pass, and are tried again like any network failure.
  */
-const LASTING_TLS = /^(?:CERT_|UNABLE_TO_|ERR_INVALID_CERT|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|ERR_TLS_CERT_ALTNAME_INVALID$|ERR_SSL_(?:WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|UNSUPPORTED_PROTOCOL|NO_PROTOCOLS_AVAILABLE|TLSV1_ALERT_PROTOCOL_VERSION|SSLV3_ALERT_HANDSHAKE_FAILURE)$)/;
+const LASTING_TLS = new RegExp(
+  '^(?:' +
+    [
+      // The certificate does not verify (OpenSSL's verification codes, and Node's name check).
+      'CERT_\\w+',
+      'UNABLE_TO_\\w+',
+      'DEPTH_ZERO_SELF_SIGNED_CERT',
+      'SELF_SIGNED_CERT_IN_CHAIN',
+      'INVALID_CA',
+      'INVALID_PURPOSE',
+      'PATH_LENGTH_EXCEEDED',
+      'KEYUSAGE_NO_CERTSIGN',
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+      'ERR_TLS_CERT_ALTNAME_FORMAT',
+      // The two ends have no TLS in common: no TLS on the port, no version, cipher or key size
+      // both take, a renegotiation one refuses, a name or a certificate the server asks for.
+      'ERR_SSL_(?:WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|UNSUPPORTED_PROTOCOL|NO_PROTOCOLS_AVAILABLE|TLSV1_ALERT_PROTOCOL_VERSION|SSLV3_ALERT_HANDSHAKE_FAILURE|UNSAFE_LEGACY_RENEGOTIATION_DISABLED|DH_KEY_TOO_SMALL|EE_KEY_TOO_SMALL|CA_MD_TOO_WEAK|TLSV1_UNRECOGNIZED_NAME|TLSV13_ALERT_CERTIFICATE_REQUIRED|SSLV3_ALERT_BAD_CERTIFICATE|TLSV1_ALERT_UNKNOWN_CA|TLSV1_ALERT_ACCESS_DENIED)',
+    ].join('|') +
+    ')$',
+);
 
 /**
  * A TLS failure that heals only when something is changed (no TLS on that port, a certificate

@@ -1,4 +1,4 @@
-import { defaultMaxListeners, getMaxListeners, setMaxListeners } from 'node:events';
+import { setMaxListeners } from 'node:events';
 import type { Clock } from './clock.js';
 
 /**
@@ -61,10 +61,7 @@ export function timeoutSignal(clock: Pick<Clock, 'after'>, ms: number, follows: 
   // The first to have aborted gives the reason, as with AbortSignal.any.
   for (const source of follows) {
     if (source.aborted) controller.abort(source.reason);
-    else {
-      allowConcurrentListeners(source);
-      source.addEventListener('abort', onAbort, { once: true });
-    }
+    else source.addEventListener('abort', onAbort, { once: true });
   }
   return {
     signal: controller.signal,
@@ -80,10 +77,11 @@ export function timeoutSignal(clock: Pick<Clock, 'after'>, ms: number, follows: 
 const CONCURRENT_LISTENERS = 1500;
 
 /**
- * Each request in flight listens to its client's signals until it ends (stop() takes the listener
- * off), so a program with eleven requests out at once is no leak; Node would print one all the
- * same, on the caller's stderr. A signal whose cap someone already chose is left as it is.
+ * For a signal every request of a client follows (timeoutSignal above), which the client owns:
+ * each request in flight listens to it until it ends, so a program with eleven requests out at
+ * once is no leak, and Node would print one all the same on the program's stderr. Not for a
+ * signal of the caller's, nor the CLI's run-wide interrupt, whose warnings stay as Node gives them.
  */
-function allowConcurrentListeners(signal: AbortSignal): void {
-  if (getMaxListeners(signal) === defaultMaxListeners) setMaxListeners(CONCURRENT_LISTENERS, signal);
+export function allowConcurrentRequests(signal: AbortSignal): void {
+  setMaxListeners(CONCURRENT_LISTENERS, signal);
 }

@@ -493,11 +493,13 @@ describe("the options' numbers are checked before any request, as the CLI checks
     for (const limit of [0, -1, 2.5, Number.NaN]) {
       await expect(first(c.jobs.pages('demo-small', { limit })), String(limit)).rejects.toThrow(new UsageError(`limit must be a whole number of records, 1 or more, not ${String(limit)}`));
     }
-    for (const intervalMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      await expect(first(c.jobs.watch('demo-small', { intervalMs })), String(intervalMs)).rejects.toThrow(/^intervalMs must be a number of milliseconds above 0/);
+    for (const intervalMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, 3e9]) {
+      await expect(first(c.jobs.watch('demo-small', { intervalMs })), String(intervalMs)).rejects.toThrow(/^intervalMs must be a number of milliseconds above 0, at most 2147483647/);
       await expect(c.jobs.cancel('demo-pending', { wait: true, intervalMs })).rejects.toBeInstanceOf(UsageError);
     }
-    await expect(first(c.jobs.watch('demo-small', { maxWaitMs: -1 }))).rejects.toThrow(/^maxWaitMs must be a number of milliseconds, 0 or more/);
+    await expect(first(c.jobs.watch('demo-small', { maxWaitMs: -1 }))).rejects.toThrow(/^maxWaitMs must be a number of milliseconds 0 or more/);
+    await expect(first(c.jobs.watch('demo-small', { maxWaitMs: 1e12 }))).rejects.toThrow(/^maxWaitMs must be a number of milliseconds 0 or more, at most 2147483647, not 1000000000000$/);
+    for (const timeoutMs of [0, -1, Number.NaN, 1e12]) expect(() => client({ timeoutMs }), String(timeoutMs)).toThrow(/^timeoutMs must be a number of milliseconds above 0/);
     expect(sb.requests().length).toBe(before);
     // The edges are taken.
     expect(await first(c.jobs.pages('demo-small', { limit: 1 }))).toBeDefined();

@@ -16,6 +16,11 @@ describe('TLS failures: the handshake or the certificate', () => {
     'ERR_TLS_CERT_ALTNAME_INVALID',
     'CERT_NOT_YET_VALID',
     'ERR_SSL_PACKET_LENGTH_TOO_LONG',
+    'ERR_SSL_UNSAFE_LEGACY_RENEGOTIATION_DISABLED',
+    'ERR_SSL_DH_KEY_TOO_SMALL',
+    'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA',
+    'ERR_TLS_CERT_ALTNAME_FORMAT',
+    'INVALID_CA',
   ])('%s is one, with the words the one-shot read gives', (code) => {
     expect(isTlsFailure(describeNetworkFailure(failure(code)).code)).toBe(true);
     expect(describeNetworkFailure(failure(code)).reason).toMatch(new RegExp(`^TLS error \\(${code}\\)`));
