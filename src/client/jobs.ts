@@ -205,9 +205,9 @@ function checkWait(options: WatchOptions): void {
 }
 
 /** The longest wait a timer takes: past it, Node waits 1 ms instead, and warns on stderr. */
-export const MAX_MS = 2 ** 31 - 1;
+const MAX_MS = 2 ** 31 - 1;
 
-/** Milliseconds a timer can wait: above 0 (or 0 or more), at most MAX_MS (about 24.8 days). */
+/** @internal Milliseconds a timer can wait: above 0 (or 0 or more), at most MAX_MS (about 24.8 days). */
 export function checkMs(name: string, value: number | undefined, least: 'above 0' | '0 or more'): void {
   if (value === undefined) return;
   const low = least === 'above 0' ? value > 0 : value >= 0;
