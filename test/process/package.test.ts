@@ -235,7 +235,7 @@ describe('the Node client, as docs/client.md shows it', () => {
     expect(result.stderr).toMatch(/^UsageError: /m);
     expect(result.stderr).toMatch(/client\.cjs:\d+/);
     // Node shows the source line above the error; a library of one minified line made that line
-    // the whole library (hundreds of kilobytes).
+    // the whole library (tens of kilobytes).
     expect(result.stderr.length).toBeLessThan(4_000);
   });
 
