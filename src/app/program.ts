@@ -14,7 +14,7 @@ function rootCommand() {
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .addOption(new Option('--json', "machine output: the service's JSON body (NDJSON for streams)"))
-    .addOption(new Option('--jq <filter>', 'filter the JSON output with jq (implies --json; strings printed raw)'))
+    .addOption(new Option('-q, --jq <filter>', 'filter the JSON output with jq (implies --json; strings printed raw)'))
     .addOption(new Option('--base-url <url>', 'base URL of the service (env CRAWL_BASE_URL)'))
     .addOption(new Option('--profile <name>', 'config profile to use (env CRAWL_PROFILE)'))
     .addOption(new Option('--no-color', 'no colour (also NO_COLOR)'))

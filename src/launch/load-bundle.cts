@@ -161,7 +161,8 @@ export function builtinsBeforeFlags(argv: readonly string[], env: NodeJS.Process
   if (!NETWORK_COMMANDS.some((command) => argv.includes(command))) return always;
   const network = [...always, 'node:diagnostics_channel', 'node:net'];
   if (!REQUEST_GROUPS.some((group) => argv.includes(group))) return network;
-  const jq = argv.some((word) => word === '--jq' || word.startsWith('--jq=')) ? ['node:fs/promises', JQ_GLOBALS] : [];
+  // `-q` is gh's short form; `-q.x` gives the filter in the same word.
+  const jq = argv.some((word) => word === '--jq' || word.startsWith('--jq=') || word.startsWith('-q')) ? ['node:fs/promises', JQ_GLOBALS] : [];
   const at = argv.lastIndexOf('--base-url');
   const flagged = argv.find((word) => word.startsWith('--base-url='))?.slice('--base-url='.length);
   const baseUrl = (at >= 0 ? argv[at + 1] : flagged) ?? env.CRAWL_BASE_URL ?? '';

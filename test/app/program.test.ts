@@ -80,11 +80,11 @@ describe('usage errors: exit 2, one line, and a hint naming the help or the comm
     [['job', 'demo-small', '--bogus'], "crawl: unknown option '--bogus'\nhint: run `crawl job status --help` for usage\n"],
     [['bogus'], "crawl: unknown command 'bogus'\nhint: run `crawl --help` for usage\n"],
     // A flag given without its value: the help of the command the words name, a global flag's too.
-    [['job', 'demo-small', '--jq'], "crawl: option '--jq <filter>' argument missing\nhint: run `crawl job status --help` for usage\n"],
+    [['job', 'demo-small', '--jq'], "crawl: option '-q, --jq <filter>' argument missing\nhint: run `crawl job status --help` for usage\n"],
     [['--timeout', '5', 'keys', 'list', '--profile'], "crawl: option '--profile <name>' argument missing\nhint: run `crawl keys list --help` for usage\n"],
     [['keys', 'prune', '--unused-for'], "crawl: option '--unused-for <duration>' argument missing\nhint: run `crawl keys prune --help` for usage\n"],
-    [['keys', '--jq'], "crawl: option '--jq <filter>' argument missing\nhint: run `crawl keys --help` for usage\n"],
-    [['--jq'], "crawl: option '--jq <filter>' argument missing\nhint: run `crawl --help` for usage\n"],
+    [['keys', '--jq'], "crawl: option '-q, --jq <filter>' argument missing\nhint: run `crawl keys --help` for usage\n"],
+    [['--jq'], "crawl: option '-q, --jq <filter>' argument missing\nhint: run `crawl --help` for usage\n"],
     // gh, npm and go have a version command; crawl has the flag.
     [['version'], "crawl: unknown command 'version'\nhint: did you mean `crawl --version`?\n"],
     // A word near a command or a flag: the whole command meant.

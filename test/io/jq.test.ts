@@ -92,6 +92,17 @@ describe('a table of filters, against the outputs jq -r gives', () => {
   });
 });
 
+describe("gh's short form", () => {
+  it('-q is --jq, before or after the command, in its own word or the next', async () => {
+    const long = await crawl(['job', 'demo-small', '--jq', '.job.status'], { env: fx.env });
+    expect(long).toMatchObject({ code: 0, stdout: 'completed\n' });
+    for (const args of [['job', 'demo-small', '-q', '.job.status'], ['-q', '.job.status', 'job', 'demo-small'], ['job', 'demo-small', '-q.job.status']]) {
+      const r = await crawl(args, { env: fx.env });
+      expect(r, args.join(' ')).toMatchObject({ code: 0, stdout: 'completed\n', stderr: '' });
+    }
+  });
+});
+
 describe('failures', () => {
   it('a filter that does not compile: exit 2 with jq\'s message, before any request', async () => {
     const before = fx.sandbox.requests.length;

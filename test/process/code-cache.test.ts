@@ -124,6 +124,8 @@ describe('the code cache', () => {
       [['keys', 'list', '--json'], {}, 0],
       // jq's runtime: node:fs/promises and Web Crypto's random numbers.
       [['job', 'demo-small', '--jq', '.job.status'], {}, 0],
+      // gh's short form of it.
+      [['job', 'demo-small', '-q', '.job.status'], {}, 0],
       [STATUS, { CRAWL_BASE_URL: `https://127.0.0.1:${closed}/` }, 5],
     ];
     for (const [i, [args, more, exitCode]] of runs.entries()) {

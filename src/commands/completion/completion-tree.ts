@@ -23,7 +23,7 @@ export const COMPLETION_TREE: CommandNode = {
     },
     {
       long: "--jq",
-      short: undefined,
+      short: "-q",
       description: "filter the JSON output with jq (implies --json; strings printed raw)",
       takesValue: true,
       choices: undefined,
